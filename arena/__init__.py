@@ -1,0 +1,3 @@
+"""arena: a tournament server for poker-playing programs."""
+
+__version__ = "0.1.0"

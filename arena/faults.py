@@ -1,0 +1,47 @@
+"""Faults: a team program's misbehaviour as a value with a kind and a reason, never an exception."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from enum import StrEnum, unique
+from typing import Any
+
+
+@unique
+class FaultKind(StrEnum):
+    """The closed vocabulary of what a program can do wrong."""
+
+    BUILD_FAILED = "build_failed"
+    TIMEOUT = "timeout"
+    CRASH = "crash"
+    MEMORY_LIMIT = "memory_limit"
+    OUTPUT_LIMIT = "output_limit"
+    NO_ANSWER = "no_answer"
+    NOT_AN_INTEGER = "not_an_integer"
+    INVALID_ANSWER = "invalid_answer"
+    RAISE_BELOW_MINIMUM = "raise_below_minimum"
+    HELP_FILE_LIMIT = "help_file_limit"
+    SANDBOX_VIOLATION = "sandbox_violation"
+    PROTOCOL_ERROR = "protocol_error"
+    RATE_BUDGET = "rate_budget"
+
+
+@dataclass(frozen=True, slots=True)
+class Fault:
+    """One fault of one team: where it happened, what it was, and what the program printed."""
+
+    team: str
+    kind: FaultKind
+    reason: str
+    deal: int = 0
+    stage: str = ""
+    stderr: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready form."""
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Fault:
+        """Inverse of :meth:`to_dict`."""
+        return cls(**{**data, "kind": FaultKind(data["kind"])})
