@@ -1,0 +1,19 @@
+"""Seed 004's ``inputf.txt`` and ``deals_money.txt``, byte for byte as 004's examples lay them out."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from arena.cards import to_codem
+
+
+def render_inputf(cards: tuple[int, int], *, seat: int, spent: int) -> str:
+    """``card1 card2 player spent`` separated by ten spaces (cards numbered 1..52)."""
+    return "          ".join(str(v) for v in (to_codem(cards[0]), to_codem(cards[1]), seat, spent)) + "\n"
+
+
+def render_deals_money(deal: int, stacks: Sequence[int]) -> str:
+    """``Deal N`` then each seat's chips before the deal, right-aligned as in 004's example."""
+    lines = [f"Deal{deal:>11}"]
+    lines.extend(f"{seat}{money:>16}" for seat, money in enumerate(stacks, 1))
+    return "\n".join(lines) + "\n"

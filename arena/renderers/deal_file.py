@@ -1,0 +1,232 @@
+"""Seed 004's ``deal.txt``: rendered from a deal's events, and parsed back (paired codec).
+
+The layout and each reading of 004's irregular examples are documented in ``docs/protocol.md``.
+The parser is lenient on white space so it reads both of 004's own examples as well as our files.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from arena.cards import from_codem, to_codem
+from arena.engines.nlhe.events import (
+    ActionKind,
+    ActionTaken,
+    BlindPosted,
+    DealEnded,
+    DealStarted,
+    Event,
+    HandShown,
+    PotAwarded,
+    StreetEnded,
+    StreetStarted,
+    UncalledBetReturned,
+)
+from arena.engines.nlhe.events import Street as Street
+from arena.errors import FormatError
+
+COLUMN = 15
+BETTING_STREETS = (Street.PRE_FLOP, Street.FLOP, Street.TURN, Street.RIVER)
+_WORD = {
+    ActionKind.FOLD: "Fold",
+    ActionKind.CHECK: "Call",
+    ActionKind.CALL: "Call",
+    ActionKind.BET: "Rise",
+    ActionKind.RAISE: "Rise",
+}
+
+
+def _grid(cells: Sequence[object]) -> str:
+    return "".join(str(c).ljust(COLUMN) for c in cells).rstrip()
+
+
+def _key_line(label: str, value: object) -> str:
+    return f"{label.ljust(COLUMN)}{value}"
+
+
+@dataclass
+class _StreetBlock:
+    street: Street
+    board: tuple[int, ...]
+    entries: list[tuple[int, str]] = field(default_factory=list)
+    ended: bool = False
+
+
+def _rows(entries: Sequence[tuple[int, str]], seats: int) -> list[list[str]]:
+    """Orbit rows: a new row starts when the action comes back to a seat already in the current one."""
+    rows: list[dict[int, str]] = []
+    for seat, text in entries:
+        if not rows or seat in rows[-1]:
+            rows.append({})
+        rows[-1][seat] = text
+    return [[row.get(s, "-") for s in range(1, seats + 1)] for row in rows]
+
+
+def render_deal_file(events: Sequence[Event], *, seats: int) -> str:
+    """The ``deal.txt`` of a deal as far as ``events`` go (the final file once the deal has ended)."""
+    dealer = 0
+    pot = 0
+    blocks: list[_StreetBlock] = []
+    shown: list[HandShown] = []
+    awards: list[PotAwarded] = []
+    over = False
+    for event in events:
+        match event:
+            case DealStarted(dealer=d):
+                dealer = d
+            case StreetStarted(street=street, board=board):
+                blocks.append(_StreetBlock(street, board))
+            case BlindPosted(seat=seat, amount=amount):
+                pot += amount
+                if not blocks:
+                    blocks.append(_StreetBlock(Street.PRE_FLOP, ()))
+                blocks[0].entries.append((seat, f"Rise {amount}"))
+            case ActionTaken(seat=seat, action=action, added=added, street_total=total):
+                pot += added
+                blocks[-1].entries.append((seat, f"{_WORD[action]} {total}"))
+            case UncalledBetReturned(amount=amount):
+                pot -= amount
+            case StreetEnded():
+                blocks[-1].ended = True
+            case HandShown():
+                shown.append(event)
+            case PotAwarded():
+                awards.append(event)
+            case DealEnded():
+                over = True
+    stage = Street.SHOWDOWN if over else (blocks[-1].street if blocks else Street.PRE_FLOP)
+    lines = [_key_line("Dealer", dealer), _key_line("Stage", stage.value), _key_line("Main_Pot", pot)]
+    for block in blocks:
+        lines.append("")
+        lines.append(block.street.value)
+        if block.street is not Street.PRE_FLOP:
+            lines.append(_grid(to_codem(c) for c in block.board))
+        lines.append(_grid(range(1, seats + 1)))
+        lines.extend(_grid(row) for row in _rows(block.entries, seats))
+        if block.ended:
+            lines.append("End")
+    if over:
+        lines.append("")
+        lines.append(Street.SHOWDOWN.value)
+        for hand in sorted(shown, key=lambda h: h.seat):
+            lines.append(_grid([hand.seat, *(to_codem(c) for c in hand.cards)]))
+        for award in awards:
+            lines.append(_grid(["Win", *award.winners]))
+    return "\n".join(lines) + "\n"
+
+
+@dataclass(frozen=True)
+class Cell:
+    """One entry of a betting row: ``word`` is Call, Rise or Fold; ``amount`` the seat's round total."""
+
+    word: str
+    amount: int
+
+
+@dataclass
+class ParsedStreet:
+    """One betting round of a parsed ``deal.txt``."""
+
+    street: Street
+    board: list[int]
+    rows: list[list[Cell | None]]
+    ended: bool
+
+
+@dataclass
+class ParsedDeal:
+    """A parsed ``deal.txt``: cards are indices 0..51, seats 1..N."""
+
+    dealer: int
+    stage: Street
+    main_pot: int
+    streets: list[ParsedStreet]
+    shown: dict[int, tuple[int, int]]
+    winners: list[list[int]]
+
+    @property
+    def board(self) -> list[int]:
+        """All community cards dealt so far."""
+        return [c for s in self.streets for c in s.board]
+
+
+_STREET_NAMES = {s.value: s for s in Street}
+
+
+def _ints(tokens: Sequence[str], where: str) -> list[int]:
+    try:
+        return [int(t) for t in tokens]
+    except ValueError:
+        raise FormatError(f"{where}: expected numbers, found {' '.join(tokens)!r}") from None
+
+
+def _parse_row(tokens: list[str], where: str) -> list[Cell | None]:
+    cells: list[Cell | None] = []
+    i = 0
+    while i < len(tokens):
+        token = tokens[i]
+        if token == "-":
+            cells.append(None)
+            i += 1
+        elif token in ("Call", "Rise", "Fold") and i + 1 < len(tokens):
+            cells.append(Cell(token, _ints([tokens[i + 1]], where)[0]))
+            i += 2
+        else:
+            raise FormatError(f"{where}: unexpected {token!r} in a betting row")
+    return cells
+
+
+def parse_deal_file(text: str) -> ParsedDeal:
+    """Parse a ``deal.txt`` (ours, or either of 004's examples); FormatError names the line."""
+    lines = [(n, line.split()) for n, line in enumerate(text.splitlines(), 1) if line.strip()]
+    header: dict[str, str] = {}
+    streets: list[ParsedStreet] = []
+    shown: dict[int, tuple[int, int]] = {}
+    winners: list[list[int]] = []
+    current: ParsedStreet | None = None
+    in_showdown = False
+    expect_board = False
+    for number, tokens in lines:
+        where = f"deal.txt line {number}"
+        first = tokens[0]
+        if first in ("Dealer", "Stage", "Main_Pot") and len(tokens) >= 2 and not streets:
+            header[first] = tokens[1]
+        elif first in _STREET_NAMES and len(tokens) == 1:
+            street = _STREET_NAMES[first]
+            if street is Street.SHOWDOWN:
+                in_showdown, current = True, None
+            else:
+                current = ParsedStreet(street, [], [], False)
+                streets.append(current)
+                expect_board = street is not Street.PRE_FLOP
+        elif in_showdown:
+            if first == "Win":
+                winners.append(_ints(tokens[1:], where))
+            else:
+                seat, *cards = _ints(tokens, where)
+                if len(cards) != 2:
+                    raise FormatError(f"{where}: a shown hand needs a seat and two cards")
+                shown[seat] = (from_codem(cards[0]), from_codem(cards[1]))
+        elif current is None:
+            raise FormatError(f"{where}: {' '.join(tokens)!r} is outside any stage")
+        elif first == "End":
+            current.ended = True
+        elif expect_board:
+            current.board = [from_codem(c) for c in _ints(tokens, where)]
+            expect_board = False
+        elif all(t.isdigit() for t in tokens):
+            continue  # the seat-number header
+        else:
+            current.rows.append(_parse_row(tokens, where))
+    try:
+        return ParsedDeal(
+            dealer=int(header["Dealer"]),
+            stage=_STREET_NAMES[header["Stage"]],
+            main_pot=int(header["Main_Pot"]),
+            streets=streets,
+            shown=shown,
+            winners=winners,
+        )
+    except (KeyError, ValueError) as error:
+        raise FormatError(f"deal.txt: missing or bad header line ({error})") from None
