@@ -1,0 +1,84 @@
+"""Seed 004's file protocol: the three input files of a decision, and ``outputf.txt`` read as an action.
+
+No rules live here: legality comes from the engine's queries. The readings of answers 004 leaves open
+(over-stack raise, under-minimum raise, raise when raising is closed) are documented in docs/protocol.md.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from arena.engines.nlhe.actions import Action, CheckCall, Fold, RaiseTo
+from arena.engines.nlhe.deal import Deal
+from arena.faults import FaultKind
+from arena.renderers.codem_inputs import render_deals_money, render_inputf
+from arena.renderers.deal_file import render_deal_file
+
+FOLD_ANSWER = -10
+INPUT_FILE = "inputf.txt"
+MONEY_FILE = "deals_money.txt"
+DEAL_FILE = "deal.txt"
+OUTPUT_FILE = "outputf.txt"
+PROTOCOL_FILES = (INPUT_FILE, MONEY_FILE, DEAL_FILE, OUTPUT_FILE)
+_INTEGER = re.compile(r"[+-]?\d{1,18}")
+
+
+def decision_files(
+    deal: Deal, seat: int, *, deal_number: int, stacks_before: Sequence[int]
+) -> dict[str, str]:
+    """The three input files for ``seat`` at the deal's current point (or after it ended)."""
+    return {
+        INPUT_FILE: render_inputf(deal.hole_cards(seat), seat=seat, spent=deal.deal_total(seat)),
+        MONEY_FILE: render_deals_money(deal_number, stacks_before),
+        DEAL_FILE: render_deal_file(deal.events, seats=len(stacks_before)),
+    }
+
+
+def default_action(deal: Deal) -> Action:
+    """The documented fallback for any fault: check when checking is free, else fold."""
+    return CheckCall() if deal.can_check() else Fold()
+
+
+@dataclass(frozen=True)
+class Reading:
+    """An answer read as an action; ``fault`` is set (with a reason) when the answer was not acceptable."""
+
+    action: Action
+    fault: FaultKind | None = None
+    reason: str = ""
+
+
+def read_answer(text: str | None, deal: Deal) -> Reading:
+    """Turn the first line of ``outputf.txt`` into an action for the deal's current actor."""
+    if text is None or not text.strip():
+        return Reading(default_action(deal), FaultKind.NO_ANSWER, "outputf.txt was empty or missing")
+    first = text.strip().splitlines()[0].strip()
+    if not _INTEGER.fullmatch(first):
+        shown = first if len(first) <= 40 else first[:40] + "..."
+        return Reading(default_action(deal), FaultKind.NOT_AN_INTEGER, f"answer {shown!r} is not an integer")
+    value = int(first)
+    if value == 0:
+        return Reading(CheckCall())
+    if value == FOLD_ANSWER:
+        return Reading(Fold())
+    if value < 0:
+        return Reading(
+            default_action(deal),
+            FaultKind.INVALID_ANSWER,
+            f"answer {value} is negative but not -10 (fold)",
+        )
+    if not deal.can_raise():
+        return Reading(CheckCall())
+    target = deal.current_bet + value
+    if target >= deal.max_raise_to():
+        return Reading(RaiseTo(deal.max_raise_to()))
+    if target < deal.min_raise_to():
+        minimum = deal.min_raise_to() - deal.current_bet
+        return Reading(
+            CheckCall(),
+            FaultKind.RAISE_BELOW_MINIMUM,
+            f"raise by {value} is below the minimum raise of {minimum}; played as a call",
+        )
+    return Reading(RaiseTo(target))

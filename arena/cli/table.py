@@ -1,0 +1,92 @@
+"""``arena table PROGRAM... --out DIR``: one Code'em table of 2 to 6 programs."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.table import Table
+
+from arena.table import PlayerSpec, TableConfig, TableResult, run_table
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    """Add the ``table`` sub-command."""
+    parser = subparsers.add_parser(
+        "table",
+        help="run one Code'em Poker table of 2 to 6 team programs",
+        description="Run one Code'em Poker table (seed 004): each program, named <TeamId>.<ext> "
+        "(.c .cpp .java .pl .rb .py), is built once and run once per decision in its own sandboxed "
+        "folder. Writes teams/, deals/dealN.txt, events.jsonl, faults.jsonl and results.json into DIR.",
+    )
+    parser.add_argument("programs", nargs="+", type=Path, metavar="PROGRAM", help="team programs, seat order")
+    parser.add_argument("--out", required=True, type=Path, metavar="DIR", help="folder for the table's files")
+    parser.add_argument("--deals", type=int, default=1000, metavar="N", help="deals to play (default 1000)")
+    parser.add_argument("--seed", type=int, default=0, metavar="S", help="seed fixing every deck (default 0)")
+    parser.add_argument(
+        "--time-limit", type=float, default=1.0, metavar="T", help="wall seconds per decision (default 1.0)"
+    )
+    parser.add_argument(
+        "--max-faults",
+        type=int,
+        default=10,
+        metavar="K",
+        help="faults after which a team is disqualified from the table (default 10)",
+    )
+    parser.add_argument("--json", action="store_true", help="print results.json instead of a table")
+    parser.set_defaults(handler=run)
+
+
+def standings_table(result: TableResult) -> Table:
+    """A terminal table of the teams, best first."""
+    table = Table(title=f"Table seed {result.seed}: {result.deals_played} deals")
+    for column in ("seat", "team", "final stack", "profit", "faults", "status", "median ms", "max ms"):
+        table.add_column(column, justify="right" if column not in ("team", "status") else "left")
+    for team in sorted(result.teams, key=lambda t: -t.final_stack):
+        status = "build failed" if not team.built else "disqualified" if team.disqualified else "ok"
+        table.add_row(
+            str(team.seat),
+            team.team,
+            str(team.final_stack),
+            f"{team.profit:+d}",
+            str(len(team.faults)),
+            status,
+            f"{team.timing['median_ms']:.1f}",
+            f"{team.timing['max_ms']:.1f}",
+        )
+    return table
+
+
+def run(args: argparse.Namespace) -> int:
+    """Play the table with a progress bar, then print the standings."""
+    console = Console(stderr=args.json)
+    players = [PlayerSpec(team=p.stem, program=p) for p in args.programs]
+    config = TableConfig(
+        deals=args.deals, seed=args.seed, time_limit_s=args.time_limit, max_faults=args.max_faults
+    )
+    with Progress(
+        TextColumn("[bold]table"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("deals"),
+        TimeRemainingColumn(),
+        console=console,
+        transient=True,
+    ) as progress:
+        task = progress.add_task("deals", total=args.deals)
+        result = run_table(
+            players,
+            args.out,
+            config,
+            on_deal=lambda n: progress.update(task, completed=n),
+            notify=lambda message: progress.console.print(message),
+        )
+    if args.json:
+        print(json.dumps(result.to_dict(), indent=2))
+    else:
+        console.print(standings_table(result))
+        console.print(f"files written to {args.out}")
+    return 0

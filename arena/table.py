@@ -1,0 +1,365 @@
+"""One Code'em table: builds each team's program, drives the engine deal by deal, asks the seats, records.
+
+The loop is the only place where the engine, the adapter and the transports meet. A program's
+misbehaviour becomes a :class:`~arena.faults.Fault` and the documented default action; nothing a program
+does stops the table. Output (all rendered from the events):
+
+* ``teams/<team>/``   each team's folder as it ended (program, build products, help files)
+* ``deals/deal<N>.txt`` the final ``deal.txt`` of every deal
+* ``events.jsonl``    one line per deal: ``{"deal": N, "events": [...]}``
+* ``faults.jsonl``    one line per fault
+* ``results.json``    per team: seat, final stack, profit, faults, timing; the seed and versions
+"""
+
+from __future__ import annotations
+
+import json
+import platform
+import random
+import shutil
+import statistics
+from collections.abc import Callable, Sequence
+from contextlib import ExitStack
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from arena import __version__
+from arena.adapters.codem import (
+    PROTOCOL_FILES,
+    Reading,
+    decision_files,
+    default_action,
+    read_answer,
+)
+from arena.cards import derive_seed, shuffled_deck
+from arena.engines.nlhe.actions import Action, Fold
+from arena.engines.nlhe.deal import Deal
+from arena.engines.nlhe.events import Street, event_to_dict
+from arena.engines.nlhe.rules import TableRules, choose_first_dealer, next_dealer
+from arena.errors import ConfigError
+from arena.faults import Fault, FaultKind
+from arena.languages import build_program, language_for
+from arena.renderers.deal_file import render_deal_file
+from arena.sandbox import open_sandbox
+from arena.sandbox.limits import Limits
+from arena.sandbox.result import RunResult, RunStatus
+from arena.transports.files import FileReply, FileTransport
+
+STDERR_KEPT = 2000
+_RUN_FAULTS = {
+    RunStatus.TIMEOUT: FaultKind.TIMEOUT,
+    RunStatus.MEMORY_LIMIT: FaultKind.MEMORY_LIMIT,
+    RunStatus.OUTPUT_LIMIT: FaultKind.OUTPUT_LIMIT,
+}
+
+
+class TableConfig(BaseModel):
+    """Everything that fixes a table besides its players, validated once."""
+
+    model_config = ConfigDict(frozen=True, arbitrary_types_allowed=True)
+
+    deals: int = Field(1000, ge=1)
+    seed: int = 0
+    time_limit_s: float = Field(1.0, gt=0)
+    max_faults: int = Field(10, ge=1)
+    rules: TableRules = TableRules()
+    limits: Limits = Limits()
+
+
+@dataclass(frozen=True)
+class PlayerSpec:
+    """A team and its program; ``help_dir`` holds help files given before the table (the final table)."""
+
+    team: str
+    program: Path
+    help_dir: Path | None = None
+
+
+@dataclass(frozen=True)
+class TeamResult:
+    """How one team did at one table."""
+
+    team: str
+    seat: int
+    final_stack: int
+    profit: int
+    faults: tuple[Fault, ...]
+    disqualified: bool
+    built: bool
+    decisions: int
+    timing: dict[str, float]
+    build_output: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready form (faults as dicts)."""
+        return {
+            "team": self.team,
+            "seat": self.seat,
+            "final_stack": self.final_stack,
+            "profit": self.profit,
+            "faults": [f.to_dict() for f in self.faults],
+            "fault_count": len(self.faults),
+            "disqualified": self.disqualified,
+            "built": self.built,
+            "decisions": self.decisions,
+            "timing": self.timing,
+            "build_output": self.build_output,
+        }
+
+
+@dataclass(frozen=True)
+class TableResult:
+    """The outcome of a table."""
+
+    seed: int
+    deals_played: int
+    teams: tuple[TeamResult, ...]
+    isolation: str
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready form, with the versions that produced it."""
+        return {
+            "seed": self.seed,
+            "deals_played": self.deals_played,
+            "isolation": self.isolation,
+            "versions": {"arena": __version__, "python": platform.python_version()},
+            "teams": [t.to_dict() for t in self.teams],
+        }
+
+
+@dataclass
+class _Seat:
+    """A team at the table: its transport, its faults and its measurements."""
+
+    team: str
+    seat: int
+    transport: FileTransport | None
+    build_output: str = ""
+    faults: list[Fault] = field(default_factory=list)
+    disqualified: bool = False
+    wall_ms: list[float] = field(default_factory=list)
+    cpu_ms: list[float] = field(default_factory=list)
+    peak_memory_kb: int = 0
+
+    @property
+    def plays(self) -> bool:
+        return self.transport is not None
+
+
+def _validate_players(players: Sequence[PlayerSpec]) -> None:
+    if not 2 <= len(players) <= 6:
+        raise ConfigError(f"a table needs 2 to 6 programs, got {len(players)}")
+    names = [p.team for p in players]
+    if len(set(names)) != len(names):
+        raise ConfigError(f"team names repeat at one table: {', '.join(sorted(names))}")
+    for player in players:
+        if not player.program.is_file():
+            raise ConfigError(f"program {player.program} does not exist")
+        language_for(player.program)
+
+
+def _timing(values: Sequence[float]) -> dict[str, float]:
+    if not values:
+        return {"median_ms": 0.0, "p99_ms": 0.0, "max_ms": 0.0}
+    ordered = sorted(values)
+    p99 = ordered[min(len(ordered) - 1, int(0.99 * len(ordered)))]
+    return {
+        "median_ms": round(statistics.median(ordered), 3),
+        "p99_ms": round(p99, 3),
+        "max_ms": round(ordered[-1], 3),
+    }
+
+
+def _run_fault(run: RunResult) -> FaultKind | None:
+    if run.status is RunStatus.OK:
+        return None
+    return _RUN_FAULTS.get(run.status, FaultKind.CRASH)
+
+
+class _Table:
+    """The state of a running table (kept small: the engine holds the deal)."""
+
+    def __init__(self, seats: list[_Seat], config: TableConfig, out_dir: Path) -> None:
+        self.seats = seats
+        self.config = config
+        self.out_dir = out_dir
+
+    def record(
+        self, seat: _Seat, kind: FaultKind, reason: str, *, deal: int, stage: str, stderr: bytes = b""
+    ) -> None:
+        fault = Fault(
+            team=seat.team,
+            kind=kind,
+            reason=reason,
+            deal=deal,
+            stage=stage,
+            stderr=stderr.decode("utf-8", "replace")[:STDERR_KEPT],
+        )
+        seat.faults.append(fault)
+        with (self.out_dir / "faults.jsonl").open("a") as out:
+            out.write(json.dumps(fault.to_dict()) + "\n")
+        if not seat.disqualified and len(seat.faults) >= self.config.max_faults:
+            seat.disqualified = True
+
+    def exchange(self, seat: _Seat, files: dict[str, str], *, deal: int, stage: str) -> FileReply | None:
+        """Run the seat's program once; record run-level faults; the reply if the run was clean."""
+        assert seat.transport is not None
+        reply = seat.transport.exchange(files)
+        run = reply.run
+        seat.wall_ms.append(run.wall_ms)
+        seat.cpu_ms.append(run.cpu_ms)
+        seat.peak_memory_kb = max(seat.peak_memory_kb, run.peak_memory_kb)
+        for violation in reply.violations:
+            kind = FaultKind.HELP_FILE_LIMIT if "help file" in violation else FaultKind.SANDBOX_VIOLATION
+            self.record(seat, kind, violation, deal=deal, stage=stage, stderr=run.stderr)
+        kind = _run_fault(run)
+        if kind is not None:
+            self.record(seat, kind, run.describe(), deal=deal, stage=stage, stderr=run.stderr)
+            return None
+        return reply
+
+    def decide(self, deal: Deal, seat: _Seat, *, number: int, stacks_before: Sequence[int]) -> Action:
+        if seat.disqualified or not seat.plays:
+            return Fold()
+        files = decision_files(deal, seat.seat, deal_number=number, stacks_before=stacks_before)
+        stage = deal.street.value
+        reply = self.exchange(seat, files, deal=number, stage=stage)
+        if reply is None:
+            return default_action(deal)
+        reading: Reading = read_answer(reply.text, deal)
+        if reading.fault is not None:
+            self.record(
+                seat, reading.fault, reading.reason, deal=number, stage=stage, stderr=reply.run.stderr
+            )
+        return reading.action
+
+    def after_showdown(self, deal: Deal, *, number: int, stacks_before: Sequence[int]) -> None:
+        """004: after a showdown every dealt-in program runs once more to update its help files."""
+        for seat_no in deal.in_deal:
+            seat = self.seats[seat_no - 1]
+            if seat.plays and not seat.disqualified:
+                files = decision_files(deal, seat_no, deal_number=number, stacks_before=stacks_before)
+                self.exchange(seat, files, deal=number, stage=Street.SHOWDOWN.value)
+
+
+def _open_seat(
+    stack: ExitStack, player: PlayerSpec, seat_no: int, out_dir: Path, limits: Limits
+) -> tuple[_Seat, str]:
+    workdir = out_dir / "teams" / player.team
+    if workdir.exists():
+        shutil.rmtree(workdir)
+    workdir.mkdir(parents=True)
+    sandbox = stack.enter_context(open_sandbox(workdir, limits))
+    build = build_program(player.program, workdir, sandbox)
+    if not build.ok:
+        return _Seat(player.team, seat_no, None, build_output=build.output), sandbox.isolation_level
+    protected = {p.relative_to(workdir).as_posix() for p in workdir.rglob("*") if p.is_file()}
+    protected.update(PROTOCOL_FILES)
+    if player.help_dir is not None:
+        for source in sorted(player.help_dir.rglob("*")):
+            if source.is_file():
+                target = workdir / source.relative_to(player.help_dir)
+                target.parent.mkdir(parents=True, exist_ok=True)
+                shutil.copyfile(source, target)
+    transport = FileTransport(sandbox, build.run_argv, protected=protected)
+    return _Seat(player.team, seat_no, transport, build_output=build.output), sandbox.isolation_level
+
+
+def run_table(
+    players: Sequence[PlayerSpec],
+    out_dir: Path,
+    config: TableConfig,
+    *,
+    on_deal: Callable[[int], None] | None = None,
+    notify: Callable[[str], None] | None = None,
+) -> TableResult:
+    """Play one table of ``config.deals`` deals; write its files in ``out_dir``; return the result."""
+    _validate_players(players)
+    rules = replace(config.rules, seats=len(players))
+    limits = config.limits.model_copy(update={"wall_time_s": config.time_limit_s})
+    out_dir.mkdir(parents=True, exist_ok=True)
+    (out_dir / "deals").mkdir(exist_ok=True)
+    for name in ("events.jsonl", "faults.jsonl"):
+        (out_dir / name).write_text("")
+    stacks = [rules.starting_stack] * len(players)
+    deals_played = 0
+    with ExitStack() as stack:
+        seats: list[_Seat] = []
+        isolation = ""
+        for seat_no, player in enumerate(players, 1):
+            seat, isolation = _open_seat(stack, player, seat_no, out_dir, limits)
+            seats.append(seat)
+        if notify is not None:
+            notify(f"sandbox isolation: {isolation}")
+        table = _Table(seats, config, out_dir)
+        for seat in seats:
+            if not seat.plays:
+                table.record(
+                    seat,
+                    FaultKind.BUILD_FAILED,
+                    "the program did not build; the team sits out",
+                    deal=0,
+                    stage="build",
+                    stderr=seat.build_output.encode(),
+                )
+                if notify is not None:
+                    notify(f"{seat.team}: build failed, sits out\n{seat.build_output}")
+        dealer_rng = random.Random(derive_seed(config.seed, "dealer"))
+        dealer = 0
+        with (out_dir / "events.jsonl").open("a") as events_out:
+            for number in range(1, config.deals + 1):
+                in_play = [s if seats[i].plays else 0 for i, s in enumerate(stacks)]
+                if sum(1 for s in in_play if s > 0) < 2:
+                    break
+                dealer = (
+                    choose_first_dealer(dealer_rng, in_play) if dealer == 0 else next_dealer(in_play, dealer)
+                )
+                deck = shuffled_deck(derive_seed(config.seed, "deal", number))
+                deal = Deal(rules=rules, deal_number=number, dealer=dealer, stacks=in_play, deck=deck)
+                while not deal.is_over:
+                    actor = deal.actor
+                    assert actor is not None
+                    deal.apply(table.decide(deal, seats[actor - 1], number=number, stacks_before=in_play))
+                if any(e.kind == "hand_shown" for e in deal.events):
+                    table.after_showdown(deal, number=number, stacks_before=in_play)
+                for i, chips in enumerate(deal.final_stacks):
+                    if seats[i].plays:
+                        stacks[i] = chips
+                (out_dir / "deals" / f"deal{number}.txt").write_text(
+                    render_deal_file(deal.events, seats=len(players))
+                )
+                events_out.write(
+                    json.dumps({"deal": number, "events": [event_to_dict(e) for e in deal.events]}) + "\n"
+                )
+                deals_played = number
+                if on_deal is not None:
+                    on_deal(number)
+    result = TableResult(
+        seed=config.seed,
+        deals_played=deals_played,
+        isolation=isolation,
+        teams=tuple(
+            TeamResult(
+                team=s.team,
+                seat=s.seat,
+                final_stack=stacks[s.seat - 1],
+                profit=stacks[s.seat - 1] - rules.starting_stack,
+                faults=tuple(s.faults),
+                disqualified=s.disqualified,
+                built=s.plays,
+                decisions=len(s.wall_ms),
+                timing={
+                    **_timing(s.wall_ms),
+                    "cpu_median_ms": _timing(s.cpu_ms)["median_ms"],
+                    "peak_memory_kb": s.peak_memory_kb,
+                },
+                build_output=s.build_output,
+            )
+            for s in seats
+        ),
+    )
+    (out_dir / "results.json").write_text(json.dumps(result.to_dict(), indent=2) + "\n")
+    return result
