@@ -68,6 +68,7 @@ def render_deal_file(events: Sequence[Event], *, seats: int) -> str:
     dealer = 0
     pot = 0
     blocks: list[_StreetBlock] = []
+    blinds: list[tuple[int, str]] = []
     shown: list[HandShown] = []
     awards: list[PotAwarded] = []
     over = False
@@ -76,12 +77,10 @@ def render_deal_file(events: Sequence[Event], *, seats: int) -> str:
             case DealStarted(dealer=d):
                 dealer = d
             case StreetStarted(street=street, board=board):
-                blocks.append(_StreetBlock(street, board))
+                blocks.append(_StreetBlock(street, board, blinds if street is Street.PRE_FLOP else []))
             case BlindPosted(seat=seat, amount=amount):
                 pot += amount
-                if not blocks:
-                    blocks.append(_StreetBlock(Street.PRE_FLOP, ()))
-                blocks[0].entries.append((seat, f"Rise {amount}"))
+                blinds.append((seat, f"Rise {amount}"))
             case ActionTaken(seat=seat, action=action, added=added, street_total=total):
                 pot += added
                 blocks[-1].entries.append((seat, f"{_WORD[action]} {total}"))
