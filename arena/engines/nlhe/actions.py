@@ -1,0 +1,27 @@
+"""What a seat may ask the engine to do: fold, check or call, raise to a street total."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class Fold:
+    """Give up the deal (allowed even when checking is free)."""
+
+
+@dataclass(frozen=True, slots=True)
+class CheckCall:
+    """Check when nothing is owed, else call (all-in for less when short)."""
+
+
+@dataclass(frozen=True, slots=True)
+class RaiseTo:
+    """Bet or raise so that the seat's total in this betting round becomes ``amount``."""
+
+    amount: int
+
+
+Action = Fold | CheckCall | RaiseTo
+
+__all__ = ["Action", "CheckCall", "Fold", "RaiseTo"]

@@ -1,0 +1,420 @@
+"""One No-Limit Hold'em deal as a state machine: blinds, betting, all-ins, side pots and the showdown.
+
+Pure: the deck comes in already shuffled, nothing is read or written. Every change is recorded as a
+frozen event (``arena.engines.nlhe.events``); ``apply`` returns the events it added. The rules are the
+ones of docs/protocol.md: seats are numbered 1..N, left of seat ``p`` is ``p+1``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from arena.engines.nlhe.actions import Action, CheckCall, Fold, RaiseTo
+from arena.engines.nlhe.events import (
+    ActionKind,
+    ActionTaken,
+    BlindPosted,
+    DealEnded,
+    DealStarted,
+    Event,
+    HandShown,
+    HoleCardsDealt,
+    PotAwarded,
+    Street,
+    StreetEnded,
+    StreetStarted,
+    UncalledBetReturned,
+)
+from arena.engines.nlhe.pots import side_pots, split_pot
+from arena.engines.nlhe.rules import TableRules
+from arena.evaluator import evaluate
+
+_NEXT_STREET = {Street.PRE_FLOP: Street.FLOP, Street.FLOP: Street.TURN, Street.TURN: Street.RIVER}
+_DECK = frozenset(range(52))
+
+
+class Deal:
+    """The state of one deal, from the blinds to the awards.
+
+    ``stacks[i]`` is seat ``i+1``'s chips before the deal (0: the seat sits out); ``deck`` holds the
+    52 card indices in dealing order. Hole cards go one at a time starting left of the dealer; one card
+    is burnt before the flop, the turn and the river.
+    """
+
+    def __init__(
+        self,
+        *,
+        rules: TableRules,
+        deal_number: int,
+        dealer: int,
+        stacks: Sequence[int],
+        deck: Sequence[int],
+    ) -> None:
+        seats = rules.seats
+        if len(stacks) != seats:
+            raise ValueError(f"{len(stacks)} stacks given for a table of {seats} seats")
+        if any(chips < 0 for chips in stacks):
+            raise ValueError(f"stacks {list(stacks)} hold a negative amount")
+        if not 1 <= dealer <= seats or stacks[dealer - 1] <= 0:
+            raise ValueError(f"dealer {dealer} is not a seat 1..{seats} with chips")
+        if len(deck) != 52 or set(deck) != _DECK:
+            raise ValueError(f"the deck holds {len(deck)} cards, not the 52 distinct cards 0..51")
+        self.rules = rules
+        self.deal_number = deal_number
+        self.dealer = dealer
+        self.in_deal: tuple[int, ...] = tuple(i + 1 for i in range(seats) if stacks[i] > 0)
+        if len(self.in_deal) < 2:
+            raise ValueError(f"only {len(self.in_deal)} seat(s) have chips; a deal needs two")
+        # Seats in the deal, starting left of the dealer and ending with the dealer.
+        order = tuple(sorted(self.in_deal, key=lambda seat: (seat - dealer - 1) % seats))
+        self._order = order
+        self._index = {seat: i for i, seat in enumerate(order)}
+        size = seats + 1  # per-seat lists are indexed by seat number; index 0 is unused
+        self._stack = [0, *stacks]
+        self._bet = [0] * size  # chips in during the current betting round
+        self._total = [0] * size  # chips in during the whole deal
+        self._folded = [False] * size
+        self._all_in = [False] * size
+        self._acted = [False] * size  # acted since the last full raise
+        self._live = len(order)  # seats that have not folded
+        self._active = len(order)  # seats that have not folded and are not all-in
+        self.street = Street.PRE_FLOP
+        self.current_bet = 0
+        self._raise_size = rules.big_blind  # the minimum raise increment
+        self.pot_total = 0
+        self.board: tuple[int, ...] = ()
+        self.actor: int | None = None
+        self.is_over = False
+        self._final: tuple[int, ...] | None = None
+
+        count = len(order)
+        self._holes = {seat: (deck[i], deck[i + count]) for i, seat in enumerate(order)}
+        base = 2 * count  # burn, flop x3, burn, turn, burn, river
+        self._street_cards = {
+            Street.FLOP: (deck[base + 1], deck[base + 2], deck[base + 3]),
+            Street.TURN: (deck[base + 5],),
+            Street.RIVER: (deck[base + 7],),
+        }
+
+        events: list[Event] = [DealStarted(deal_number, dealer, tuple(stacks), self.in_deal)]
+        self.events = events
+        if count == 2:  # heads-up: the dealer posts the small blind
+            small, big = dealer, order[0]
+        else:
+            small, big = order[0], order[1]
+        self._post(small, "small", rules.small_blind)
+        self._post(big, "big", rules.big_blind)
+        for seat in order:
+            events.append(HoleCardsDealt(seat, self._holes[seat]))
+        events.append(StreetStarted(Street.PRE_FLOP, ()))
+        self.actor = self._find_actor(self._index[big] + 1)
+        if self.actor is None:
+            self._end_round()
+
+    # ----------------------------------------------------------------------------------- queries
+    def to_call(self, seat: int) -> int:
+        """Chips ``seat`` would add by calling now (capped by its stack)."""
+        owed = self.current_bet - self._bet[seat]
+        stack = self._stack[seat]
+        return owed if owed < stack else stack
+
+    def street_total(self, seat: int) -> int:
+        """Chips ``seat`` has put in during the current betting round."""
+        return self._bet[seat]
+
+    def deal_total(self, seat: int) -> int:
+        """Chips ``seat`` has put in during the whole deal, blinds included."""
+        return self._total[seat]
+
+    def stack(self, seat: int) -> int:
+        """Chips ``seat`` holds behind (not in the middle)."""
+        return self._stack[seat]
+
+    def hole_cards(self, seat: int) -> tuple[int, int]:
+        """The two private cards of a seat dealt into the deal."""
+        try:
+            return self._holes[seat]
+        except KeyError:
+            raise ValueError(f"seat {seat} is not dealt into deal {self.deal_number}") from None
+
+    def has_folded(self, seat: int) -> bool:
+        """Whether ``seat`` folded in this deal."""
+        return self._folded[seat]
+
+    def is_all_in(self, seat: int) -> bool:
+        """Whether ``seat`` has put all its chips in."""
+        return self._all_in[seat]
+
+    @property
+    def final_stacks(self) -> tuple[int, ...]:
+        """Every seat's chips once the deal is over."""
+        if self._final is None:
+            raise ValueError(f"deal {self.deal_number} is not over")
+        return self._final
+
+    def can_check(self) -> bool:
+        """Whether the actor can check (nothing owed)."""
+        return self.actor is not None and self._bet[self.actor] == self.current_bet
+
+    def can_raise(self) -> bool:
+        """Whether the actor may bet or raise now.
+
+        Not when it cannot put in more than a call, when every other live seat is all-in, or when it
+        already acted and only an all-in for less than a full raise came since (betting not reopened).
+        """
+        seat = self.actor
+        return (
+            seat is not None
+            and not self._acted[seat]
+            and self._active >= 2
+            and self._stack[seat] > self.current_bet - self._bet[seat]
+        )
+
+    def min_raise_to(self) -> int:
+        """The smallest street total the actor may raise to (its all-in when that is smaller)."""
+        seat = self._require_actor()
+        full = self.current_bet + self._raise_size
+        all_in = self._bet[seat] + self._stack[seat]
+        return full if full < all_in else all_in
+
+    def max_raise_to(self) -> int:
+        """The largest street total the actor may raise to: all-in."""
+        seat = self._require_actor()
+        return self._bet[seat] + self._stack[seat]
+
+    # ------------------------------------------------------------------------------------ verify
+    def verify_fold(self) -> None:
+        """Raise ``ValueError`` unless the actor may fold (always, while the deal runs)."""
+        self._require_actor()
+
+    def verify_check_call(self) -> None:
+        """Raise ``ValueError`` unless the actor may check or call (always, while the deal runs)."""
+        self._require_actor()
+
+    def verify_raise_to(self, amount: int) -> None:
+        """Raise ``ValueError``, naming the numbers, unless the actor may raise to ``amount``."""
+        seat = self._require_actor()
+        if not self.can_raise():
+            owed = self.current_bet - self._bet[seat]
+            if self._stack[seat] <= owed:
+                reason = f"its stack {self._stack[seat]} does not exceed the {owed} it owes"
+            elif self._active < 2:
+                reason = "every other seat still in is all-in"
+            else:
+                reason = "it already acted and betting was not reopened by a full raise"
+            raise ValueError(f"seat {seat} cannot raise: {reason}")
+        low, high = self.min_raise_to(), self.max_raise_to()
+        if amount < low:
+            raise ValueError(
+                f"raise to {amount} is below the minimum {low} "
+                f"(current bet {self.current_bet}, minimum raise {self._raise_size})"
+            )
+        if amount > high:
+            raise ValueError(f"raise to {amount} is above the maximum {high} (seat {seat}'s all-in)")
+
+    def can_fold(self) -> bool:
+        """Whether the actor may fold."""
+        return self.actor is not None
+
+    def can_check_call(self) -> bool:
+        """Whether the actor may check or call."""
+        return self.actor is not None
+
+    def can_raise_to(self, amount: int) -> bool:
+        """Whether the actor may raise to ``amount``."""
+        try:
+            self.verify_raise_to(amount)
+        except ValueError:
+            return False
+        return True
+
+    # ------------------------------------------------------------------------------------- apply
+    def apply(self, action: Action) -> list[Event]:
+        """Play ``action`` for the actor; return the events it produced (``ValueError`` if illegal)."""
+        events = self.events
+        start = len(events)
+        kind = type(action)
+        if kind is CheckCall:
+            seat = self._require_actor()
+            owed = self.current_bet - self._bet[seat]
+            stack = self._stack[seat]
+            added = owed if owed < stack else stack
+            self._put(seat, added)
+            self._acted[seat] = True
+            events.append(
+                ActionTaken(
+                    seat,
+                    ActionKind.CALL if added else ActionKind.CHECK,
+                    added,
+                    self._bet[seat],
+                    self._all_in[seat],
+                )
+            )
+        elif kind is RaiseTo:
+            amount = action.amount  # type: ignore[union-attr]
+            self.verify_raise_to(amount)
+            seat = self.actor
+            assert seat is not None
+            previous = self.current_bet
+            added = amount - self._bet[seat]
+            self._put(seat, added)
+            if amount - previous >= self._raise_size:  # a full raise reopens the betting
+                self._raise_size = amount - previous
+                acted = self._acted
+                for other in self._order:
+                    acted[other] = False
+            self._acted[seat] = True
+            self.current_bet = amount
+            events.append(
+                ActionTaken(
+                    seat, ActionKind.RAISE if previous else ActionKind.BET, added, amount, self._all_in[seat]
+                )
+            )
+        elif kind is Fold:
+            seat = self._require_actor()
+            self._folded[seat] = True
+            self._live -= 1
+            self._active -= 1
+            events.append(ActionTaken(seat, ActionKind.FOLD, 0, self._bet[seat], False))
+        else:
+            raise ValueError(f"{action!r} is not a Fold, CheckCall or RaiseTo")
+        if self._live == 1:
+            self._end_round()
+        else:
+            self.actor = self._find_actor(self._index[seat] + 1)
+            if self.actor is None:
+                self._end_round()
+        return events[start:]
+
+    # ---------------------------------------------------------------------------------- internals
+    def _require_actor(self) -> int:
+        seat = self.actor
+        if seat is None:
+            raise ValueError(f"deal {self.deal_number} is over: no seat is to act")
+        return seat
+
+    def _put(self, seat: int, chips: int) -> None:
+        """Move ``chips`` from ``seat``'s stack into the middle."""
+        stack = self._stack[seat] - chips
+        self._stack[seat] = stack
+        self._bet[seat] += chips
+        self._total[seat] += chips
+        self.pot_total += chips
+        if stack == 0 and not self._all_in[seat]:
+            self._all_in[seat] = True
+            self._active -= 1
+
+    def _post(self, seat: int, blind: str, amount: int) -> None:
+        chips = min(amount, self._stack[seat])
+        self._put(seat, chips)
+        if self._bet[seat] > self.current_bet:
+            self.current_bet = self._bet[seat]
+        self.events.append(BlindPosted(seat, blind, chips, self._all_in[seat]))
+
+    def _find_actor(self, start: int) -> int | None:
+        """The first seat from ``order[start]`` on (wrapping) that still has to act this round."""
+        order = self._order
+        count = len(order)
+        bet, folded, all_in, acted = self._bet, self._folded, self._all_in, self._acted
+        current, open_action = self.current_bet, self._active >= 2
+        for step in range(count):
+            seat = order[(start + step) % count]
+            if folded[seat] or all_in[seat]:
+                continue
+            if bet[seat] < current or (open_action and not acted[seat]):
+                return seat
+        return None
+
+    def _end_round(self) -> None:
+        """Close the betting round and move on: next street, run-out and showdown, or a fold win."""
+        events = self.events
+        self.actor = None
+        while True:
+            events.append(StreetEnded(self.street))
+            if self._live == 1:
+                self._finish_by_folds()
+                return
+            if self.street is Street.RIVER or self._active < 2:
+                break
+            self._start_street(_NEXT_STREET[self.street])
+            self.actor = self._find_actor(0)
+            if self.actor is not None:
+                return
+        self._return_uncalled()
+        while self.street is not Street.RIVER:
+            self._start_street(_NEXT_STREET[self.street])
+            events.append(StreetEnded(self.street))
+        self._showdown()
+
+    def _start_street(self, street: Street) -> None:
+        self.street = street
+        cards = self._street_cards[street]
+        self.board += cards
+        bet, acted = self._bet, self._acted
+        for seat in self._order:
+            bet[seat] = 0
+            acted[seat] = False
+        self.current_bet = 0
+        rules = self.rules
+        self._raise_size = rules.big_blind if street is Street.FLOP else rules.late_street_min_bet
+        self.events.append(StreetStarted(street, cards))
+
+    def _return_uncalled(self) -> None:
+        """Give back the part of the largest contribution that no other seat matched."""
+        total = self._total
+        top_seat, top, second = 0, -1, -1
+        for seat in self._order:
+            chips = total[seat]
+            if chips > top:
+                top_seat, top, second = seat, chips, top
+            elif chips > second:
+                second = chips
+        excess = top - second
+        if excess > 0:
+            total[top_seat] -= excess
+            bet = self._bet[top_seat]
+            self._bet[top_seat] = bet - excess if bet > excess else 0
+            self._stack[top_seat] += excess
+            self.pot_total -= excess
+            self.events.append(UncalledBetReturned(top_seat, excess))
+
+    def _finish_by_folds(self) -> None:
+        self._return_uncalled()
+        winner = next(seat for seat in self._order if not self._folded[seat])
+        amount = self.pot_total
+        self._stack[winner] += amount
+        self.pot_total = 0
+        self.events.append(PotAwarded(0, amount, (winner,), (winner,), (amount,), False))
+        self._close(showdown=False)
+
+    def _showdown(self) -> None:
+        self.street = Street.SHOWDOWN
+        events = self.events
+        board = self.board
+        folded = self._folded
+        strengths: dict[int, int] = {}
+        for seat in self.in_deal:
+            first, second = self._holes[seat]
+            strength = evaluate((first, second, *board))
+            strengths[seat] = strength
+            events.append(HandShown(seat, (first, second), strength, folded[seat]))
+        contributions = {seat: self._total[seat] for seat in self._order}
+        losers = [seat for seat in self._order if folded[seat]]
+        for index, pot in enumerate(side_pots(contributions, losers)):
+            best = max(strengths[seat] for seat in pot.eligible)
+            winners = tuple(seat for seat in pot.eligible if strengths[seat] == best)
+            shares = split_pot(pot.amount, winners, dealer=self.dealer, seats=self.rules.seats)
+            for seat, chips in shares.items():
+                self._stack[seat] += chips
+            self.pot_total -= pot.amount
+            events.append(
+                PotAwarded(index, pot.amount, pot.eligible, winners, tuple(shares[s] for s in winners), True)
+            )
+        assert self.pot_total == 0, f"{self.pot_total} chips left in the middle after the awards"
+        self._close(showdown=True)
+
+    def _close(self, *, showdown: bool) -> None:
+        self.is_over = True
+        self.actor = None
+        self._final = tuple(self._stack[1:])
+        self.events.append(DealEnded(self._final, showdown))
