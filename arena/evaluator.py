@@ -3,16 +3,43 @@
 ``evaluate(cards)`` returns an ``int``: higher is stronger, equal means a tie. The ranking is the one
 of seeds 004, 001 and 003: straight flush > four of a kind > full house > flush > straight > three of a
 kind > two pair > one pair > high card; A-2-3-4-5 is the lowest straight and K-A-2-3-4 is none; suits
-never break ties. ``category(strength)`` gives the :class:`HandCategory`.
+never break ties. ``category(strength)`` gives the :class:`HandCategory`. ``evaluate_batch`` does the
+same for the rows of a numpy array.
 
 Strength layout: ``category << 20 | r1 << 16 | r2 << 12 | r3 << 8 | r4 << 4 | r5`` with the ranks
-(0..12) in the order they are compared.
+(0..12) in the order they are compared, unused places 0 (a straight keeps only its top card, five-high
+being rank 3; a full house its trips and pair ranks; four of a kind its quad rank and kicker).
+
+How it is fast: every card has one integer key, ``RANK_KEYS[rank] << 12 | 8 ** suit``, and a hand is
+the sum of its cards' keys.
+
+* The low 12 bits hold four octal digits, the number of cards of each suit; a digit of 5 or more
+  means a flush in that suit (at most one suit can have one among seven cards, and a hand holding a
+  flush can hold neither a full house nor four of a kind, so the flush is then the best hand).
+* The high bits are the sum of the rank keys. :data:`RANK_KEYS` were chosen so that every multiset of
+  at most seven ranks, each rank at most four times, has its own sum; one table lookup then ranks any
+  hand without a flush.
+* A flush is ranked from the 13-bit mask of its suit's ranks: the hand's 52-bit card mask shifted by
+  ``13 * suit``.
+
+The tables are built at import from the ranking rules (a few tens of milliseconds); the dense array
+that ``evaluate_batch`` indexes is built on its first call.
 """
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
 from enum import IntEnum, unique
+
+import numpy as np
+
+_RANKS = 13
+_MAX_CARDS = 7
+_MAX_OF_A_RANK = 4
+_SUIT_BITS = 12
+_SUIT_MASK = (1 << _SUIT_BITS) - 1
+_RANK_MASK = (1 << _RANKS) - 1
 
 
 @unique
@@ -30,67 +57,238 @@ class HandCategory(IntEnum):
     STRAIGHT_FLUSH = 8
 
 
-_WHEEL = 0b1_0000_0000_1111  # A,5,4,3,2
+#: Per-rank keys (2..A) whose sums over any multiset of at most seven ranks, each at most four times,
+#: are all distinct. Found by :func:`derive_rank_keys` (greedy, smallest admissible key per rank).
+RANK_KEYS: tuple[int, ...] = (
+    1, 5, 24, 112, 521, 2247, 9244, 30823, 103066, 250154, 667453, 1526359, 3453520,
+)
 
 
-def _straight_top(rank_mask: int) -> int:
-    """Rank of the top card of the best straight in a 13-bit rank mask, or -1."""
-    for top in range(12, 3, -1):
-        window = 0b11111 << (top - 4)
-        if rank_mask & window == window:
-            return top
-    if rank_mask & _WHEEL == _WHEEL:
-        return 3  # five-high
-    return -1
+def derive_rank_keys(ranks: int = _RANKS) -> list[int]:
+    """Smallest keys, rank by rank, keeping all multiset sums distinct (how :data:`RANK_KEYS` was found).
+
+    A candidate key ``k`` for a new rank fails when two multisets ``m1 + c1*k`` and ``m2 + c2*k`` of the
+    earlier ranks (``c1 > c2`` copies of the new rank, sizes within seven) collide, i.e. when
+    ``(c1 - c2) * k`` is a difference of two earlier sums. Those differences come from a
+    cross-correlation of the earlier sums' indicator arrays, done by FFT. The 13 ranks take about a
+    minute; this is not run at import.
+    """
+    keys: list[int] = []
+    by_size = [np.array([0], dtype=np.int64)] + [np.zeros(0, dtype=np.int64)] * _MAX_CARDS
+    for _ in range(ranks):
+        top = max(int(sums.max()) for sums in by_size if sums.size)
+        within = np.zeros(top + 1)
+        up_to: list[np.ndarray] = []
+        for sums in by_size:
+            within[sums] = 1.0
+            up_to.append(within.copy())
+        length = 1 << (2 * top + 2).bit_length()
+        spectra = [np.fft.rfft(u, length) for u in up_to]
+        bad = np.zeros(top + 2, dtype=bool)
+        bad[0] = True
+        for c1 in range(1, _MAX_OF_A_RANK + 1):
+            for c2 in range(c1):
+                corr = np.fft.irfft(np.conj(spectra[_MAX_CARDS - c1]) * spectra[_MAX_CARDS - c2], length)
+                lags = np.flatnonzero(corr[: top + 1] > 0.5)
+                multiples = lags[lags % (c1 - c2) == 0] // (c1 - c2)
+                bad[multiples[multiples < bad.size]] = True
+        key = int(np.flatnonzero(~bad)[0]) if not bad.all() else bad.size
+        keys.append(key)
+        by_size = [
+            np.unique(np.concatenate([by_size[s - c] + c * key for c in range(min(_MAX_OF_A_RANK, s) + 1)]))
+            for s in range(_MAX_CARDS + 1)
+        ]
+    return keys
 
 
-def _pack(category: HandCategory, ranks: Sequence[int]) -> int:
-    value = int(category)
+def _straight_tops(present: np.ndarray) -> np.ndarray:
+    """Top rank of the best straight in each row of a (M, 13) bool array, -1 for none (3 = five-high)."""
+    run = np.zeros(len(present), dtype=np.int64)
+    top = np.full(len(present), -1, dtype=np.int64)
+    columns = [present[:, _RANKS - 1], *(present[:, r] for r in range(_RANKS))]  # ace low first
+    for position, column in enumerate(columns):
+        run = np.where(column, run + 1, 0)
+        top = np.where(run >= 5, position - 1, top)
+    return top
+
+
+def _pack(category: np.ndarray, ranks: np.ndarray) -> np.ndarray:
+    value = category.astype(np.int64)
     for i in range(5):
-        value = (value << 4) | (ranks[i] if i < len(ranks) else 0)
+        value = (value << 4) | ranks[:, i]
     return value
 
 
+def _ranks_desc(present: np.ndarray) -> np.ndarray:
+    """Present ranks of each row, highest first, padded with 0 (M, 13)."""
+    ranks = np.where(present, np.arange(_RANKS), -1)
+    return np.maximum(-np.sort(-ranks, axis=1), 0)
+
+
+def _flush_strengths(masks: np.ndarray) -> np.ndarray:
+    """Strengths of 13-bit single-suit rank masks holding at least five ranks."""
+    present = (masks[:, None] >> np.arange(_RANKS)) & 1 == 1
+    top = _straight_tops(present)
+    ranks = _ranks_desc(present)[:, :5]
+    straight = top >= 0
+    ranks[straight] = 0
+    ranks[straight, 0] = top[straight]
+    category = np.where(straight, HandCategory.STRAIGHT_FLUSH, HandCategory.FLUSH)
+    return _pack(category, ranks)
+
+
+def _plain_strengths(counts: np.ndarray) -> np.ndarray:
+    """Strengths of (M, 13) rank counts with no flush, by the seeds' comparison rules."""
+    present = counts > 0
+    arange = np.arange(_RANKS)
+    order = -np.sort(-np.where(present, counts * 16 + arange, -1), axis=1)
+    size = order >> 4
+    rank = order & 15
+    descending = _ranks_desc(present)
+
+    def best_other(*excluded: np.ndarray) -> np.ndarray:
+        keep = present.copy()
+        for ex in excluded:
+            keep &= arange != ex[:, None]
+        return np.where(keep, arange, -1).max(axis=1)
+
+    m = len(counts)
+    category = np.zeros(m, dtype=np.int64)
+    ranks = descending[:, :5].copy()
+
+    def put(where: np.ndarray, cat: HandCategory, *columns: np.ndarray) -> None:
+        category[where] = cat
+        ranks[where] = 0
+        for i, column in enumerate(columns):
+            ranks[where, i] = column[where]
+
+    top = _straight_tops(present)
+    put(size[:, 0] == 2, HandCategory.ONE_PAIR, rank[:, 0], rank[:, 1], rank[:, 2], rank[:, 3])
+    two_pair = (size[:, 0] == 2) & (size[:, 1] == 2)
+    put(two_pair, HandCategory.TWO_PAIR, rank[:, 0], rank[:, 1], best_other(rank[:, 0], rank[:, 1]))
+    put(size[:, 0] == 3, HandCategory.THREE_OF_A_KIND, rank[:, 0], rank[:, 1], rank[:, 2])
+    put(top >= 0, HandCategory.STRAIGHT, top)
+    put((size[:, 0] == 3) & (size[:, 1] >= 2), HandCategory.FULL_HOUSE, rank[:, 0], rank[:, 1])
+    put(size[:, 0] == 4, HandCategory.FOUR_OF_A_KIND, rank[:, 0], best_other(rank[:, 0]))
+    return _pack(category, ranks)
+
+
+def _rank_multisets() -> np.ndarray:
+    """Rank counts (M, 13) of every multiset of 5, 6 or 7 ranks with each rank at most four times."""
+    blocks = []
+    for n in range(5, _MAX_CARDS + 1):
+        combos = np.array(list(itertools.combinations_with_replacement(range(_RANKS), n)), dtype=np.int64)
+        counts = np.zeros((len(combos), _RANKS), dtype=np.int64)
+        rows = np.arange(len(combos))
+        for j in range(n):
+            np.add.at(counts, (rows, combos[:, j]), 1)
+        blocks.append(counts[counts.max(axis=1) <= _MAX_OF_A_RANK])
+    return np.concatenate(blocks)
+
+
+def _build_tables() -> tuple[dict[int, int], list[int], list[int], np.ndarray, np.ndarray]:
+    counts = _rank_multisets()
+    sums = counts @ np.array(RANK_KEYS, dtype=np.int64)
+    if np.unique(sums).size != sums.size:
+        raise AssertionError("RANK_KEYS do not give distinct sums")
+    plain = dict(zip(sums.tolist(), _plain_strengths(counts).tolist(), strict=True))
+    masks = np.arange(1 << _RANKS, dtype=np.int64)
+    big = np.array([m.bit_count() >= 5 for m in range(1 << _RANKS)])
+    flush = np.zeros(1 << _RANKS, dtype=np.int64)
+    flush[big] = _flush_strengths(masks[big])
+    digits = (np.arange(1 << _SUIT_BITS)[:, None] >> (3 * np.arange(4))) & 7
+    flush_suit = np.where(digits >= 5, np.arange(4), -1).max(axis=1)
+    return plain, flush.tolist(), flush_suit.tolist(), flush, flush_suit
+
+
+_PLAIN, _FLUSH, _FLUSH_SUIT, _FLUSH_NP, _FLUSH_SUIT_NP = _build_tables()
+
+#: Key of each card index 0..51: rank key in the high bits, an octal suit digit in the low 12 bits.
+CARD_KEYS: tuple[int, ...] = tuple(RANK_KEYS[c % _RANKS] << _SUIT_BITS | 8 ** (c // _RANKS) for c in range(52))
+_CARD_KEYS_NP = np.array(CARD_KEYS, dtype=np.int64)
+_CARD_BITS_NP = np.left_shift(1, np.arange(52, dtype=np.int64))
+_dense: list[np.ndarray] = []  # [class index per rank-key sum (uint16), strength per class index]
+
+
 def evaluate(cards: Sequence[int]) -> int:
-    """Strength of the best five-card hand among 5 to 7 card indices (see module docs)."""
-    counts = [0] * 13
-    suit_masks = [0, 0, 0, 0]
+    """Strength of the best five-card hand among 5 to 7 distinct card indices (see module docs)."""
+    keys = CARD_KEYS
+    total = 0
     for card in cards:
-        rank = card % 13
-        counts[rank] += 1
-        suit_masks[card // 13] |= 1 << rank
-    for mask in suit_masks:
-        if mask.bit_count() >= 5:
-            top = _straight_top(mask)
-            if top >= 0:
-                return _pack(HandCategory.STRAIGHT_FLUSH, [top])
-            flush_ranks = [r for r in range(12, -1, -1) if mask >> r & 1][:5]
-            return _pack(HandCategory.FLUSH, flush_ranks)
-    groups = sorted(((n, r) for r, n in enumerate(counts) if n), reverse=True)
-    if groups[0][0] == 4:
-        kicker = max(r for n, r in groups[1:])
-        return _pack(HandCategory.FOUR_OF_A_KIND, [groups[0][1], kicker])
-    if groups[0][0] == 3 and len(groups) > 1 and groups[1][0] >= 2:
-        return _pack(HandCategory.FULL_HOUSE, [groups[0][1], groups[1][1]])
-    rank_mask = 0
-    for r, n in enumerate(counts):
-        if n:
-            rank_mask |= 1 << r
-    top = _straight_top(rank_mask)
-    if top >= 0:
-        return _pack(HandCategory.STRAIGHT, [top])
-    if groups[0][0] == 3:
-        kickers = sorted((r for n, r in groups[1:]), reverse=True)[:2]
-        return _pack(HandCategory.THREE_OF_A_KIND, [groups[0][1], *kickers])
-    if groups[0][0] == 2 and groups[1][0] == 2:
-        kicker = max(r for n, r in groups[2:])
-        return _pack(HandCategory.TWO_PAIR, [groups[0][1], groups[1][1], kicker])
-    if groups[0][0] == 2:
-        kickers = sorted((r for n, r in groups[1:]), reverse=True)[:3]
-        return _pack(HandCategory.ONE_PAIR, [groups[0][1], *kickers])
-    return _pack(HandCategory.HIGH_CARD, [r for n, r in groups[:5]])
+        total += keys[card]
+    suit = _FLUSH_SUIT[total & _SUIT_MASK]
+    if suit < 0:
+        try:
+            return _PLAIN[total >> _SUIT_BITS]
+        except KeyError:
+            raise ValueError(f"{len(cards)} cards {list(cards)} are not 5 to 7 distinct cards") from None
+    mask = 0
+    for card in cards:
+        mask |= 1 << card
+    return _FLUSH[(mask >> (_RANKS * suit)) & _RANK_MASK]
 
 
 def category(strength: int) -> HandCategory:
     """The hand type of a strength returned by :func:`evaluate`."""
     return HandCategory(strength >> 20)
+
+
+def _dense_tables() -> tuple[np.ndarray, np.ndarray]:
+    if not _dense:
+        sums = np.fromiter(_PLAIN.keys(), dtype=np.int64, count=len(_PLAIN))
+        strengths = np.fromiter(_PLAIN.values(), dtype=np.int64, count=len(_PLAIN))
+        classes, index = np.unique(strengths, return_inverse=True)
+        table = np.zeros(int(sums.max()) + 1, dtype=np.uint16)
+        table[sums] = index
+        _dense.extend([table, classes])
+    return _dense[0], _dense[1]
+
+
+def strengths_from_sums(key_sums: np.ndarray, bit_sums: np.ndarray | None, cards: np.ndarray | None = None) -> np.ndarray:
+    """Strengths of hands given by their summed :data:`CARD_KEYS` (int64 array).
+
+    For hands with a flush the 52-bit card masks are needed: ``bit_sums`` (one per hand, the sum of
+    ``1 << card``) or, when it is ``None``, the hands' ``cards`` rows, read only for flush hands.
+    """
+    table, classes = _dense_tables()
+    out = classes[table[key_sums >> _SUIT_BITS]]
+    suits = _FLUSH_SUIT_NP[key_sums & _SUIT_MASK]
+    flushed = np.flatnonzero(suits >= 0)
+    if flushed.size:
+        if bit_sums is not None:
+            masks = bit_sums[flushed]
+        else:
+            assert cards is not None
+            masks = _CARD_BITS_NP[cards[flushed]].sum(axis=1)
+        out[flushed] = _FLUSH_NP[(masks >> (_RANKS * suits[flushed])) & _RANK_MASK]
+    return out
+
+
+def card_key_array() -> np.ndarray:
+    """:data:`CARD_KEYS` as an int64 numpy array (read-only view)."""
+    view = _CARD_KEYS_NP.view()
+    view.flags.writeable = False
+    return view
+
+
+def card_bit_array() -> np.ndarray:
+    """``1 << card`` for every card index as an int64 numpy array (read-only view)."""
+    view = _CARD_BITS_NP.view()
+    view.flags.writeable = False
+    return view
+
+
+def evaluate_batch(cards: np.ndarray) -> np.ndarray:
+    """Strengths (int64) of the rows of an (N, 5..7) integer array of card indices, as :func:`evaluate`."""
+    hands = np.asarray(cards)
+    if hands.ndim != 2 or not 5 <= hands.shape[1] <= _MAX_CARDS or not np.issubdtype(hands.dtype, np.integer):
+        raise ValueError(f"cards must be an integer array of shape (N, 5..7), got {hands.dtype} {hands.shape}")
+    if hands.size and (hands.min() < 0 or hands.max() > 51):
+        raise ValueError(f"card indices must be 0..51, got {hands.min()}..{hands.max()}")
+    if hands.dtype != np.intp:
+        hands = hands.astype(np.intp)
+    keys = _CARD_KEYS_NP[hands.T]
+    total = keys[0].copy()
+    for row in keys[1:]:
+        total += row
+    return strengths_from_sums(total, None, hands)
