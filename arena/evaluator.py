@@ -204,7 +204,9 @@ def _build_tables() -> tuple[dict[int, int], list[int], list[int], np.ndarray, n
 _PLAIN, _FLUSH, _FLUSH_SUIT, _FLUSH_NP, _FLUSH_SUIT_NP = _build_tables()
 
 #: Key of each card index 0..51: rank key in the high bits, an octal suit digit in the low 12 bits.
-CARD_KEYS: tuple[int, ...] = tuple(RANK_KEYS[c % _RANKS] << _SUIT_BITS | 8 ** (c // _RANKS) for c in range(52))
+CARD_KEYS: tuple[int, ...] = tuple(
+    RANK_KEYS[c % _RANKS] << _SUIT_BITS | 8 ** (c // _RANKS) for c in range(52)
+)
 _CARD_KEYS_NP = np.array(CARD_KEYS, dtype=np.int64)
 _CARD_BITS_NP = np.left_shift(1, np.arange(52, dtype=np.int64))
 _dense: list[np.ndarray] = []  # [class index per rank-key sum (uint16), strength per class index]
@@ -244,7 +246,9 @@ def _dense_tables() -> tuple[np.ndarray, np.ndarray]:
     return _dense[0], _dense[1]
 
 
-def strengths_from_sums(key_sums: np.ndarray, bit_sums: np.ndarray | None, cards: np.ndarray | None = None) -> np.ndarray:
+def strengths_from_sums(
+    key_sums: np.ndarray, bit_sums: np.ndarray | None, cards: np.ndarray | None = None
+) -> np.ndarray:
     """Strengths of hands given by their summed :data:`CARD_KEYS` (int64 array).
 
     For hands with a flush the 52-bit card masks are needed: ``bit_sums`` (one per hand, the sum of
@@ -282,7 +286,7 @@ def evaluate_batch(cards: np.ndarray) -> np.ndarray:
     """Strengths (int64) of the rows of an (N, 5..7) integer array of card indices, as :func:`evaluate`."""
     hands = np.asarray(cards)
     if hands.ndim != 2 or not 5 <= hands.shape[1] <= _MAX_CARDS or not np.issubdtype(hands.dtype, np.integer):
-        raise ValueError(f"cards must be an integer array of shape (N, 5..7), got {hands.dtype} {hands.shape}")
+        raise ValueError(f"cards must be integers of shape (N, 5..7), not {hands.dtype} {hands.shape}")
     if hands.size and (hands.min() < 0 or hands.max() > 51):
         raise ValueError(f"card indices must be 0..51, got {hands.min()}..{hands.max()}")
     if hands.dtype != np.intp:
