@@ -1,0 +1,91 @@
+"""Monte-Carlo showdowns of heads-up hold'em: seed 001's RATE and Bob's rollouts, 003's getRatesBySampling.
+
+A rollout takes one uniform random permutation of the cards nobody can see (the deck less the hero's
+hole cards, the visible board and any ``exclude``d cards) and assigns it to the unknown positions in
+natural order: the opponent's two hole cards first, then the missing community cards; the rest of the
+permutation is unused. The hero's and the opponent's best five of seven are then compared.
+
+Every function draws only from the ``numpy.random.Generator`` it is given, so a seeded generator
+gives the same answer every time.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from arena.evaluator import card_bit_array, card_key_array, strengths_from_sums
+
+_BOARD_SIZE = 5
+_CHUNK = 20_000  # rollouts per vectorised step of win_tie_rates, bounding its memory
+_KEYS = card_key_array()
+_BITS = card_bit_array()
+
+
+def _unseen(hero: Sequence[int], board: Sequence[int], exclude: Sequence[int]) -> np.ndarray:
+    """Cards not in hero, board or exclude, in index order, after checking the known cards."""
+    if len(hero) != 2:
+        raise ValueError(f"the hero holds {len(hero)} cards, needs 2")
+    if len(board) > _BOARD_SIZE:
+        raise ValueError(f"the board has {len(board)} cards, at most {_BOARD_SIZE}")
+    known = [*hero, *board, *exclude]
+    if any(not 0 <= c <= 51 for c in known):
+        raise ValueError(f"card indices must be 0..51, got {known}")
+    if len(set(known)) != len(known):
+        raise ValueError(f"known cards repeat: {known}")
+    dead = np.zeros(52, dtype=bool)
+    dead[known] = True
+    unseen = np.flatnonzero(~dead)
+    needed = 2 + _BOARD_SIZE - len(board)
+    if unseen.size < needed:
+        raise ValueError(f"only {unseen.size} unseen cards, a rollout needs {needed}")
+    return unseen
+
+
+def _outcomes(hero: Sequence[int], board: Sequence[int], unseen: np.ndarray, samples: int,
+              rng: np.random.Generator) -> np.ndarray:
+    dealt = unseen[np.argsort(rng.random((samples, unseen.size)), axis=1)[:, : 2 + _BOARD_SIZE - len(board)]]
+    keys = _KEYS[dealt]
+    bits = _BITS[dealt]
+    board_key = sum(int(_KEYS[c]) for c in board)
+    board_bits = sum(int(_BITS[c]) for c in board)
+    shared_key = keys[:, 2:].sum(axis=1) + board_key
+    shared_bits = bits[:, 2:].sum(axis=1) + board_bits
+    hero_key = shared_key + (int(_KEYS[hero[0]]) + int(_KEYS[hero[1]]))
+    hero_bits = shared_bits + (int(_BITS[hero[0]]) + int(_BITS[hero[1]]))
+    opponent_key = shared_key + keys[:, 0] + keys[:, 1]
+    opponent_bits = shared_bits + bits[:, 0] + bits[:, 1]
+    strengths = strengths_from_sums(np.concatenate([hero_key, opponent_key]),
+                                    np.concatenate([hero_bits, opponent_bits]))
+    return np.sign(strengths[:samples] - strengths[samples:]).astype(np.int8)
+
+
+def rollout_outcomes(hero: Sequence[int], board: Sequence[int], samples: int, rng: np.random.Generator,
+                     exclude: Sequence[int] = ()) -> np.ndarray:
+    """Outcome for the hero of each of ``samples`` rollouts: int8 +1 win, 0 tie, -1 loss.
+
+    ``hero`` is two card indices, ``board`` the 0..5 visible community cards, ``exclude`` further cards
+    known to be out of play. Bob's EV(CALL) of seed 001 is the mean of a payoff over
+    ``rollout_outcomes(bob_hole, board, 100, rng)``.
+    """
+    if samples < 0:
+        raise ValueError(f"samples {samples} must be at least 0")
+    unseen = _unseen(hero, board, exclude)
+    if samples == 0:
+        return np.zeros(0, dtype=np.int8)
+    return _outcomes(hero, board, unseen, samples, rng)
+
+
+def win_tie_rates(hero: Sequence[int], board: Sequence[int], samples: int, rng: np.random.Generator,
+                  exclude: Sequence[int] = ()) -> tuple[float, float]:
+    """``(P(hero strictly better), P(tie))`` estimated over ``samples`` rollouts (seed 001's RATE)."""
+    if samples < 1:
+        raise ValueError(f"samples {samples} must be at least 1")
+    unseen = _unseen(hero, board, exclude)
+    wins = ties = 0
+    for start in range(0, samples, _CHUNK):
+        outcomes = _outcomes(hero, board, unseen, min(_CHUNK, samples - start), rng)
+        wins += int(np.count_nonzero(outcomes == 1))
+        ties += int(np.count_nonzero(outcomes == 0))
+    return wins / samples, ties / samples
