@@ -1,0 +1,3 @@
+# Hangs on every decision: spins past any time limit.
+while True:
+    pass
