@@ -80,7 +80,7 @@ def compare(mine: tuple[int, int], theirs: tuple[int, int]) -> int:
 
 def after_draw(hand: tuple[int, int], drawn: int, new_cards: tuple[int, ...]) -> tuple[int, int]:
     """The hand after drawing ``drawn`` cards (1 replaces the lower card) from ``new_cards``."""
-    low, high = hand
+    _low, high = hand
     if drawn == 0:
         return hand
     if drawn == 1:

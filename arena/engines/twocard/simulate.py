@@ -46,10 +46,7 @@ def _betting(
     while open_rows.any():
         rows = np.flatnonzero(open_rows)
         k = bets[rows]
-        if server_turn:
-            choice = _sample(server(rows, k), rng)
-        else:
-            choice = player(rows, k)
+        choice = _sample(server(rows, k), rng) if server_turn else player(rows, k)
         fold = choice == 0
         stake = base[rows] + (k - 1) * bet
         profit[rows[fold]] = stake[fold] if server_turn else -stake[fold]

@@ -93,7 +93,7 @@ def _betting_round(
     a1 = w0 * raise_[:, :, 0]
     a2 = w0 * raise_[:, :, 1]
     a3 = a1 * raise_[:, :, 2]
-    ends = np.empty(weights.shape[:1] + (7,) + weights.shape[1:])
+    ends = np.empty((*weights.shape[:1], 7, *weights.shape[1:]))
     ends[:, Outcome.NONE] = w0 * call[:, :, 0]
     ends[:, Outcome.YOU_1] = w0 * call[:, :, 1]
     ends[:, Outcome.SERVER_1] = a1
@@ -109,7 +109,7 @@ def _betting_round(
     def total(w: np.ndarray) -> np.ndarray:
         return w.sum(axis=1, keepdims=True)
 
-    responses = np.zeros(weights.shape[:1] + (4,) + weights.shape[1:], dtype=np.int8)
+    responses = np.zeros((*weights.shape[:1], 4, *weights.shape[1:]), dtype=np.int8)
     p3, responses[:, 3] = _choose(
         [np.broadcast_to(-pot(3) * total(a3), tv[:, 0].shape), tv[:, Outcome.SERVER_3]], mistake, given(3)
     )
