@@ -83,3 +83,12 @@ def test_bad_answers_fall_back_to_check_or_fold(answer: str) -> None:
     reading = read_answer(answer, deal)
     assert reading.fault is not None
     assert type(reading.action).__name__ == "Fold"  # seat 3 faces the big blind: not free to check
+
+
+def test_protocol_doc_shows_the_golden_example() -> None:
+    doc = (Path(__file__).parents[1] / "docs" / "protocol.md").read_text()
+    for name in ("12_seat3_Fourth_Street", "18_seat3_Show_Down"):
+        for filename in ("inputf.txt", "deals_money.txt", "deal.txt"):
+            if name.startswith("18") and filename != "deal.txt":
+                continue
+            assert (GOLDEN / name / filename).read_text() in doc, f"docs/protocol.md lacks {name}/{filename}"
