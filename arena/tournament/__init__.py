@@ -1,0 +1,1 @@
+"""A whole Code'em tournament: schedule, persistence, parallel tables, standings, final table, logs."""
