@@ -1,0 +1,143 @@
+"""Opponent statistics from a player's deals: the numbers poker players read off each other.
+
+* hands: deals the seat was dealt into
+* VPIP: share of hands in which it put chips in voluntarily before the flop (a call, bet or raise;
+  blinds and checks do not count)
+* PFR: share of hands in which it bet or raised before the flop
+* aggression factor: (bets + raises) / calls after the flop (``None`` when it never called there)
+* went to showdown: share of the hands in which it saw the flop that it took to a showdown unfolded
+* won at showdown: share of its showdowns in which it won at least part of a pot
+* profit: chips won minus chips lost over its deals
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from arena.engines.nlhe.events import (
+    ActionKind,
+    ActionTaken,
+    DealEnded,
+    DealStarted,
+    Event,
+    HandShown,
+    PotAwarded,
+    Street,
+    StreetStarted,
+)
+
+_VOLUNTARY = (ActionKind.CALL, ActionKind.BET, ActionKind.RAISE)
+_AGGRESSIVE = (ActionKind.BET, ActionKind.RAISE)
+
+
+@dataclass
+class PlayerStats:
+    """Counts accumulated over deals; rates are derived from them."""
+
+    hands: int = 0
+    vpip_hands: int = 0
+    pfr_hands: int = 0
+    postflop_aggressive: int = 0
+    postflop_calls: int = 0
+    saw_flop: int = 0
+    showdowns: int = 0
+    showdown_wins: int = 0
+    profit: int = 0
+
+    def add_deal(self, events: Sequence[Event], seat: int) -> None:
+        """Count one deal as seen from ``seat`` (a deal the seat was not dealt into counts nothing)."""
+        start = next((e for e in events if isinstance(e, DealStarted)), None)
+        if start is None or seat not in start.in_deal:
+            return
+        self.hands += 1
+        street = Street.PRE_FLOP
+        folded = vpip = pfr = flop = showdown = won = False
+        for event in events:
+            if isinstance(event, StreetStarted):
+                street = event.street
+                if street is Street.FLOP and not folded:
+                    flop = True
+            elif isinstance(event, ActionTaken) and event.seat == seat:
+                if event.action is ActionKind.FOLD:
+                    folded = True
+                elif street is Street.PRE_FLOP:
+                    vpip = vpip or event.action in _VOLUNTARY
+                    pfr = pfr or event.action in _AGGRESSIVE
+                elif event.action in _AGGRESSIVE:
+                    self.postflop_aggressive += 1
+                elif event.action is ActionKind.CALL:
+                    self.postflop_calls += 1
+            elif isinstance(event, HandShown) and event.seat == seat and not event.folded:
+                showdown = True
+            elif isinstance(event, PotAwarded) and event.showdown and seat in event.winners:
+                won = True
+            elif isinstance(event, DealEnded):
+                self.profit += event.stacks[seat - 1] - start.stacks[seat - 1]
+        self.vpip_hands += vpip
+        self.pfr_hands += pfr
+        self.saw_flop += flop or showdown
+        self.showdowns += showdown
+        self.showdown_wins += showdown and won
+
+    def rates(self) -> dict[str, float | None]:
+        """The derived rates (``None`` where the denominator is zero)."""
+        return {
+            "vpip": _ratio(self.vpip_hands, self.hands),
+            "pfr": _ratio(self.pfr_hands, self.hands),
+            "aggression_factor": _ratio(self.postflop_aggressive, self.postflop_calls),
+            "went_to_showdown": _ratio(self.showdowns, self.saw_flop),
+            "won_at_showdown": _ratio(self.showdown_wins, self.showdowns),
+            "profit_per_hand": _ratio(self.profit, self.hands),
+        }
+
+    def to_dict(self) -> dict[str, Any]:
+        """Counts and rates, JSON-ready."""
+        counts = {name: getattr(self, name) for name in self.__dataclass_fields__}
+        return {"counts": counts, "rates": self.rates()}
+
+
+def _ratio(numerator: int, denominator: int) -> float | None:
+    return round(numerator / denominator, 4) if denominator else None
+
+
+def compute_stats(deals: Sequence[tuple[Sequence[Event], int]]) -> PlayerStats:
+    """Statistics of one player over ``(events of a deal, the player's seat in it)`` pairs."""
+    stats = PlayerStats()
+    for events, seat in deals:
+        stats.add_deal(events, seat)
+    return stats
+
+
+def stats_json(team: str, stats: PlayerStats, *, tables: int) -> str:
+    """The statistics as stable JSON text (sorted keys, trailing newline)."""
+    return json.dumps({"team": team, "tables": tables, **stats.to_dict()}, indent=2, sort_keys=True) + "\n"
+
+
+def stats_text(team: str, stats: PlayerStats, *, tables: int) -> str:
+    """The statistics as a small aligned text report."""
+    rates = stats.rates()
+
+    def percent(value: float | None) -> str:
+        return "-" if value is None else f"{100 * value:.1f}%"
+
+    af = rates["aggression_factor"]
+    lines = [
+        ("team", team),
+        ("tables", str(tables)),
+        ("hands played", str(stats.hands)),
+        ("VPIP", f"{percent(rates['vpip'])} ({stats.vpip_hands})"),
+        ("PFR", f"{percent(rates['pfr'])} ({stats.pfr_hands})"),
+        (
+            "aggression factor",
+            f"{'-' if af is None else f'{af:.2f}'} "
+            f"({stats.postflop_aggressive} bets+raises / {stats.postflop_calls} calls)",
+        ),
+        ("saw the flop", str(stats.saw_flop)),
+        ("went to showdown", f"{percent(rates['went_to_showdown'])} ({stats.showdowns})"),
+        ("won at showdown", f"{percent(rates['won_at_showdown'])} ({stats.showdown_wins})"),
+        ("profit", str(stats.profit)),
+    ]
+    return "".join(f"{name:<20}{value}\n" for name, value in lines)

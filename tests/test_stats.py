@@ -1,0 +1,132 @@
+"""Opponent statistics counted from hand-built deals whose numbers are worked out by hand."""
+
+from __future__ import annotations
+
+import json
+
+from arena.engines.nlhe.events import (
+    ActionKind,
+    ActionTaken,
+    BlindPosted,
+    DealEnded,
+    DealStarted,
+    HandShown,
+    HoleCardsDealt,
+    PotAwarded,
+    Street,
+    StreetEnded,
+    StreetStarted,
+    UncalledBetReturned,
+)
+from arena.renderers.stats import compute_stats, stats_json, stats_text
+
+A = ActionKind
+
+
+def act(seat: int, action: ActionKind, added: int, total: int) -> ActionTaken:
+    return ActionTaken(seat=seat, action=action, added=added, street_total=total, all_in=False)
+
+
+def showdown_deal() -> list:
+    """Seat 1 raises, seat 2 calls, seat 3 (big blind) folds; seat 1 wins a showdown worth 190."""
+    return [
+        DealStarted(deal=1, dealer=1, stacks=(1500, 1500, 1500), in_deal=(1, 2, 3)),
+        BlindPosted(seat=2, blind="small", amount=5, all_in=False),
+        BlindPosted(seat=3, blind="big", amount=10, all_in=False),
+        HoleCardsDealt(seat=1, cards=(0, 1)),
+        HoleCardsDealt(seat=2, cards=(2, 3)),
+        HoleCardsDealt(seat=3, cards=(4, 5)),
+        StreetStarted(street=Street.PRE_FLOP, board=()),
+        act(1, A.RAISE, 30, 30),
+        act(2, A.CALL, 25, 30),
+        act(3, A.FOLD, 0, 10),
+        StreetEnded(street=Street.PRE_FLOP),
+        StreetStarted(street=Street.FLOP, board=(10, 11, 12)),
+        act(2, A.CHECK, 0, 0),
+        act(1, A.BET, 20, 20),
+        act(2, A.CALL, 20, 20),
+        StreetEnded(street=Street.FLOP),
+        StreetStarted(street=Street.TURN, board=(13,)),
+        act(2, A.CHECK, 0, 0),
+        act(1, A.CHECK, 0, 0),
+        StreetEnded(street=Street.TURN),
+        StreetStarted(street=Street.RIVER, board=(14,)),
+        act(2, A.BET, 40, 40),
+        act(1, A.CALL, 40, 40),
+        StreetEnded(street=Street.RIVER),
+        HandShown(seat=1, cards=(0, 1), strength=900, folded=False),
+        HandShown(seat=2, cards=(2, 3), strength=100, folded=False),
+        HandShown(seat=3, cards=(4, 5), strength=500, folded=True),
+        PotAwarded(pot=0, amount=190, eligible=(1, 2), winners=(1,), shares=(190,), showdown=True),
+        DealEnded(stacks=(1600, 1410, 1490), showdown=True),
+    ]
+
+
+def fold_deal() -> list:
+    """Seat 3 completes the small blind, seat 1 checks, bets the flop and seat 3 folds: seat 1 wins 20."""
+    return [
+        DealStarted(deal=2, dealer=2, stacks=(1600, 1410, 1490), in_deal=(1, 2, 3)),
+        BlindPosted(seat=3, blind="small", amount=5, all_in=False),
+        BlindPosted(seat=1, blind="big", amount=10, all_in=False),
+        StreetStarted(street=Street.PRE_FLOP, board=()),
+        act(2, A.FOLD, 0, 0),
+        act(3, A.CALL, 5, 10),
+        act(1, A.CHECK, 0, 10),
+        StreetEnded(street=Street.PRE_FLOP),
+        StreetStarted(street=Street.FLOP, board=(20, 21, 22)),
+        act(3, A.CHECK, 0, 0),
+        act(1, A.BET, 10, 10),
+        act(3, A.FOLD, 0, 0),
+        StreetEnded(street=Street.FLOP),
+        UncalledBetReturned(seat=1, amount=10),
+        PotAwarded(pot=0, amount=20, eligible=(1,), winners=(1,), shares=(20,), showdown=False),
+        DealEnded(stacks=(1610, 1410, 1480), showdown=False),
+    ]
+
+
+def test_a_raiser_who_wins_at_showdown() -> None:
+    stats = compute_stats([(showdown_deal(), 1), (fold_deal(), 1)])
+    assert (stats.hands, stats.vpip_hands, stats.pfr_hands) == (2, 1, 1)
+    assert (stats.postflop_aggressive, stats.postflop_calls) == (2, 1)
+    assert (stats.saw_flop, stats.showdowns, stats.showdown_wins) == (2, 1, 1)
+    assert stats.profit == 110
+    rates = stats.rates()
+    assert rates["vpip"] == 0.5 and rates["pfr"] == 0.5
+    assert rates["aggression_factor"] == 2.0
+    assert rates["went_to_showdown"] == 0.5 and rates["won_at_showdown"] == 1.0
+
+
+def test_a_caller_who_loses_at_showdown() -> None:
+    stats = compute_stats([(showdown_deal(), 2), (fold_deal(), 2)])
+    assert (stats.hands, stats.vpip_hands, stats.pfr_hands) == (2, 1, 0)
+    assert (stats.postflop_aggressive, stats.postflop_calls) == (1, 1)
+    assert (stats.saw_flop, stats.showdowns, stats.showdown_wins) == (1, 1, 0)
+    assert stats.profit == -90
+    assert stats.rates()["won_at_showdown"] == 0.0
+
+
+def test_blinds_and_checks_are_not_voluntary_and_a_folded_hand_shown_is_no_showdown() -> None:
+    stats = compute_stats([(showdown_deal(), 3), (fold_deal(), 3)])
+    assert (stats.hands, stats.vpip_hands, stats.pfr_hands) == (2, 1, 0)
+    assert (stats.saw_flop, stats.showdowns) == (1, 0)
+    assert stats.rates()["aggression_factor"] is None
+    assert stats.rates()["won_at_showdown"] is None
+    assert stats.profit == -20
+
+
+def test_a_seat_not_dealt_in_counts_nothing() -> None:
+    events = showdown_deal()
+    events[0] = DealStarted(deal=1, dealer=1, stacks=(1500, 1500, 1500, 0), in_deal=(1, 2, 3))
+    stats = compute_stats([(events, 4)])
+    assert stats.hands == 0 and stats.rates()["vpip"] is None
+
+
+def test_reports_are_stable_text_and_json() -> None:
+    stats = compute_stats([(showdown_deal(), 1), (fold_deal(), 1)])
+    data = json.loads(stats_json("Pr0023", stats, tables=1))
+    assert data["team"] == "Pr0023" and data["counts"]["hands"] == 2 and data["rates"]["pfr"] == 0.5
+    assert stats_json("Pr0023", stats, tables=1) == stats_json("Pr0023", stats, tables=1)
+    text = stats_text("Pr0023", stats, tables=1)
+    assert "VPIP                50.0% (1)" in text
+    assert "aggression factor   2.00 (2 bets+raises / 1 calls)" in text
+    assert text.endswith("profit              110\n")
