@@ -63,7 +63,9 @@ def test_schedule_is_reproducible_from_the_seed_and_differs_across_seeds() -> No
     assert [j.teams for j in plan_tournament(teams(20), seed=5)] != [
         j.teams for j in plan_tournament(teams(20), seed=6)
     ]
-    assert len({j.seed for j in plan_tournament(teams(20), seed=5)}) == len(plan_tournament(teams(20), seed=5))
+    assert len({j.seed for j in plan_tournament(teams(20), seed=5)}) == len(
+        plan_tournament(teams(20), seed=5)
+    )
 
 
 @pytest.mark.parametrize("bad", [[], ["Solo"], ["A", "A", "B"]])

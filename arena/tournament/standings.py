@@ -1,0 +1,124 @@
+"""Standings from the store: profit, profit per deal with a 95% confidence interval, faults.
+
+The confidence interval is the normal approximation ``mean ± 1.96·s/√n`` over per-deal observations.
+Without duplicate mode an observation is a team's profit in one deal it played. In duplicate mode the
+rotations of a table replay the same cards, so an observation is a team's profit in deal ``N`` of a
+table group averaged over the rotations it played: the luck of the cards cancels inside it.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import math
+from collections import defaultdict
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass
+
+from arena.tournament.store import Store
+
+Z95 = 1.959963984540054
+
+
+@dataclass(frozen=True, slots=True)
+class Standing:
+    """One team's line of the standings."""
+
+    rank: int
+    team: str
+    tables: int
+    deals: int
+    profit: int
+    profit_per_deal: float
+    ci95_low: float
+    ci95_high: float
+    faults: int
+    disqualified: int
+    build_failed: int
+
+    @property
+    def ci95_half_width(self) -> float:
+        """Half the width of the 95% interval."""
+        return (self.ci95_high - self.ci95_low) / 2
+
+
+def mean_interval(values: Sequence[float]) -> tuple[float, float, float]:
+    """``(mean, low, high)`` of the 95% normal-approximation interval (zero width below two values)."""
+    n = len(values)
+    if n == 0:
+        return 0.0, 0.0, 0.0
+    mean = math.fsum(values) / n
+    if n < 2:
+        return mean, mean, mean
+    variance = math.fsum((v - mean) ** 2 for v in values) / (n - 1)
+    half = Z95 * math.sqrt(variance / n)
+    return mean, mean - half, mean + half
+
+
+def observations(store: Store, *, duplicate: bool) -> dict[str, list[float]]:
+    """Per team, its per-deal profits (duplicate: averaged over a group's rotations, deal by deal)."""
+    plain: dict[str, list[float]] = defaultdict(list)
+    grouped: dict[tuple[str, int, int], list[float]] = defaultdict(list)
+    for table in store.tables("round"):
+        if table.status != "done":
+            continue
+        for deal, profits in store.deal_profits(table.name):
+            for seat, team in enumerate(table.teams):
+                if duplicate:
+                    grouped[(team, table.group, deal)].append(profits[seat])
+                else:
+                    plain[team].append(profits[seat])
+    for (team, _group, _deal), values in grouped.items():
+        plain[team].append(math.fsum(values) / len(values))
+    return plain
+
+
+def compute_standings(store: Store, *, duplicate: bool = False) -> list[Standing]:
+    """Every team's standing, best profit per deal first (ties: total profit, then name)."""
+    totals: dict[str, dict[str, int]] = {
+        t.team: {"tables": 0, "deals": 0, "profit": 0, "faults": 0, "disqualified": 0, "build_failed": 0}
+        for t in store.teams()
+    }
+    deals_of = {t.name: t.deals_played for t in store.tables("round")}
+    for row in store.results("round"):
+        line = totals[row.team]
+        line["tables"] += 1
+        line["deals"] += deals_of[row.table_name]
+        line["profit"] += row.profit
+        line["faults"] += row.faults
+        line["disqualified"] += int(row.disqualified)
+        line["build_failed"] += int(not row.built)
+    samples = observations(store, duplicate=duplicate)
+    unranked = []
+    for team, line in totals.items():
+        _mean, low, high = mean_interval(samples.get(team, []))
+        per_deal = line["profit"] / line["deals"] if line["deals"] else 0.0
+        unranked.append((team, line, per_deal, low, high))
+    unranked.sort(key=lambda item: (-item[2], -item[1]["profit"], item[0]))
+    return [
+        Standing(
+            rank=rank,
+            team=team,
+            tables=line["tables"],
+            deals=line["deals"],
+            profit=line["profit"],
+            profit_per_deal=round(per_deal, 4),
+            ci95_low=round(low, 4),
+            ci95_high=round(high, 4),
+            faults=line["faults"],
+            disqualified=line["disqualified"],
+            build_failed=line["build_failed"],
+        )
+        for rank, (team, line, per_deal, low, high) in enumerate(unranked, start=1)
+    ]
+
+
+def standings_csv(standings: Sequence[Standing]) -> str:
+    """The standings as CSV text with a header line."""
+    out = io.StringIO()
+    names = [f for f in Standing.__dataclass_fields__]
+    writer = csv.DictWriter(out, fieldnames=names, lineterminator="\n")
+    writer.writeheader()
+    for standing in standings:
+        writer.writerow(asdict(standing))
+    return out.getvalue()

@@ -1,0 +1,331 @@
+"""The tournament's one SQLite database: teams, builds, tables, seats, deals, faults and results.
+
+WAL journal; a table's outcome (its deals, faults, results and its ``done`` mark) is written in one
+transaction, so after a crash at any moment a table is either wholly recorded or not at all. Deal events
+are stored zlib-compressed as the JSON lines ``run_table`` wrote, so every file can be rendered again.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import zlib
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from arena.errors import ConfigError
+from arena.tournament.schedule import TableJob
+
+DB_NAME = "tournament.sqlite"
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS teams (
+    team TEXT PRIMARY KEY, program TEXT NOT NULL, language TEXT NOT NULL, sha256 TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS tables (
+    name TEXT PRIMARY KEY, kind TEXT NOT NULL, grp INTEGER NOT NULL, rotation INTEGER NOT NULL,
+    seed INTEGER NOT NULL, deals INTEGER NOT NULL, status TEXT NOT NULL DEFAULT 'pending',
+    deals_played INTEGER NOT NULL DEFAULT 0, error TEXT NOT NULL DEFAULT '', position INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS seats (
+    table_name TEXT NOT NULL REFERENCES tables(name), seat INTEGER NOT NULL, team TEXT NOT NULL,
+    PRIMARY KEY (table_name, seat));
+CREATE TABLE IF NOT EXISTS builds (
+    table_name TEXT NOT NULL, team TEXT NOT NULL, built INTEGER NOT NULL, reason TEXT NOT NULL,
+    PRIMARY KEY (table_name, team));
+CREATE TABLE IF NOT EXISTS deals (
+    table_name TEXT NOT NULL, deal INTEGER NOT NULL, events BLOB NOT NULL, profits TEXT NOT NULL,
+    PRIMARY KEY (table_name, deal));
+CREATE TABLE IF NOT EXISTS faults (
+    table_name TEXT NOT NULL, idx INTEGER NOT NULL, team TEXT NOT NULL, kind TEXT NOT NULL,
+    reason TEXT NOT NULL, deal INTEGER NOT NULL, stage TEXT NOT NULL, stderr TEXT NOT NULL,
+    PRIMARY KEY (table_name, idx));
+CREATE TABLE IF NOT EXISTS results (
+    table_name TEXT NOT NULL, team TEXT NOT NULL, seat INTEGER NOT NULL, final_stack INTEGER NOT NULL,
+    profit INTEGER NOT NULL, faults INTEGER NOT NULL, disqualified INTEGER NOT NULL,
+    built INTEGER NOT NULL, decisions INTEGER NOT NULL, PRIMARY KEY (table_name, team));
+"""
+
+
+@dataclass(frozen=True, slots=True)
+class TeamRow:
+    """A registered team and the program it was registered with."""
+
+    team: str
+    program: str
+    language: str
+    sha256: str
+
+
+@dataclass(frozen=True, slots=True)
+class TableRow:
+    """A scheduled table and how far it got."""
+
+    name: str
+    kind: str
+    group: int
+    rotation: int
+    seed: int
+    deals: int
+    status: str
+    deals_played: int
+    teams: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class ResultRow:
+    """One team's outcome at one finished table."""
+
+    table_name: str
+    team: str
+    seat: int
+    final_stack: int
+    profit: int
+    faults: int
+    disqualified: bool
+    built: bool
+    decisions: int
+
+
+class Store:
+    """Access to ``RUN_DIR/tournament.sqlite``; one writer (the tournament's main process)."""
+
+    def __init__(self, run_dir: Path) -> None:
+        run_dir.mkdir(parents=True, exist_ok=True)
+        self.path = run_dir / DB_NAME
+        self.conn = sqlite3.connect(self.path, isolation_level=None, timeout=30)
+        self.conn.execute("PRAGMA journal_mode=WAL")
+        self.conn.execute("PRAGMA synchronous=NORMAL")
+        self.conn.execute("PRAGMA foreign_keys=ON")
+        with self.transaction() as conn:
+            for statement in _statements():
+                conn.execute(statement)
+
+    def close(self) -> None:
+        """Close the connection."""
+        self.conn.close()
+
+    @contextmanager
+    def transaction(self) -> Iterator[sqlite3.Connection]:
+        """``BEGIN IMMEDIATE`` ... ``COMMIT``; rolled back on any exception."""
+        self.conn.execute("BEGIN IMMEDIATE")
+        try:
+            yield self.conn
+        except BaseException:
+            self.conn.execute("ROLLBACK")
+            raise
+        self.conn.execute("COMMIT")
+
+    # -- set-up -----------------------------------------------------------------------------------
+
+    def meta(self) -> dict[str, Any]:
+        """The tournament's settings as stored (empty before the first run)."""
+        rows = self.conn.execute("SELECT key, value FROM meta").fetchall()
+        return {key: json.loads(value) for key, value in rows}
+
+    def initialise(
+        self, settings: dict[str, Any], teams: Sequence[TeamRow], jobs: Sequence[TableJob]
+    ) -> None:
+        """Record settings, teams and schedule once; on a later run, check they are unchanged."""
+        stored = self.meta()
+        if stored:
+            self._check_same(stored, settings, teams)
+            return
+        with self.transaction() as conn:
+            conn.executemany(
+                "INSERT INTO meta (key, value) VALUES (?, ?)",
+                [(k, json.dumps(v, sort_keys=True)) for k, v in settings.items()],
+            )
+            conn.executemany(
+                "INSERT INTO teams VALUES (?, ?, ?, ?)",
+                [(t.team, t.program, t.language, t.sha256) for t in teams],
+            )
+            self._insert_tables(conn, "round", settings["deals"], jobs)
+
+    def add_table(self, kind: str, deals: int, job: TableJob) -> None:
+        """Schedule one more table (the final) unless it is already scheduled."""
+        if self.conn.execute("SELECT 1 FROM tables WHERE name = ?", (job.name,)).fetchone():
+            return
+        with self.transaction() as conn:
+            self._insert_tables(conn, kind, deals, [job])
+
+    def _insert_tables(
+        self, conn: sqlite3.Connection, kind: str, deals: int, jobs: Sequence[TableJob]
+    ) -> None:
+        start = conn.execute("SELECT COUNT(*) FROM tables").fetchone()[0]
+        conn.executemany(
+            "INSERT INTO tables (name, kind, grp, rotation, seed, deals, position) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?)",
+            [(j.name, kind, j.group, j.rotation, str(j.seed), deals, start + i) for i, j in enumerate(jobs)],
+        )
+        conn.executemany(
+            "INSERT INTO seats VALUES (?, ?, ?)",
+            [(j.name, seat, team) for j in jobs for seat, team in enumerate(j.teams, start=1)],
+        )
+
+    def _check_same(self, stored: dict[str, Any], settings: dict[str, Any], teams: Sequence[TeamRow]) -> None:
+        changed = sorted(k for k in settings if stored.get(k) != settings[k])
+        if changed:
+            details = ", ".join(f"{k} was {stored.get(k)!r}, now {settings[k]!r}" for k in changed)
+            raise ConfigError(f"{self.path.parent} holds a tournament with other settings ({details})")
+        known = {row.team: row for row in self.teams()}
+        current = {row.team: row for row in teams}
+        if set(known) != set(current):
+            added = sorted(set(current) - set(known))
+            gone = sorted(set(known) - set(current))
+            raise ConfigError(
+                f"{self.path.parent} holds a tournament of other teams (new: {added or 'none'}, "
+                f"missing: {gone or 'none'})"
+            )
+        edited = sorted(t for t in known if known[t].sha256 != current[t].sha256)
+        if edited:
+            raise ConfigError(f"programs changed since the tournament started: {', '.join(edited)}")
+
+    # -- queries ----------------------------------------------------------------------------------
+
+    def teams(self) -> list[TeamRow]:
+        """Registered teams in name order."""
+        rows = self.conn.execute("SELECT team, program, language, sha256 FROM teams ORDER BY team")
+        return [TeamRow(*row) for row in rows]
+
+    def tables(self, kind: str | None = "round") -> list[TableRow]:
+        """Scheduled tables of one kind (all when ``kind`` is None) in schedule order."""
+        where, params = ("WHERE kind = ?", (kind,)) if kind else ("", ())
+        rows = self.conn.execute(
+            "SELECT name, kind, grp, rotation, seed, deals, status, deals_played FROM tables "
+            f"{where} ORDER BY position",
+            params,
+        ).fetchall()
+        seats: dict[str, list[str]] = {}
+        for name, team in self.conn.execute("SELECT table_name, team FROM seats ORDER BY table_name, seat"):
+            seats.setdefault(name, []).append(team)
+        return [
+            TableRow(n, k, g, r, int(s), d, st, p, tuple(seats.get(n, ())))
+            for n, k, g, r, s, d, st, p in rows
+        ]
+
+    def results(self, kind: str = "round") -> list[ResultRow]:
+        """Every team's outcome at every finished table of one kind."""
+        rows = self.conn.execute(
+            "SELECT r.table_name, r.team, r.seat, r.final_stack, r.profit, r.faults, r.disqualified, "
+            "r.built, r.decisions FROM results r JOIN tables t ON t.name = r.table_name "
+            "WHERE t.kind = ? ORDER BY t.position, r.seat",
+            (kind,),
+        )
+        return [ResultRow(n, t, s, f, p, fa, bool(d), bool(b), dec) for n, t, s, f, p, fa, d, b, dec in rows]
+
+    def deal_profits(self, table_name: str) -> list[tuple[int, list[int]]]:
+        """``(deal, profit of each seat)`` for every deal of a finished table, in deal order."""
+        rows = self.conn.execute(
+            "SELECT deal, profits FROM deals WHERE table_name = ? ORDER BY deal", (table_name,)
+        )
+        return [(deal, json.loads(profits)) for deal, profits in rows]
+
+    def deal_events(self, table_name: str) -> Iterator[tuple[int, list[dict[str, Any]]]]:
+        """``(deal, event dicts)`` for every deal of a finished table, in deal order."""
+        rows = self.conn.execute(
+            "SELECT deal, events FROM deals WHERE table_name = ? ORDER BY deal", (table_name,)
+        )
+        for deal, blob in rows:
+            yield deal, json.loads(zlib.decompress(blob))
+
+    def faults(self, kind: str = "round") -> list[dict[str, Any]]:
+        """Every recorded fault at tables of one kind."""
+        rows = self.conn.execute(
+            "SELECT f.table_name, f.team, f.kind, f.reason, f.deal, f.stage FROM faults f "
+            "JOIN tables t ON t.name = f.table_name WHERE t.kind = ? ORDER BY t.position, f.idx",
+            (kind,),
+        )
+        keys = ("table", "team", "kind", "reason", "deal", "stage")
+        return [dict(zip(keys, row, strict=True)) for row in rows]
+
+    def builds(self) -> list[tuple[str, str, bool, str]]:
+        """``(table, team, built, reason)`` for every build recorded."""
+        rows = self.conn.execute(
+            "SELECT table_name, team, built, reason FROM builds ORDER BY table_name, team"
+        )
+        return [(t, team, bool(b), r) for t, team, b, r in rows]
+
+    # -- recording --------------------------------------------------------------------------------
+
+    def record_table(
+        self,
+        name: str,
+        result: dict[str, Any],
+        deals: Sequence[tuple[int, list[dict[str, Any]], list[int]]],
+    ) -> None:
+        """Write one finished table atomically: its deals, builds, faults, results and ``done`` mark."""
+        with self.transaction() as conn:
+            status = conn.execute("SELECT status FROM tables WHERE name = ?", (name,)).fetchone()
+            if status is None:
+                raise ConfigError(f"table {name} is not in the schedule")
+            if status[0] == "done":
+                return
+            for table in ("deals", "faults", "results", "builds"):
+                conn.execute(f"DELETE FROM {table} WHERE table_name = ?", (name,))
+            conn.executemany(
+                "INSERT INTO deals VALUES (?, ?, ?, ?)",
+                [
+                    (
+                        name,
+                        deal,
+                        zlib.compress(json.dumps(events, separators=(",", ":")).encode()),
+                        json.dumps(profits),
+                    )
+                    for deal, events, profits in deals
+                ],
+            )
+            index = 0
+            for team in result["teams"]:
+                build_faults = [f for f in team["faults"] if f["kind"] == "build_failed"]
+                reason = build_faults[0]["reason"] if build_faults else ""
+                conn.execute(
+                    "INSERT INTO builds VALUES (?, ?, ?, ?)", (name, team["team"], int(team["built"]), reason)
+                )
+                conn.execute(
+                    "INSERT INTO results VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    (
+                        name,
+                        team["team"],
+                        team["seat"],
+                        team["final_stack"],
+                        team["profit"],
+                        len(team["faults"]),
+                        int(team["disqualified"]),
+                        int(team["built"]),
+                        team["decisions"],
+                    ),
+                )
+                for fault in team["faults"]:
+                    conn.execute(
+                        "INSERT INTO faults VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                        (
+                            name,
+                            index,
+                            team["team"],
+                            fault["kind"],
+                            fault["reason"],
+                            fault.get("deal", 0),
+                            fault.get("stage", ""),
+                            fault.get("stderr", ""),
+                        ),
+                    )
+                    index += 1
+            conn.execute(
+                "UPDATE tables SET status = 'done', deals_played = ?, error = '' WHERE name = ?",
+                (result["deals_played"], name),
+            )
+
+    def record_failure(self, name: str, error: str) -> None:
+        """Mark a table whose run raised (it is retried by the next run)."""
+        with self.transaction() as conn:
+            conn.execute(
+                "UPDATE tables SET status = 'failed', error = ? WHERE name = ? AND status != 'done'",
+                (error, name),
+            )
+
+
+def _statements() -> list[str]:
+    return [s.strip() for s in SCHEMA.split(";") if s.strip()]
