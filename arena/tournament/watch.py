@@ -1,0 +1,190 @@
+"""Watch a submissions folder: check each new or changed program once its writes stop, report beside it.
+
+004's timeline promises teams to learn of their programs' errors before the contest. A program saved in
+several writes produces several file-system events; each event restarts the program's quiet timer, and
+the check runs once the timer runs out, so a program is checked once, after its last write. A file whose
+bytes did not change since its last check is not checked again.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from watchdog.events import FileSystemEvent, FileSystemEventHandler
+from watchdog.observers import Observer
+
+from arena.tournament.submissions import REPORT_SUFFIX, file_digest, is_program_name
+
+Checker = Callable[[Path], str]
+CHECK_TIMEOUT_S = 600
+
+
+@dataclass(frozen=True)
+class Checked:
+    """One finished check: the program, the digest checked and where the report went."""
+
+    program: Path
+    digest: str
+    report: Path
+
+
+def report_path(program: Path) -> Path:
+    """``<TeamId>.report.txt`` beside the program."""
+    return program.with_name(program.stem + REPORT_SUFFIX)
+
+
+def check_with_cli(program: Path) -> str:
+    """Check a program as ``arena check`` does (in a subprocess); the report's text."""
+    command = [sys.executable, "-m", "arena", "check", str(program), "--json"]
+    try:
+        done = subprocess.run(command, capture_output=True, text=True, timeout=CHECK_TIMEOUT_S, check=False)
+    except subprocess.TimeoutExpired:
+        return f"program: {program.name}\nresult: the check did not finish within {CHECK_TIMEOUT_S} s\n"
+    return render_check(program, done.returncode, done.stdout, done.stderr)
+
+
+def render_check(program: Path, returncode: int, stdout: str, stderr: str) -> str:
+    """A readable report from ``arena check --json``'s output."""
+    lines = [f"program: {program.name}", f"result: {'passed' if returncode == 0 else 'problems found'}"]
+    try:
+        data = json.loads(stdout)
+    except json.JSONDecodeError:
+        data = None
+    if isinstance(data, dict):
+        lines.extend(_flatten(data))
+    elif stdout.strip():
+        lines.extend(["", stdout.rstrip()])
+    if stderr.strip():
+        lines.extend(["", "messages:", stderr.rstrip()])
+    return "\n".join(lines) + "\n"
+
+
+def _flatten(data: object, prefix: str = "") -> list[str]:
+    if isinstance(data, dict):
+        return [line for key, value in data.items() for line in _flatten(value, f"{prefix}{key}.")]
+    if isinstance(data, list):
+        if all(not isinstance(v, dict | list) for v in data):
+            return [f"{prefix[:-1]}: {', '.join(str(v) for v in data) or '-'}"]
+        return [line for i, value in enumerate(data, 1) for line in _flatten(value, f"{prefix}{i}.")]
+    return [f"{prefix[:-1]}: {data}"]
+
+
+class SubmissionWatcher(FileSystemEventHandler):
+    """Debounces file-system events per program and checks each program after its last write."""
+
+    def __init__(
+        self,
+        folder: Path,
+        *,
+        checker: Checker = check_with_cli,
+        quiet_s: float = 1.0,
+        on_checked: Callable[[Checked], None] | None = None,
+    ) -> None:
+        self.folder = folder.resolve()
+        self.checker = checker
+        self.quiet_s = quiet_s
+        self.on_checked = on_checked
+        self._lock = threading.Lock()
+        self._timers: dict[Path, threading.Timer] = {}
+        self._checked: dict[Path, str] = {}
+        self._check_lock = threading.Lock()
+
+    # -- events -----------------------------------------------------------------------------------
+
+    def on_any_event(self, event: FileSystemEvent) -> None:
+        """A created, modified, closed or moved-in program restarts its quiet timer."""
+        if event.is_directory or event.event_type in ("deleted", "opened", "closed_no_write"):
+            return
+        target = getattr(event, "dest_path", "") or event.src_path
+        path = Path(str(target))
+        if path.parent.resolve() == self.folder and is_program_name(path):
+            self.touch(path.resolve())
+
+    def touch(self, program: Path) -> None:
+        """(Re)start the quiet timer of one program."""
+        with self._lock:
+            previous = self._timers.pop(program, None)
+            if previous is not None:
+                previous.cancel()
+            timer = threading.Timer(self.quiet_s, self._quiet, args=(program,))
+            timer.daemon = True
+            self._timers[program] = timer
+            timer.start()
+
+    def _quiet(self, program: Path) -> None:
+        with self._lock:
+            if self._timers.get(program) is not threading.current_thread():
+                return
+            del self._timers[program]
+        self.check(program)
+
+    # -- checks -----------------------------------------------------------------------------------
+
+    def check(self, program: Path) -> Checked | None:
+        """Check one program unless its bytes were already checked; write its report."""
+        with self._check_lock:
+            if not program.is_file():
+                return None
+            digest = file_digest(program)
+            if self._checked.get(program) == digest:
+                return None
+            text = self.checker(program)
+            report = report_path(program)
+            partial = report.with_name(f".{report.name}.partial")
+            partial.write_text(text)
+            partial.replace(report)
+            self._checked[program] = digest
+            done = Checked(program, digest, report)
+        if self.on_checked is not None:
+            self.on_checked(done)
+        return done
+
+    def check_stale(self) -> None:
+        """At start: check programs whose report is missing or older than the program."""
+        for program in sorted(self.folder.iterdir()):
+            if not (program.is_file() and is_program_name(program)):
+                continue
+            report = report_path(program)
+            if not report.exists() or report.stat().st_mtime < program.stat().st_mtime:
+                self.touch(program)
+
+    def pending(self) -> list[Path]:
+        """Programs whose quiet timer is running."""
+        with self._lock:
+            return sorted(self._timers)
+
+    def cancel(self) -> None:
+        """Stop every running timer."""
+        with self._lock:
+            for timer in self._timers.values():
+                timer.cancel()
+            self._timers.clear()
+
+
+def start_watching(watcher: SubmissionWatcher) -> Observer:
+    """Start an observer that feeds ``watcher`` the folder's events."""
+    observer = Observer()
+    observer.schedule(watcher, str(watcher.folder), recursive=False)
+    observer.start()
+    return observer
+
+
+def watch(
+    folder: Path, *, quiet_s: float, on_checked: Callable[[Checked], None], stop: threading.Event
+) -> None:
+    """Watch ``folder`` until ``stop`` is set."""
+    watcher = SubmissionWatcher(folder, quiet_s=quiet_s, on_checked=on_checked)
+    observer = start_watching(watcher)
+    try:
+        watcher.check_stale()
+        stop.wait()
+    finally:
+        observer.stop()
+        observer.join()
+        watcher.cancel()

@@ -1,0 +1,113 @@
+"""The submission watcher: real files, a real watchdog observer, a check once after the last write."""
+
+from __future__ import annotations
+
+import os
+import threading
+from pathlib import Path
+
+from arena.tournament.watch import Checked, SubmissionWatcher, render_check, report_path, start_watching
+
+QUIET_S = 1.5
+WAIT_S = 60
+
+
+class Recorder:
+    """A checker that records what it saw and signals each finished check."""
+
+    def __init__(self) -> None:
+        self.seen: list[tuple[str, str]] = []
+        self.done = threading.Event()
+        self.checked: list[Checked] = []
+
+    def check(self, program: Path) -> str:
+        self.seen.append((program.name, program.read_text()))
+        return f"program: {program.name}\nresult: passed\n"
+
+    def finished(self, checked: Checked) -> None:
+        self.checked.append(checked)
+        self.done.set()
+
+
+def watch_folder(folder: Path, recorder: Recorder) -> tuple[SubmissionWatcher, object]:
+    watcher = SubmissionWatcher(folder, checker=recorder.check, quiet_s=QUIET_S, on_checked=recorder.finished)
+    return watcher, start_watching(watcher)
+
+
+def stop(watcher: SubmissionWatcher, observer) -> None:
+    observer.stop()
+    observer.join()
+    assert watcher.pending() == []
+
+
+def test_a_program_saved_in_several_writes_is_checked_once_after_the_last(tmp_path: Path) -> None:
+    recorder = Recorder()
+    watcher, observer = watch_folder(tmp_path, recorder)
+    try:
+        (tmp_path / "notes.md").write_text("not a program\n")
+        program = tmp_path / "Pr0023.py"
+        with program.open("w") as out:
+            out.write("import sys\n")
+            out.flush()
+            os.fsync(out.fileno())
+            out.write("open('outputf.txt', 'w').write('0')\n")
+            out.flush()
+        with program.open("a") as out:
+            out.write("# the last write\n")
+        assert recorder.done.wait(WAIT_S)
+    finally:
+        stop(watcher, observer)
+    assert recorder.seen == [("Pr0023.py", program.read_text())]
+    assert report_path(program).read_text() == "program: Pr0023.py\nresult: passed\n"
+    assert report_path(program).name == "Pr0023.report.txt"
+
+
+def test_an_editor_style_save_by_rename_is_noticed(tmp_path: Path) -> None:
+    recorder = Recorder()
+    watcher, observer = watch_folder(tmp_path, recorder)
+    try:
+        draft = tmp_path / ".Pr7.rb.swp"
+        draft.write_text("File.write('outputf.txt', '0')\n")
+        os.replace(draft, tmp_path / "Pr7.rb")
+        assert recorder.done.wait(WAIT_S)
+    finally:
+        stop(watcher, observer)
+    assert [name for name, _ in recorder.seen] == ["Pr7.rb"]
+
+
+def test_unchanged_bytes_are_not_checked_twice_and_changed_bytes_are(tmp_path: Path) -> None:
+    recorder = Recorder()
+    watcher = SubmissionWatcher(tmp_path, checker=recorder.check, quiet_s=QUIET_S)
+    program = tmp_path / "T1.c"
+    program.write_text("int main(void){return 0;}\n")
+    assert watcher.check(program) is not None
+    assert watcher.check(program) is None
+    program.write_text("int main(void){return 1;}\n")
+    assert watcher.check(program) is not None
+    assert len(recorder.seen) == 2
+
+
+def test_check_stale_queues_programs_without_a_fresh_report(tmp_path: Path) -> None:
+    (tmp_path / "Old.py").write_text("pass\n")
+    (tmp_path / "New.py").write_text("pass\n")
+    report_path(tmp_path / "Old.py").write_text("checked\n")
+    os.utime(tmp_path / "Old.py", (1_000_000, 1_000_000))
+    watcher = SubmissionWatcher(tmp_path, checker=Recorder().check, quiet_s=WAIT_S)
+    watcher.check_stale()
+    try:
+        assert [p.name for p in watcher.pending()] == ["New.py"]
+    finally:
+        watcher.cancel()
+
+
+def test_a_check_report_is_rendered_readably_from_json() -> None:
+    text = render_check(Path("Pr1.py"), 1, '{"built": false, "faults": ["crash", "timeout"]}', "boom\n")
+    assert text.splitlines() == [
+        "program: Pr1.py",
+        "result: problems found",
+        "built: False",
+        "faults: crash, timeout",
+        "",
+        "messages:",
+        "boom",
+    ]
