@@ -15,7 +15,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from arena.evaluator import card_bit_array, card_key_array, strengths_from_sums
+from arena.evaluator import CARD_KEYS, card_bit_array, card_key_array, strengths_from_sums
 
 _BOARD_SIZE = 5
 _CHUNK = 20_000  # rollouts per vectorised step of win_tie_rates, bounding its memory
@@ -43,17 +43,24 @@ def _unseen(hero: Sequence[int], board: Sequence[int], exclude: Sequence[int]) -
     return unseen
 
 
-def _outcomes(hero: Sequence[int], board: Sequence[int], unseen: np.ndarray, samples: int,
-              rng: np.random.Generator) -> np.ndarray:
-    dealt = unseen[np.argsort(rng.random((samples, unseen.size)), axis=1)[:, : 2 + _BOARD_SIZE - len(board)]]
+def _deal(unseen: np.ndarray, unknown: int, samples: int, rng: np.random.Generator) -> np.ndarray:
+    """First ``unknown`` cards of ``samples`` uniform random permutations of ``unseen``.
+
+    Each permutation is the argsort of independent uniforms, one per unseen card.
+    """
+    return unseen[np.argsort(rng.random((samples, unseen.size)), axis=1)[:, :unknown]]
+
+
+def _outcomes(hero: Sequence[int], board: Sequence[int], dealt: np.ndarray) -> np.ndarray:
+    samples = len(dealt)
     keys = _KEYS[dealt]
     bits = _BITS[dealt]
-    board_key = sum(int(_KEYS[c]) for c in board)
-    board_bits = sum(int(_BITS[c]) for c in board)
+    board_key = sum(CARD_KEYS[c] for c in board)
+    board_bits = sum(1 << c for c in board)
     shared_key = keys[:, 2:].sum(axis=1) + board_key
     shared_bits = bits[:, 2:].sum(axis=1) + board_bits
-    hero_key = shared_key + (int(_KEYS[hero[0]]) + int(_KEYS[hero[1]]))
-    hero_bits = shared_bits + (int(_BITS[hero[0]]) + int(_BITS[hero[1]]))
+    hero_key = shared_key + (CARD_KEYS[hero[0]] + CARD_KEYS[hero[1]])
+    hero_bits = shared_bits + ((1 << hero[0]) | (1 << hero[1]))
     opponent_key = shared_key + keys[:, 0] + keys[:, 1]
     opponent_bits = shared_bits + bits[:, 0] + bits[:, 1]
     strengths = strengths_from_sums(np.concatenate([hero_key, opponent_key]),
@@ -74,7 +81,18 @@ def rollout_outcomes(hero: Sequence[int], board: Sequence[int], samples: int, rn
     unseen = _unseen(hero, board, exclude)
     if samples == 0:
         return np.zeros(0, dtype=np.int8)
-    return _outcomes(hero, board, unseen, samples, rng)
+    return _outcomes(hero, board, _deal(unseen, 2 + _BOARD_SIZE - len(board), samples, rng))
+
+
+def deal_unknown(hero: Sequence[int], board: Sequence[int], samples: int, rng: np.random.Generator,
+                 exclude: Sequence[int] = ()) -> np.ndarray:
+    """Cards each rollout deals, shape ``(samples, 2 + 5 - len(board))``: opponent's two, then the board's.
+
+    Draws exactly what :func:`rollout_outcomes` draws from the same generator state.
+    """
+    if samples < 0:
+        raise ValueError(f"samples {samples} must be at least 0")
+    return _deal(_unseen(hero, board, exclude), 2 + _BOARD_SIZE - len(board), samples, rng)
 
 
 def win_tie_rates(hero: Sequence[int], board: Sequence[int], samples: int, rng: np.random.Generator,
@@ -85,7 +103,8 @@ def win_tie_rates(hero: Sequence[int], board: Sequence[int], samples: int, rng: 
     unseen = _unseen(hero, board, exclude)
     wins = ties = 0
     for start in range(0, samples, _CHUNK):
-        outcomes = _outcomes(hero, board, unseen, min(_CHUNK, samples - start), rng)
+        dealt = _deal(unseen, 2 + _BOARD_SIZE - len(board), min(_CHUNK, samples - start), rng)
+        outcomes = _outcomes(hero, board, dealt)
         wins += int(np.count_nonzero(outcomes == 1))
         ties += int(np.count_nonzero(outcomes == 0))
     return wins / samples, ties / samples

@@ -1,0 +1,146 @@
+"""Monte-Carlo rollouts against exact enumeration, a known preflop equity, determinism and the deal itself."""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Sequence
+
+import numpy as np
+import pytest
+
+from arena.cards import parse_cards, remaining_deck
+from arena.evaluator import evaluate, evaluate_batch
+from arena.rollouts import deal_unknown, rollout_outcomes, win_tie_rates
+
+Z = 5.0  # standard errors allowed between a sampled rate and the exact one
+
+
+def exact_rates(
+    hero: Sequence[int], board: Sequence[int], exclude: Sequence[int] = ()
+) -> tuple[float, float]:
+    """Win and tie probabilities over every completion: the missing board cards and the opponent's pair."""
+    deck = remaining_deck([*hero, *board, *exclude])
+    rows_hero, rows_opponent = [], []
+    for extra in itertools.combinations(deck, 5 - len(board)):
+        full_board = [*board, *extra]
+        rest = [c for c in deck if c not in extra]
+        for pair in itertools.combinations(rest, 2):
+            rows_hero.append([*hero, *full_board])
+            rows_opponent.append([*pair, *full_board])
+    sign = np.sign(evaluate_batch(np.array(rows_hero)) - evaluate_batch(np.array(rows_opponent)))
+    return float(np.mean(sign == 1)), float(np.mean(sign == 0))
+
+
+def assert_close(sampled: float, exact: float, samples: int) -> None:
+    error = math.sqrt(max(exact * (1 - exact), 1e-4) / samples)
+    assert abs(sampled - exact) <= Z * error, (sampled, exact, error)
+
+
+@pytest.mark.parametrize(
+    ("hero", "board"),
+    [
+        ("Ah Kd", "2c 7s 9h Td Jc"),  # plays for the straight's kickers
+        ("4c 5c", "6h 7d 8s 9c Ts"),  # board straight: many ties
+        ("Qs Qd", "2s 7s 9s Kh Tc"),  # three spades out
+        ("8h 8d", "2c 7s 9h Td"),  # turn: one card to come
+    ],
+)
+def test_sampled_rates_match_exact_enumeration(hero: str, board: str) -> None:
+    hero_cards, board_cards = parse_cards(hero), parse_cards(board)
+    exact_win, exact_tie = exact_rates(hero_cards, board_cards)
+    samples = 40_000
+    win, tie = win_tie_rates(hero_cards, board_cards, samples, np.random.default_rng(11))
+    assert_close(win, exact_win, samples)
+    assert_close(tie, exact_tie, samples)
+
+
+def test_pocket_aces_against_a_random_hand() -> None:
+    samples = 60_000
+    win, tie = win_tie_rates(parse_cards("As Ac"), [], samples, np.random.default_rng(3))
+    equity = win + tie / 2
+    assert abs(equity - 0.852) < 0.01, equity  # the known preflop equity of AA against any two cards
+    assert 0 < tie < 0.02
+
+
+def test_excluded_cards_are_out_of_play() -> None:
+    hero, board = parse_cards("Ah Kd"), parse_cards("2c 7s 9h Td Jc")
+    dead = parse_cards("Qs Qh Qd Qc 8s 8h")  # every queen and two eights: fewer straights against us
+    exact_win, exact_tie = exact_rates(hero, board, dead)
+    samples = 40_000
+    win, tie = win_tie_rates(hero, board, samples, np.random.default_rng(5), exclude=dead)
+    assert_close(win, exact_win, samples)
+    assert_close(tie, exact_tie, samples)
+    dealt = deal_unknown(hero, board, 2_000, np.random.default_rng(5), exclude=dead)
+    assert not set(dealt.ravel().tolist()) & set(dead)
+
+
+@pytest.mark.parametrize("board", ["", "2c 7s 9h", "2c 7s 9h Td", "2c 7s 9h Td Jc"])
+def test_rollouts_never_deal_a_known_card_and_deal_each_card_once(board: str) -> None:
+    hero, board_cards = parse_cards("Ah Kd"), parse_cards(board)
+    dealt = deal_unknown(hero, board_cards, 5_000, np.random.default_rng(8))
+    assert dealt.shape == (5_000, 2 + 5 - len(board_cards))
+    assert not set(dealt.ravel().tolist()) & {*hero, *board_cards}
+    assert all(len(set(row)) == len(row) for row in dealt.tolist())
+    # every unseen card is about equally likely in every position (chi-square, 5 sigma)
+    unseen = remaining_deck([*hero, *board_cards])
+    for position in range(dealt.shape[1]):
+        counts = np.bincount(dealt[:, position], minlength=52)[unseen]
+        expected = len(dealt) / len(unseen)
+        chi2 = float(((counts - expected) ** 2 / expected).sum())
+        dof = len(unseen) - 1
+        assert chi2 < dof + Z * math.sqrt(2 * dof), (position, chi2)
+
+
+@pytest.mark.parametrize("board", ["", "5h 6h 7h", "5h 6h 7h Kh", "5h 6h 7h Kh 5s"])
+def test_outcomes_are_the_showdowns_of_the_dealt_cards(board: str) -> None:
+    hero, board_cards = parse_cards("8h 9c"), parse_cards(board)
+    outcomes = rollout_outcomes(hero, board_cards, 300, np.random.default_rng(21))
+    dealt = deal_unknown(hero, board_cards, 300, np.random.default_rng(21))
+    assert outcomes.dtype == np.int8
+    for outcome, row in zip(outcomes.tolist(), dealt.tolist(), strict=True):
+        opponent, full_board = row[:2], [*board_cards, *row[2:]]
+        ours, theirs = evaluate([*hero, *full_board]), evaluate([*opponent, *full_board])
+        assert outcome == (ours > theirs) - (ours < theirs)
+
+
+def test_same_seed_same_rollouts() -> None:
+    hero, board = parse_cards("Jc Js"), parse_cards("2d 3d 9h")
+    first = rollout_outcomes(hero, board, 500, np.random.default_rng(99))
+    again = rollout_outcomes(hero, board, 500, np.random.default_rng(99))
+    other = rollout_outcomes(hero, board, 500, np.random.default_rng(100))
+    assert np.array_equal(first, again)
+    assert not np.array_equal(first, other)
+    assert win_tie_rates(hero, board, 500, np.random.default_rng(99)) == (
+        float(np.mean(first == 1)),
+        float(np.mean(first == 0)),
+    )
+
+
+def test_rates_in_several_chunks_equal_one_long_run_of_outcomes() -> None:
+    hero, board = parse_cards("7c 7d"), parse_cards("Ks Qs 2h 3c")
+    samples = 45_000  # more than one vectorised chunk
+    outcomes = rollout_outcomes(hero, board, samples, np.random.default_rng(4))
+    rates = win_tie_rates(hero, board, samples, np.random.default_rng(4))
+    assert rates == (float(np.mean(outcomes == 1)), float(np.mean(outcomes == 0)))
+
+
+@pytest.mark.parametrize(
+    ("hero", "board", "exclude", "message"),
+    [
+        ("As", "", "", "holds 1 cards"),
+        ("As Kd", "2c 3c 4c 5c 6c 7c", "", "at most 5"),
+        ("As Kd", "As 3c 4c", "", "repeat"),
+        ("As Kd", "2c 3c 4c", "3c", "repeat"),
+    ],
+)
+def test_bad_known_cards_are_value_errors(hero: str, board: str, exclude: str, message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        rollout_outcomes(parse_cards(hero), parse_cards(board), 10, np.random.default_rng(0),
+                         exclude=parse_cards(exclude))
+
+
+def test_zero_samples() -> None:
+    assert rollout_outcomes(parse_cards("As Kd"), [], 0, np.random.default_rng(0)).shape == (0,)
+    with pytest.raises(ValueError, match="at least 1"):
+        win_tie_rates(parse_cards("As Kd"), [], 0, np.random.default_rng(0))
