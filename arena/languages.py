@@ -1,0 +1,168 @@
+"""The six languages a team may submit in: how each is built once and run once per decision.
+
+A submission is one file ``<TeamId>.<ext>``. It is copied into the team folder and built there, inside
+the sandbox, once per table; the run command never goes through a shell.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from arena.errors import ConfigError, ToolchainError
+from arena.sandbox import Sandbox
+
+BUILD_WALL_S = 60.0
+
+
+@dataclass(frozen=True)
+class Language:
+    """A language: its source extension, the executables it needs and the Debian packages that give them."""
+
+    name: str
+    extension: str
+    tools: tuple[str, ...]
+    install_hint: str
+
+
+@dataclass(frozen=True)
+class BuildResult:
+    """The outcome of building one program: the compiler's output and the command that runs it."""
+
+    ok: bool
+    output: str
+    run_argv: tuple[str, ...]
+    wall_ms: float
+    products: tuple[str, ...] = ()
+
+
+C = Language("c", ".c", ("gcc",), "gcc libc6-dev")
+CPP = Language("c++", ".cpp", ("g++",), "g++")
+JAVA = Language("java", ".java", ("javac", "java"), "openjdk-17-jdk-headless")
+PERL = Language("perl", ".pl", ("perl",), "perl")
+RUBY = Language("ruby", ".rb", ("ruby",), "ruby")
+PYTHON = Language("python", ".py", ("python3",), "python3")
+LANGUAGES = (C, CPP, JAVA, PERL, RUBY, PYTHON)
+_BY_EXTENSION = {language.extension: language for language in LANGUAGES} | {".cc": CPP, ".cxx": CPP}
+
+# The JVM's start-up is part of every decision; these flags make it short and predictable: one
+# serial GC thread, only the C1 compiler, no perf-data file in /tmp, the default CDS archive.
+JVM_FLAGS = ("-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-XX:-UsePerfData", "-Xshare:auto", "-Xss8m")
+
+
+def language_for(program: Path) -> Language:
+    """The language of a submission, from its extension."""
+    language = _BY_EXTENSION.get(program.suffix.lower())
+    if language is None:
+        known = ", ".join(sorted(_BY_EXTENSION))
+        raise ConfigError(f"{program}: unknown language extension {program.suffix!r} (known: {known})")
+    return language
+
+
+def python_interpreter() -> Path:
+    """The real interpreter binary Python programs run on.
+
+    The one running arena (it has numpy), when any user may reach it (the namespaced sandbox binds its
+    prefix read-only); else the system's ``/usr/bin/python3``.
+    """
+    own = Path(sys.executable).resolve()
+    reachable = all(parent.stat().st_mode & 0o001 for parent in own.parents)
+    system = Path("/usr/bin/python3")
+    if not reachable and system.exists() and os.geteuid() == 0 and not _namespaces():
+        return system.resolve()
+    return own
+
+
+def _namespaces() -> bool:
+    from arena.sandbox.isolation import namespaces_available
+
+    return namespaces_available()[0]
+
+
+def _tool_path(tool: str) -> str | None:
+    if tool == "python3":
+        return str(python_interpreter())
+    return shutil.which(tool, path="/usr/local/bin:/usr/bin:/bin")
+
+
+def missing_toolchains() -> dict[str, str]:
+    """Languages whose tools are not installed here, with what to install (Debian packages)."""
+    return {
+        language.name: f"install {language.install_hint} (missing: "
+        + ", ".join(tool for tool in language.tools if _tool_path(tool) is None)
+        + ")"
+        for language in LANGUAGES
+        if any(_tool_path(tool) is None for tool in language.tools)
+    }
+
+
+def _require_tools(language: Language) -> None:
+    missing = [tool for tool in language.tools if _tool_path(tool) is None]
+    if missing:
+        raise ToolchainError(
+            f"{language.name} programs need {', '.join(missing)}, which is not installed; "
+            f"install the Debian package(s): {language.install_hint}"
+        )
+
+
+def _commands(
+    language: Language, team: str, source: str, memory_mb: int
+) -> tuple[list[str] | None, list[str]]:
+    """(build command or None, run command) for one program."""
+    heap = f"-Xmx{max(64, memory_mb * 3 // 4)}m"
+    match language:
+        case Language(name="c"):
+            return ["gcc", "-O2", "-pipe", "-o", team, source, "-lm"], [f"./{team}"]
+        case Language(name="c++"):
+            return ["g++", "-O2", "-pipe", "-std=c++17", "-o", team, source, "-lm"], [f"./{team}"]
+        case Language(name="java"):
+            javac = [_tool_path("javac") or "javac", *(f"-J{flag}" for flag in (*JVM_FLAGS, heap))]
+            return [*javac, "-encoding", "UTF-8", source], [
+                _tool_path("java") or "java",
+                *JVM_FLAGS,
+                heap,
+                "-cp",
+                ".",
+                team,
+            ]
+        case Language(name="perl"):
+            return ["perl", "-c", source], [_tool_path("perl") or "perl", source]
+        case Language(name="ruby"):
+            ruby = _tool_path("ruby") or "ruby"
+            return [ruby, "-c", source], [ruby, "--disable-gems", source]
+        case _:
+            python = str(python_interpreter())
+            check = "import sys; compile(open(sys.argv[1], 'rb').read(), sys.argv[1], 'exec')"
+            return [python, "-E", "-s", "-B", "-c", check, source], [python, "-E", "-s", "-B", source]
+
+
+def build_program(program: Path, workdir: Path, sandbox: Sandbox) -> BuildResult:
+    """Copy ``<TeamId>.<ext>`` into the team folder and build it there once, inside the sandbox.
+
+    ``workdir`` is the sandbox's work folder; while the sandbox is open its live copy is
+    ``sandbox.folder``, which is where the program is placed.
+    """
+    language = language_for(program)
+    _require_tools(language)
+    if Path(workdir).resolve() != sandbox.workdir.resolve():
+        raise ConfigError(f"{workdir}: not the work folder of this sandbox ({sandbox.workdir})")
+    if not program.is_file():
+        raise ConfigError(f"{program}: no such program file")
+    team, source = program.stem, program.stem + language.extension
+    shutil.copyfile(program, sandbox.folder / source)
+    build, run_argv = _commands(language, team, source, sandbox.limits.memory_mb)
+    before = {path.name for path in sandbox.folder.iterdir()}
+    if build is None:
+        return BuildResult(True, "", tuple(run_argv), 0.0, (source,))
+    started = time.perf_counter()
+    result = sandbox.run(build, wall_time_s=BUILD_WALL_S)
+    wall_ms = (time.perf_counter() - started) * 1000
+    output = (result.stdout + result.stderr).decode(errors="replace")
+    products = tuple(sorted({path.name for path in sandbox.folder.iterdir()} - before | {source}))
+    if not result.ok:
+        output = f"{output.rstrip()}\nbuild {result.describe()}".lstrip()
+    return BuildResult(result.ok, output, tuple(run_argv), wall_ms, products)

@@ -1,0 +1,17 @@
+"""The sandbox: isolation, limits, measurement and cleanup for untrusted programs (knows nothing of poker)."""
+
+from arena.sandbox.isolation import NAMESPACES, RLIMITS_ONLY
+from arena.sandbox.limits import Limits
+from arena.sandbox.result import RunResult, RunStatus
+from arena.sandbox.sandbox import Sandbox, Session, open_sandbox
+
+__all__ = [
+    "NAMESPACES",
+    "RLIMITS_ONLY",
+    "Limits",
+    "RunResult",
+    "RunStatus",
+    "Sandbox",
+    "Session",
+    "open_sandbox",
+]

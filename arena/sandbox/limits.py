@@ -1,0 +1,28 @@
+"""Resource limits of one sandbox: validated once at the edge, trusted inside."""
+
+from __future__ import annotations
+
+import pydantic
+
+
+class Limits(pydantic.BaseModel, frozen=True):
+    """What one team program may use per run (times) and in total (files, memory, processes).
+
+    ``cpu_time_s`` defaults to the wall limit rounded up to whole seconds plus one, so the wall clock
+    is the binding limit and CPU time only stops a program that spins in many threads.
+    """
+
+    wall_time_s: float = pydantic.Field(default=1.0, gt=0)
+    cpu_time_s: float | None = pydantic.Field(default=None, gt=0)
+    memory_mb: int = pydantic.Field(default=512, ge=16)
+    max_processes: int = pydantic.Field(default=32, ge=1)
+    file_size_mb: int = pydantic.Field(default=16, ge=1)
+    help_files: int = pydantic.Field(default=15, ge=0)
+    help_bytes_mb: int = pydantic.Field(default=16, ge=0)
+    output_bytes: int = pydantic.Field(default=64 * 1024, ge=0)
+
+    def cpu_seconds(self, wall_time_s: float) -> int:
+        """The RLIMIT_CPU value (whole seconds) for a run with the given wall limit."""
+        if self.cpu_time_s is not None:
+            return max(1, int(-(-self.cpu_time_s // 1)))
+        return int(-(-wall_time_s // 1)) + 1

@@ -1,0 +1,392 @@
+"""One sandbox per team per table: a helper started once, then a bare process start per run."""
+
+from __future__ import annotations
+
+import json
+import os
+import select
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from arena.errors import ConfigError, SandboxError
+from arena.sandbox import isolation
+from arena.sandbox.cgroup import SandboxCgroup
+from arena.sandbox.channel import Channel
+from arena.sandbox.limits import Limits
+from arena.sandbox.result import RunResult, RunStatus
+
+UID_BASE = 200_000
+HELPER_MEMORY_MB = 64
+SCRATCH_MB = 64
+TEAM_EXTRA_MB = 128
+SESSION_GRACE_S = 0.2
+
+
+class Sandbox:
+    """Runs a team's programs in its folder under limits; see :func:`open_sandbox`."""
+
+    def __init__(self, workdir: Path, limits: Limits, isolation_level: str) -> None:
+        self.workdir = workdir
+        self.limits = limits
+        self.isolation_level = isolation_level
+        self.cgroup: SandboxCgroup | None = None
+        self.sessions: list[Session] = []
+        self.closed = False
+        self._oom_seen = 0
+        self._start_helper()
+
+    # -- life cycle
+    def _start_helper(self) -> None:
+        limits = self.limits
+        if SandboxCgroup.available():
+            memory = (limits.memory_mb + HELPER_MEMORY_MB) << 20
+            self.cgroup = SandboxCgroup(memory, limits.max_processes + 8)
+        ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
+        enter = self.cgroup.enter if self.cgroup is not None else None
+        try:
+            if self.isolation_level == isolation.NAMESPACES:
+                info_r, info_w = os.pipe()
+                argv = isolation.bwrap_argv(
+                    team_bytes=(limits.help_bytes_mb + TEAM_EXTRA_MB) << 20,
+                    scratch_bytes=SCRATCH_MB << 20,
+                    info_fd=info_w,
+                )
+                self.process = subprocess.Popen(
+                    argv,
+                    stdin=theirs,
+                    stdout=subprocess.DEVNULL,
+                    stderr=subprocess.PIPE,
+                    pass_fds=(info_w,),
+                    preexec_fn=enter,
+                    env={},
+                    close_fds=True,
+                )
+                os.close(info_w)
+                with os.fdopen(info_r, "rb") as info:
+                    text = info.read()
+                helper_pid = int(json.loads(text)["child-pid"])
+                self.folder = Path(f"/proc/{helper_pid}/root{isolation.TEAM_DIR}")
+                inner_dir, scratch = isolation.TEAM_DIR, isolation.SCRATCH_DIR
+            else:
+                self.workdir.mkdir(parents=True, exist_ok=True)
+                argv = [sys.executable, "-I", "-S", str(isolation.HELPER_SOURCE), "plain"]
+                self.process = subprocess.Popen(
+                    argv,
+                    stdin=theirs,
+                    stdout=subprocess.DEVNULL,
+                    stderr=subprocess.PIPE,
+                    preexec_fn=enter,
+                    env={},
+                    close_fds=True,
+                    cwd=self.workdir,
+                )
+                self.folder = self.workdir
+                inner_dir, scratch = str(self.workdir), ""
+        except (OSError, KeyError, ValueError) as error:
+            self._remove_cgroup()
+            raise SandboxError(f"could not start the sandbox helper: {error}") from error
+        finally:
+            theirs.close()
+        self.channel = Channel(ours)
+        as_root = os.geteuid() == 0
+        self.uid = UID_BASE + self.process.pid if as_root else None
+        self._request(
+            {
+                "op": "init",
+                "uid": self.uid,
+                "gid": self.uid,
+                "cwd": inner_dir,
+                "scratch": scratch,
+                "env": self._program_env(inner_dir),
+                "output_bytes": limits.output_bytes,
+                "rlimits": self._rlimits(),
+            }
+        )
+        if self.isolation_level == isolation.NAMESPACES:
+            self._copy_in()
+        elif as_root:
+            os.chmod(self.workdir, 0o1777)
+            self._give_to_program(self.workdir)
+
+    def _program_env(self, home: str) -> dict[str, str]:
+        """The whole environment a program sees: nothing of the arena's."""
+        return {"PATH": isolation.PROGRAM_PATH, "HOME": home, "LANG": "C.UTF-8", "TMPDIR": "/tmp"}
+
+    def _rlimits(self) -> dict[str, int]:
+        limits = self.limits
+        values = {
+            "cpu": limits.cpu_seconds(limits.wall_time_s),
+            "fsize": limits.file_size_mb << 20,
+            "core": 0,
+        }
+        if self.uid is not None:
+            values["nproc"] = limits.max_processes
+        if self.cgroup is None or self.cgroup.memory is None:
+            values["data"] = limits.memory_mb << 20
+        return values
+
+    def _copy_in(self) -> None:
+        """Bring what is already in ``workdir`` (program, help files) into the team folder."""
+        if not self.workdir.is_dir():
+            return
+        for entry in self.workdir.iterdir():
+            target = self.folder / entry.name
+            if entry.is_symlink():
+                continue
+            if entry.is_dir():
+                shutil.copytree(entry, target, symlinks=True)
+            else:
+                shutil.copy2(entry, target)
+        self._give_to_program(self.folder)
+
+    def _give_to_program(self, folder: Path) -> None:
+        """Files carried in from earlier runs belong to this sandbox's uid (the folder stays root's)."""
+        if self.uid is None:
+            return
+        for path in folder.rglob("*"):
+            os.lchown(path, self.uid, self.uid)
+
+    def _copy_out(self) -> None:
+        """Mirror the team folder's final contents into ``workdir`` on the host."""
+        self.workdir.mkdir(parents=True, exist_ok=True)
+        for entry in self.workdir.iterdir():
+            if entry.is_dir() and not entry.is_symlink():
+                shutil.rmtree(entry)
+            else:
+                entry.unlink()
+        shutil.copytree(self.folder, self.workdir, symlinks=True, dirs_exist_ok=True)
+
+    def close(self) -> None:
+        """End every process this sandbox started; leave the team folder's contents in ``workdir``."""
+        if self.closed:
+            return
+        self.closed = True
+        for session in list(self.sessions):
+            session.close()
+        try:
+            self._request({"op": "quit"})
+            if self.isolation_level == isolation.NAMESPACES:
+                self._copy_out()
+        finally:
+            self.channel.sock.close()
+            try:
+                self.process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+            if self.process.stderr is not None:
+                self.process.stderr.close()
+            self._remove_cgroup()
+
+    def _remove_cgroup(self) -> None:
+        if self.cgroup is not None:
+            self.cgroup.remove()
+
+    def __enter__(self) -> Sandbox:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+    # -- running
+    def _request(self, request: dict[str, Any], payload: bytes = b"") -> tuple[dict[str, Any], bytes, bytes]:
+        if self.closed and request["op"] != "quit":
+            raise SandboxError("the sandbox is closed")
+        self.channel.send(request, payload)
+        try:
+            return self.channel.receive()
+        except SandboxError as error:
+            raise SandboxError(f"{error}: {self._helper_stderr()}") from error
+
+    def _helper_stderr(self) -> str:
+        if self.process.poll() is None or self.process.stderr is None:
+            return "helper still running"
+        return self.process.stderr.read().decode(errors="replace").strip()[-2000:]
+
+    def run(self, argv: Sequence[str], *, stdin: bytes = b"", wall_time_s: float | None = None) -> RunResult:
+        """Run ``argv`` once to completion in the team folder; measure it; end whatever it left behind."""
+        if not argv:
+            raise ConfigError("nothing to run: empty command")
+        wall = wall_time_s if wall_time_s is not None else self.limits.wall_time_s
+        cpu = self.limits.cpu_seconds(wall)
+        header, out, err = self._request(
+            {"op": "run", "argv": list(argv), "stdin_len": len(stdin), "wall": wall, "cpu": cpu}, stdin
+        )
+        return self._result(header, out, err, wall)
+
+    def _result(self, header: dict[str, Any], out: bytes, err: bytes, wall: float) -> RunResult:
+        status_text = header["status"]
+        sig = header.get("signal")
+        cpu_ms = header.get("cpu_ms", 0.0)
+        detail = header.get("detail", "")
+        limits = self.limits
+        if status_text == "not_started":
+            status = RunStatus.NOT_STARTED
+        elif status_text == "timeout":
+            status = RunStatus.TIMEOUT
+        elif status_text == "output":
+            status, detail = RunStatus.OUTPUT_LIMIT, f"{limits.output_bytes} bytes"
+        elif status_text == "ok":
+            status = RunStatus.OK
+        elif self._oom_happened():
+            status, detail = RunStatus.MEMORY_LIMIT, f"limit {limits.memory_mb} MB"
+        elif sig == signal.SIGXFSZ:
+            status, detail = RunStatus.FILE_SIZE_LIMIT, f"{limits.file_size_mb} MB"
+        elif sig == signal.SIGXCPU or (sig == signal.SIGKILL and cpu_ms >= limits.cpu_seconds(wall) * 1000):
+            status = RunStatus.CPU_LIMIT
+        elif sig is not None:
+            status = RunStatus.SIGNALED
+        else:
+            status = RunStatus.NONZERO_EXIT
+        return RunResult(
+            status=status,
+            exit_code=header.get("exit_code"),
+            signal=sig,
+            wall_ms=header.get("wall_ms", 0.0),
+            cpu_ms=cpu_ms,
+            peak_memory_kb=header.get("maxrss", 0),
+            stdout=out,
+            stderr=err,
+            wall_limit_s=wall,
+            limit_detail=detail,
+        )
+
+    def _oom_happened(self) -> bool:
+        if self.cgroup is None:
+            return False
+        count = self.cgroup.oom_kills()
+        happened = count > self._oom_seen
+        self._oom_seen = count
+        return happened
+
+    def start(self, argv: Sequence[str]) -> Session:
+        """Start a persistent process in the team folder; talk to it through the returned session."""
+        if not argv:
+            raise ConfigError("nothing to start: empty command")
+        header, _, _ = self._request({"op": "start", "argv": list(argv)})
+        if not header.get("ok"):
+            raise SandboxError(f"could not start {argv[0]}: {header.get('detail', '')}")
+        stdin_w, stdout_r, stderr_r, pidfd = self.channel.take_fds(4)
+        session = Session(self, header["id"], stdin_w, stdout_r, stderr_r, pidfd)
+        self.sessions.append(session)
+        return session
+
+
+class Session:
+    """A persistent program: write lines to its stdin, read lines from its stdout."""
+
+    def __init__(
+        self, sandbox: Sandbox, session_id: int, stdin_w: int, stdout_r: int, stderr_r: int, pidfd: int
+    ) -> None:
+        self.sandbox = sandbox
+        self.session_id = session_id
+        self.stdin_w, self.stdout_r, self.stderr_r, self.pidfd = stdin_w, stdout_r, stderr_r, pidfd
+        os.set_blocking(stdout_r, False)
+        os.set_blocking(stderr_r, False)
+        self.buffer = bytearray()
+        self.stderr = bytearray()
+        self.started = time.monotonic()
+        self.eof = False
+        self.result: RunResult | None = None
+
+    @property
+    def alive(self) -> bool:
+        """True while the program runs (its pidfd is not yet readable)."""
+        if self.result is not None:
+            return False
+        return not select.select([self.pidfd], [], [], 0)[0]
+
+    def send_line(self, line: str) -> None:
+        """Write one line to the program (a newline is added); a closed pipe is ignored here."""
+        if self.stdin_w < 0:
+            return
+        try:
+            os.write(self.stdin_w, line.encode() + b"\n")
+        except (BrokenPipeError, OSError):
+            os.close(self.stdin_w)
+            self.stdin_w = -1
+
+    def read_line(self, timeout_s: float) -> str | None:
+        """The next line the program printed, or None on timeout or end of output."""
+        deadline = time.monotonic() + timeout_s
+        cap = self.sandbox.limits.output_bytes
+        poller = select.poll()
+        poller.register(self.stdout_r, select.POLLIN)
+        poller.register(self.stderr_r, select.POLLIN)
+        while True:
+            newline = self.buffer.find(b"\n")
+            if newline >= 0:
+                line = bytes(self.buffer[:newline])
+                del self.buffer[: newline + 1]
+                return line.decode(errors="replace").rstrip("\r")
+            if self.eof or len(self.buffer) > cap:
+                return None
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                return None
+            for fd, _ in poller.poll(remaining * 1000):
+                self._drain(fd)
+
+    def _drain(self, fd: int) -> None:
+        try:
+            chunk = os.read(fd, 65536)
+        except BlockingIOError:
+            return
+        if fd == self.stdout_r:
+            if not chunk:
+                self.eof = True
+            self.buffer += chunk
+        elif len(self.stderr) < self.sandbox.limits.output_bytes:
+            self.stderr += chunk
+
+    def close(self) -> RunResult:
+        """End the program (closing its stdin first, then killing it after a short grace) and measure it."""
+        if self.result is not None:
+            return self.result
+        if self.stdin_w >= 0:
+            os.close(self.stdin_w)
+            self.stdin_w = -1
+        header, _, _ = self.sandbox._request({"op": "end", "id": self.session_id, "grace": SESSION_GRACE_S})
+        header["wall_ms"] = (time.monotonic() - self.started) * 1000
+        while True:
+            try:
+                chunk = os.read(self.stderr_r, 65536)
+            except BlockingIOError:
+                break
+            if not chunk or len(self.stderr) >= self.sandbox.limits.output_bytes:
+                break
+            self.stderr += chunk
+        for fd in (self.stdout_r, self.stderr_r, self.pidfd):
+            os.close(fd)
+        self.result = self.sandbox._result(header, bytes(self.buffer), bytes(self.stderr), 0.0)
+        self.sandbox.sessions.remove(self)
+        return self.result
+
+
+def open_sandbox(workdir: Path, limits: Limits, *, isolation: str = "auto") -> Sandbox:
+    """Open a sandbox for one team at one table (a context manager).
+
+    ``isolation`` is ``"auto"`` (namespaces when this machine allows them, else rlimits only),
+    ``"namespaces"`` (an error when unavailable) or ``"rlimits-only"`` (the explicit weaker fallback).
+    """
+    from arena.sandbox import isolation as levels
+
+    if isolation not in levels.LEVELS:
+        raise ConfigError(f"unknown isolation level {isolation!r}; choose one of {', '.join(levels.LEVELS)}")
+    level = isolation
+    if level in ("auto", levels.NAMESPACES):
+        available, reason = levels.namespaces_available()
+        if available:
+            level = levels.NAMESPACES
+        elif level == levels.NAMESPACES:
+            raise SandboxError(f"namespaced isolation is not available: {reason}")
+        else:
+            level = levels.RLIMITS_ONLY
+    return Sandbox(Path(workdir), limits, level)
