@@ -83,7 +83,8 @@ def _namespaces() -> bool:
     return namespaces_available()[0]
 
 
-def _tool_path(tool: str) -> str | None:
+def tool_path(tool: str) -> str | None:
+    """Where a tool is on this machine (the real Python interpreter for ``python3``), or None."""
     if tool == "python3":
         return str(python_interpreter())
     return shutil.which(tool, path="/usr/local/bin:/usr/bin:/bin")
@@ -93,15 +94,15 @@ def missing_toolchains() -> dict[str, str]:
     """Languages whose tools are not installed here, with what to install (Debian packages)."""
     return {
         language.name: f"install {language.install_hint} (missing: "
-        + ", ".join(tool for tool in language.tools if _tool_path(tool) is None)
+        + ", ".join(tool for tool in language.tools if tool_path(tool) is None)
         + ")"
         for language in LANGUAGES
-        if any(_tool_path(tool) is None for tool in language.tools)
+        if any(tool_path(tool) is None for tool in language.tools)
     }
 
 
 def _require_tools(language: Language) -> None:
-    missing = [tool for tool in language.tools if _tool_path(tool) is None]
+    missing = [tool for tool in language.tools if tool_path(tool) is None]
     if missing:
         raise ToolchainError(
             f"{language.name} programs need {', '.join(missing)}, which is not installed; "
@@ -120,9 +121,9 @@ def _commands(
         case Language(name="c++"):
             return ["g++", "-O2", "-pipe", "-std=c++17", "-o", team, source, "-lm"], [f"./{team}"]
         case Language(name="java"):
-            javac = [_tool_path("javac") or "javac", *(f"-J{flag}" for flag in (*JVM_FLAGS, heap))]
+            javac = [tool_path("javac") or "javac", *(f"-J{flag}" for flag in (*JVM_FLAGS, heap))]
             return [*javac, "-encoding", "UTF-8", source], [
-                _tool_path("java") or "java",
+                tool_path("java") or "java",
                 *JVM_FLAGS,
                 heap,
                 "-cp",
@@ -130,9 +131,9 @@ def _commands(
                 team,
             ]
         case Language(name="perl"):
-            return ["perl", "-c", source], [_tool_path("perl") or "perl", source]
+            return ["perl", "-c", source], [tool_path("perl") or "perl", source]
         case Language(name="ruby"):
-            ruby = _tool_path("ruby") or "ruby"
+            ruby = tool_path("ruby") or "ruby"
             return [ruby, "-c", source], [ruby, "--disable-gems", source]
         case _:
             python = str(python_interpreter())
