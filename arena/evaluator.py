@@ -10,12 +10,13 @@ Strength layout: ``category << 20 | r1 << 16 | r2 << 12 | r3 << 8 | r4 << 4 | r5
 (0..12) in the order they are compared, unused places 0 (a straight keeps only its top card, five-high
 being rank 3; a full house its trips and pair ranks; four of a kind its quad rank and kicker).
 
-How it is fast: every card has one integer key, ``RANK_KEYS[rank] << 12 | 8 ** suit``, and a hand is
-the sum of its cards' keys.
+How it is fast: every card has one integer key, ``RANK_KEYS[rank] << 16 | 1 << 4 * suit``, and a hand
+is the sum of its cards' keys.
 
-* The low 12 bits hold four octal digits, the number of cards of each suit; a digit of 5 or more
-  means a flush in that suit (at most one suit can have one among seven cards, and a hand holding a
-  flush can hold neither a full house nor four of a kind, so the flush is then the best hand).
+* The low 16 bits hold four 4-bit counts, the number of cards of each suit. Adding 3 to each count
+  sets its top bit exactly when the count is 5 or more: ``(sum + 0x3333) & 0x8888`` is nonzero for a
+  flush and its bit tells the suit (at most one suit can have five of seven cards, and a hand holding
+  a flush can hold neither a full house nor four of a kind, so the flush is then the best hand).
 * The high bits are the sum of the rank keys. :data:`RANK_KEYS` were chosen so that every multiset of
   at most seven ranks, each rank at most four times, has its own sum; one table lookup then ranks any
   hand without a flush.
@@ -37,8 +38,10 @@ import numpy as np
 _RANKS = 13
 _MAX_CARDS = 7
 _MAX_OF_A_RANK = 4
-_SUIT_BITS = 12
-_SUIT_MASK = (1 << _SUIT_BITS) - 1
+_SUIT_BITS = 16
+_FLUSH_OFFSET = 0x3333  # 3 added to each suit's count: a count of 5..7 then sets the nibble's top bit
+_FLUSH_BITS = 0x8888
+_CHUNK = 16_384  # rows per step of evaluate_batch, keeping its temporaries in cache
 _RANK_MASK = (1 << _RANKS) - 1
 
 
@@ -186,7 +189,7 @@ def _rank_multisets() -> np.ndarray:
     return np.concatenate(blocks)
 
 
-def _build_tables() -> tuple[dict[int, int], list[int], list[int], np.ndarray, np.ndarray]:
+def _build_tables() -> tuple[dict[int, int], list[int], np.ndarray]:
     counts = _rank_multisets()
     sums = counts @ np.array(RANK_KEYS, dtype=np.int64)
     if np.unique(sums).size != sums.size:
@@ -196,17 +199,18 @@ def _build_tables() -> tuple[dict[int, int], list[int], list[int], np.ndarray, n
     big = np.array([m.bit_count() >= 5 for m in range(1 << _RANKS)])
     flush = np.zeros(1 << _RANKS, dtype=np.int64)
     flush[big] = _flush_strengths(masks[big])
-    digits = (np.arange(1 << _SUIT_BITS)[:, None] >> (3 * np.arange(4))) & 7
-    flush_suit = np.where(digits >= 5, np.arange(4), -1).max(axis=1)
-    return plain, flush.tolist(), flush_suit.tolist(), flush, flush_suit
+    return plain, flush.tolist(), flush
 
 
-_PLAIN, _FLUSH, _FLUSH_SUIT, _FLUSH_NP, _FLUSH_SUIT_NP = _build_tables()
+_PLAIN, _FLUSH, _FLUSH_NP = _build_tables()
 
-#: Key of each card index 0..51: rank key in the high bits, an octal suit digit in the low 12 bits.
+#: Key of each card index 0..51: rank key in the high bits, a one in its suit's count in the low 16.
 CARD_KEYS: tuple[int, ...] = tuple(
-    RANK_KEYS[c % _RANKS] << _SUIT_BITS | 8 ** (c // _RANKS) for c in range(52)
+    RANK_KEYS[c % _RANKS] << _SUIT_BITS | 1 << 4 * (c // _RANKS) for c in range(52)
 )
+# Flush bit (8 << 4 * suit) >> 3 -> the shift of that suit's ranks in a 52-bit card mask.
+_SUIT_SHIFT_NP = np.zeros((_FLUSH_BITS >> 3) + 1, dtype=np.int64)
+_SUIT_SHIFT_NP[[1 << 4 * s for s in range(4)]] = [_RANKS * s for s in range(4)]
 _CARD_KEYS_NP = np.array(CARD_KEYS, dtype=np.int64)
 _CARD_BITS_NP = np.left_shift(1, np.arange(52, dtype=np.int64))
 _dense: list[np.ndarray] = []  # [class index per rank-key sum (uint16), strength per class index]
@@ -218,8 +222,8 @@ def evaluate(cards: Sequence[int]) -> int:
     total = 0
     for card in cards:
         total += keys[card]
-    suit = _FLUSH_SUIT[total & _SUIT_MASK]
-    if suit < 0:
+    flush = (total + _FLUSH_OFFSET) & _FLUSH_BITS
+    if not flush:
         try:
             return _PLAIN[total >> _SUIT_BITS]
         except KeyError:
@@ -227,7 +231,7 @@ def evaluate(cards: Sequence[int]) -> int:
     mask = 0
     for card in cards:
         mask |= 1 << card
-    return _FLUSH[(mask >> (_RANKS * suit)) & _RANK_MASK]
+    return _FLUSH[(mask >> (_RANKS * (flush.bit_length() // 4 - 1))) & _RANK_MASK]
 
 
 def category(strength: int) -> HandCategory:
@@ -256,15 +260,15 @@ def strengths_from_sums(
     """
     table, classes = _dense_tables()
     out = classes[table[key_sums >> _SUIT_BITS]]
-    suits = _FLUSH_SUIT_NP[key_sums & _SUIT_MASK]
-    flushed = np.flatnonzero(suits >= 0)
+    flushed = np.flatnonzero((key_sums + _FLUSH_OFFSET) & _FLUSH_BITS)
     if flushed.size:
+        shifts = _SUIT_SHIFT_NP[((key_sums[flushed] + _FLUSH_OFFSET) & _FLUSH_BITS) >> 3]
         if bit_sums is not None:
             masks = bit_sums[flushed]
         else:
             assert cards is not None
             masks = _CARD_BITS_NP[cards[flushed]].sum(axis=1)
-        out[flushed] = _FLUSH_NP[(masks >> (_RANKS * suits[flushed])) & _RANK_MASK]
+        out[flushed] = _FLUSH_NP[(masks >> shifts) & _RANK_MASK]
     return out
 
 
@@ -289,10 +293,11 @@ def evaluate_batch(cards: np.ndarray) -> np.ndarray:
         raise ValueError(f"cards must be integers of shape (N, 5..7), not {hands.dtype} {hands.shape}")
     if hands.size and (hands.min() < 0 or hands.max() > 51):
         raise ValueError(f"card indices must be 0..51, got {hands.min()}..{hands.max()}")
-    if hands.dtype != np.intp:
-        hands = hands.astype(np.intp)
-    keys = _CARD_KEYS_NP[hands.T]
-    total = keys[0].copy()
-    for row in keys[1:]:
-        total += row
-    return strengths_from_sums(total, None, hands)
+    out = np.empty(len(hands), dtype=np.int64)
+    for start in range(0, len(hands), _CHUNK):
+        chunk = hands[start : start + _CHUNK]
+        total = np.take(_CARD_KEYS_NP, chunk[:, 0])
+        for column in range(1, chunk.shape[1]):
+            total += np.take(_CARD_KEYS_NP, chunk[:, column])
+        out[start : start + _CHUNK] = strengths_from_sums(total, None, chunk)
+    return out
