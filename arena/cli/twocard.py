@@ -1,0 +1,255 @@
+"""``arena twocard value|generate|play``: TwoCardDraw (seed 000) strategies, their values, and players."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+from pathlib import Path
+
+import numpy as np
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.table import Table
+
+from arena.engines.twocard.generator import generate
+from arena.engines.twocard.rules import HANDS, OUTCOMES
+from arena.engines.twocard.strategy import check_bets, read_strategy, write_strategy
+from arena.engines.twocard.value import NEAR_PERFECT_MISTAKE, Policy, best_response
+from arena.errors import ConfigError
+from arena.games.twocard.judge import DEFAULT_HANDS, DEFAULT_TIME_S, overall_score
+from arena.games.twocard.match import Interface, MatchConfig, play_match
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    """Add the ``twocard`` sub-command and its three actions."""
+    parser = subparsers.add_parser(
+        "twocard",
+        help="TwoCardDraw (seed 000): strategy values, the strategy generator, and players",
+        description="TwoCardDraw (seed 000) against a server playing a fixed probabilistic strategy "
+        "read from a strategy file (format in docs/twocard.md).",
+    )
+    actions = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
+
+    value = actions.add_parser(
+        "value",
+        help="exact value of a strategy and the best response to it",
+        description="Print what "
+        "the strategy wins per hand against a perfect opponent who knows it (000's value), exactly.",
+    )
+    value.add_argument("file", type=Path, metavar="FILE", help="strategy file")
+    value.add_argument("--policy", action="store_true", help="also print the best-response policy")
+    value.add_argument(
+        "--mistake",
+        type=float,
+        default=0.0,
+        metavar="P",
+        help="opponent makes each wrong choice with probability P "
+        f"(000's generator uses {NEAR_PERFECT_MISTAKE})",
+    )
+    value.add_argument(
+        "--json", action="store_true", help="print JSON (value and, with --policy, the policy)"
+    )
+    value.set_defaults(handler=run_value)
+
+    gen = actions.add_parser(
+        "generate",
+        help="generate a server strategy by 000's improvement method",
+        description="Start from distributions uniform on the simplex (within 000's five constraints) and "
+        "improve one situation at a time, keeping a change only if it raises the value against a "
+        "near-perfect opponent. Bets default to a seeded draw within 000's limits.",
+    )
+    gen.add_argument("--seed", type=int, required=True, metavar="S")
+    gen.add_argument("--iterations", type=int, required=True, metavar="N", help="000 uses 10,000 to 200,000")
+    gen.add_argument("--bet1", type=int, metavar="A", help="first-round bet, 1..5")
+    gen.add_argument("--bet2", type=int, metavar="B", help="second-round bet, bet1..3*bet1")
+    gen.add_argument(
+        "-o", "--output", type=Path, required=True, metavar="FILE", help="strategy file to write"
+    )
+    gen.set_defaults(handler=run_generate)
+
+    play = actions.add_parser(
+        "play",
+        help="play a program against server strategies (one test case per strategy file)",
+        description="Play PROGRAM against each strategy, scored as 000 says: profit + 10,000, floored at "
+        "0, averaged over test cases; shown beside the best achievable expected profit (-value x hands).",
+    )
+    play.add_argument("program", type=Path, metavar="PROGRAM")
+    play.add_argument("--strategy", type=Path, nargs="+", required=True, metavar="FILE")
+    play.add_argument("--hands", type=int, default=DEFAULT_HANDS, metavar="N", help="hands per test case")
+    play.add_argument("--seed", type=int, default=0, metavar="S")
+    play.add_argument(
+        "--interface",
+        choices=[i.value for i in Interface],
+        help="how the program is called (default: guessed)",
+    )
+    play.add_argument("--out", type=Path, metavar="DIR", help="folder for results.json and the hand logs")
+    play.add_argument(
+        "--time-limit",
+        type=float,
+        default=DEFAULT_TIME_S,
+        metavar="T",
+        help=f"seconds of the player's own time per test case (default {DEFAULT_TIME_S:g}, as in 000)",
+    )
+    play.add_argument(
+        "--give-strategy",
+        action="store_true",
+        help="copy each test case's strategy file into the player's folder as strategy.txt",
+    )
+    play.add_argument("--json", action="store_true", help="print results.json instead of a table")
+    play.set_defaults(handler=run_play)
+
+
+def _policy_rows(policy: Policy) -> list[dict[str, object]]:
+    """The policy as readable rows: one per situation where it says what to do for each hand."""
+    rows: list[dict[str, object]] = [{"call": "new_hand", "choice": _by_hand(policy.open1)}]
+    for bets in (1, 2, 3):
+        rows.append({"call": f"round1 bets={bets}", "choice": _by_hand(policy.respond1[bets])})
+    for o in OUTCOMES:
+        rows.append({"call": f"draw bets={o.bets} first={o.first}", "choice": _by_hand(policy.draw[o])})
+    for o in OUTCOMES:
+        for d1 in range(3):
+            for d2 in range(3):
+                where = f"bets1={o.bets} first={o.first} you_drew={d1} drew={d2}"
+                rows.append({"call": f"round2 {where} bets2=0", "choice": _by_hand(policy.open2[o, d1, d2])})
+                for bets in (1, 2, 3):
+                    choice = _by_hand(policy.respond2[o, d1, d2, bets])
+                    rows.append({"call": f"round2 {where} bets2={bets}", "choice": choice})
+    return rows
+
+
+def _by_hand(values: np.ndarray) -> dict[str, int]:
+    return {f"{a}{b}": int(v) for (a, b), v in zip(HANDS, values, strict=True)}
+
+
+def run_value(args: argparse.Namespace) -> int:
+    """``arena twocard value``."""
+    if not 0 <= args.mistake < 0.5:
+        raise ConfigError(f"--mistake {args.mistake} must be in [0, 0.5)")
+    strategy = read_strategy(args.file)
+    result = best_response(strategy, mistake=args.mistake)
+    if args.json:
+        data: dict[str, object] = {
+            "file": str(args.file),
+            "bet1": strategy.bet1,
+            "bet2": strategy.bet2,
+            "mistake": args.mistake,
+            "value": result.value,
+        }
+        if args.policy:
+            data["policy"] = _policy_rows(result.policy)
+        print(json.dumps(data, indent=2))
+        return 0
+    console = Console()
+    console.print(f"{args.file}: bets {strategy.bet1}/{strategy.bet2}")
+    console.print(f"value {result.value:.8f} per hand (a perfect opponent wins {-result.value:.8f})")
+    if args.policy:
+        table = Table(title="best response (hands 00..44)")
+        table.add_column("call")
+        table.add_column("choice per hand: " + " ".join(f"{a}{b}" for a, b in HANDS))
+        for row in _policy_rows(result.policy):
+            choice = row["choice"]
+            assert isinstance(choice, dict)
+            table.add_row(str(row["call"]), "".join(f"{v:>3}" for v in choice.values()))
+        console.print(table)
+    return 0
+
+
+def run_generate(args: argparse.Namespace) -> int:
+    """``arena twocard generate``."""
+    if args.iterations < 0:
+        raise ConfigError(f"--iterations {args.iterations} must be >= 0")
+    if (args.bet1 is None) != (args.bet2 is None):
+        raise ConfigError("give both --bet1 and --bet2, or neither")
+    if args.bet1 is None:
+        draw = random.Random(args.seed)
+        args.bet1 = draw.randint(1, 5)
+        args.bet2 = draw.randint(args.bet1, 3 * args.bet1)
+    check_bets(args.bet1, args.bet2)
+    console = Console(stderr=True)
+    columns = (
+        TextColumn("[bold]generate"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("near-perfect value {task.fields[value]:+.5f}"),
+        TimeRemainingColumn(),
+    )
+    with Progress(*columns, console=console) as progress:
+        task = progress.add_task("generate", total=args.iterations, value=float("nan"))
+        step = max(1, args.iterations // 500)
+
+        def report(i: int, value: float) -> None:
+            if i % step == 0 or i == args.iterations:
+                progress.update(task, completed=i, value=value)
+
+        result = generate(args.bet1, args.bet2, args.iterations, args.seed, on_iteration=report)
+    write_strategy(result.strategy, args.output)
+    print(
+        f"{args.output}: bets {args.bet1}/{args.bet2}, {args.iterations} iterations "
+        f"({result.accepted} improvements), value {result.value:.8f} "
+        f"(near-perfect value {result.near_perfect_value:.8f})"
+    )
+    return 0
+
+
+def run_play(args: argparse.Namespace) -> int:
+    """``arena twocard play``."""
+    config = MatchConfig(
+        hands=args.hands,
+        seed=args.seed,
+        time_limit_s=args.time_limit,
+        give_strategy=args.give_strategy,
+        interface=Interface(args.interface) if args.interface else None,
+    )
+    strategies = [(path, read_strategy(path)) for path in args.strategy]
+    console = Console(stderr=True)
+    columns = (
+        TextColumn("[bold]{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+    )
+    with Progress(*columns, console=console) as progress:
+        result = play_match(args.program, strategies, config, out_dir=args.out, progress=progress)
+    if args.json:
+        print(json.dumps(result.to_dict(), indent=2))
+        return 0
+    table = Table(title=f"{args.program.name} ({result.interface}): {len(result.cases)} test case(s)")
+    for column in (
+        "case",
+        "strategy",
+        "bets",
+        "value",
+        "profit",
+        "best expected",
+        "share",
+        "score",
+        "time s",
+    ):
+        table.add_column(column, justify="left" if column == "strategy" else "right")
+    for case in result.cases:
+        share = f"{case.share:.0%}" if case.share is not None else "-"
+        table.add_row(
+            str(case.case),
+            Path(case.strategy).name,
+            f"{case.bet1}/{case.bet2}",
+            f"{case.value:.5f}",
+            f"{case.profit:+d}",
+            f"{case.best_expected_profit:+.0f}",
+            share,
+            f"{case.score:.0f}",
+            f"{case.time_s:.2f}",
+        )
+    out = Console()
+    out.print(table)
+    for case in result.cases:
+        if case.fault is not None:
+            out.print(
+                f"case {case.case}: fault {case.fault.kind} at hand {case.fault.deal}: {case.fault.reason}"
+            )
+    if result.build_output and not result.cases:
+        out.print(result.build_output)
+    out.print(f"score {overall_score(result.cases):.2f} (average of the test cases)")
+    if args.out is not None:
+        out.print(f"results in {args.out / 'results.json'}")
+    return 0

@@ -1,0 +1,240 @@
+"""``arena twocard play``: build a program, then one sandboxed test case per server strategy.
+
+Each test case gets a fresh sandboxed folder (``<out>/case_<n>/player``), a freshly started program
+and the player's own time budget. Results go to ``<out>/results.json`` and every hand to
+``<out>/case_<n>/hands.jsonl``.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import tempfile
+from collections.abc import Sequence
+from contextlib import ExitStack
+from dataclasses import dataclass, field
+from enum import StrEnum, unique
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+from rich.progress import Progress
+
+from arena.engines.twocard.strategy import Strategy, format_strategy
+from arena.engines.twocard.value import strategy_value
+from arena.errors import ConfigError
+from arena.faults import Fault, FaultKind
+from arena.games.twocard.judge import DEFAULT_HANDS, DEFAULT_TIME_S, CaseResult, overall_score, run_case
+from arena.games.twocard.seats import INPUT_FILE, OUTPUT_FILE, FileSeat, LineSeat, Seat
+from arena.languages import JVM_FLAGS, build_program, python_interpreter, tool_path
+from arena.sandbox import open_sandbox
+from arena.sandbox.limits import Limits
+from arena.transports.files import FileTransport
+from arena.transports.lines import LineTransport
+
+STRATEGY_FOR_PLAYER = "strategy.txt"
+CLASS_NAME = "TwoCardDraw"
+BUILD_TIME_S = 120.0
+_CLASS_SUFFIXES = {".py": "python", ".java": "java", ".cpp": "cpp", ".cc": "cpp", ".cxx": "cpp"}
+
+
+@unique
+class Interface(StrEnum):
+    """How the judge talks to a program (docs/twocard.md)."""
+
+    LINES = "lines"
+    FILES = "files"
+    CLASS = "class"
+
+
+class MatchConfig(BaseModel):
+    """Options of ``arena twocard play``, validated once."""
+
+    model_config = ConfigDict(frozen=True)
+
+    hands: int = Field(default=DEFAULT_HANDS, ge=1)
+    seed: int = 0
+    time_limit_s: float = Field(default=DEFAULT_TIME_S, gt=0)
+    memory_mb: int = Field(default=512, ge=64)
+    give_strategy: bool = False
+    interface: Interface | None = None
+
+
+@dataclass
+class MatchResult:
+    """Every test case of one program, the interface used and the overall score."""
+
+    program: str
+    interface: str
+    cases: list[CaseResult] = field(default_factory=list)
+    build_output: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        """The content of results.json."""
+        return {
+            "program": self.program,
+            "interface": self.interface,
+            "score": overall_score(self.cases),
+            "cases": [case.to_dict() for case in self.cases],
+            "build_output": self.build_output,
+        }
+
+
+def guess_interface(program: Path) -> Interface:
+    """``class`` if the source defines class TwoCardDraw (Python, Java, C++), ``files`` if it mentions
+    ``inputf.txt``, else ``lines``."""
+    try:
+        text = program.read_text(errors="replace")
+    except OSError as error:
+        raise ConfigError(f"{program}: cannot read ({error.strerror})") from None
+    if program.suffix in _CLASS_SUFFIXES and f"class {CLASS_NAME}" in text and "__main__" not in text:
+        return Interface.CLASS
+    if INPUT_FILE in text:
+        return Interface.FILES
+    return Interface.LINES
+
+
+def _driver_text(name: str) -> str:
+    return resources.files("arena.games.twocard").joinpath("drivers").joinpath(name).read_text()
+
+
+def _stage_class(program: Path, folder: Path) -> tuple[list[list[str]], list[str]]:
+    """Put the solution and its driver in the sandbox's ``folder``; return (build commands, run argv)."""
+    language = _CLASS_SUFFIXES.get(program.suffix)
+    if language is None:
+        raise ConfigError(f"{program}: the class interface takes a .py, .java or .cpp file")
+    if language == "python":
+        shutil.copyfile(program, folder / "TwoCardDraw.py")
+        (folder / "twocard_driver.py").write_text(_driver_text("twocard_driver.py"))
+        python = str(python_interpreter())
+        return [[python, "-E", "-s", "-B", "-m", "py_compile", "TwoCardDraw.py"]], [
+            python,
+            "-E",
+            "-s",
+            "-B",
+            "twocard_driver.py",
+        ]
+    if language == "java":
+        shutil.copyfile(program, folder / "TwoCardDraw.java")
+        (folder / "TwoCardDrawDriver.java").write_text(_driver_text("TwoCardDrawDriver.java"))
+        javac = [tool_path("javac") or "javac", *(f"-J{flag}" for flag in JVM_FLAGS)]
+        build = [*javac, "-encoding", "UTF-8", "TwoCardDraw.java", "TwoCardDrawDriver.java"]
+        return [build], [tool_path("java") or "java", *JVM_FLAGS, "-Xmx256m", "-cp", ".", "TwoCardDrawDriver"]
+    shutil.copyfile(program, folder / "TwoCardDraw.cpp")
+    (folder / "twocard_driver.cpp").write_text(_driver_text("twocard_driver.cpp"))
+    return [["g++", "-O2", "-pipe", "-std=gnu++17", "-o", "twocard_player", "twocard_driver.cpp"]], [
+        "./twocard_player"
+    ]
+
+
+def _open_seat(
+    stack: ExitStack, program: Path, interface: Interface, workdir: Path, config: MatchConfig, team: str
+) -> tuple[Seat | None, str]:
+    """Build and start the player in a fresh sandbox; (None, build output) when it does not build."""
+    session_wall = max(BUILD_TIME_S, 20 * config.time_limit_s)
+    limits = Limits(
+        wall_time_s=config.time_limit_s if interface is Interface.FILES else session_wall,
+        memory_mb=config.memory_mb,
+    )
+    sandbox = stack.enter_context(open_sandbox(workdir, limits))
+    if interface is Interface.CLASS:
+        commands, argv = _stage_class(program, sandbox.folder)
+        output = []
+        for command in commands:
+            run = sandbox.run(command, wall_time_s=BUILD_TIME_S)
+            output.append((run.stdout + run.stderr).decode(errors="replace"))
+            if not run.ok:
+                return None, "".join(output).rstrip() + f"\nbuild {run.describe()}"
+        build_output = "".join(output)
+        products: tuple[str, ...] = ()
+    else:
+        build = build_program(program, workdir, sandbox)
+        if not build.ok:
+            return None, build.output
+        argv, build_output, products = list(build.run_argv), build.output, build.products
+    if interface is Interface.FILES:
+        protected = {*products, STRATEGY_FOR_PLAYER, INPUT_FILE}
+        transport = FileTransport(sandbox, argv, output_name=OUTPUT_FILE, protected=protected)
+        return FileSeat(transport, team=team, budget_s=config.time_limit_s), build_output
+    return LineSeat(LineTransport(sandbox, argv), team=team, budget_s=config.time_limit_s), build_output
+
+
+def play_match(
+    program: Path,
+    strategies: Sequence[tuple[Path, Strategy]],
+    config: MatchConfig,
+    *,
+    out_dir: Path | None = None,
+    progress: Progress | None = None,
+) -> MatchResult:
+    """Play every strategy as one test case; write results.json and hand logs when ``out_dir`` is given."""
+    if not program.is_file():
+        raise ConfigError(f"{program}: no such program file")
+    interface = config.interface or guess_interface(program)
+    result = MatchResult(program=str(program), interface=interface.value)
+    team = program.stem
+    with ExitStack() as outer:
+        base = out_dir if out_dir is not None else Path(outer.enter_context(tempfile.TemporaryDirectory()))
+        base.mkdir(parents=True, exist_ok=True)
+        for case, (path, strategy) in enumerate(strategies, 1):
+            case_dir = base / f"case_{case}"
+            if case_dir.exists():
+                shutil.rmtree(case_dir)
+            workdir = case_dir / "player"
+            workdir.mkdir(parents=True)
+            if config.give_strategy:
+                (workdir / STRATEGY_FOR_PLAYER).write_text(format_strategy(strategy))
+            value = strategy_value(strategy)
+            task = progress.add_task(f"case {case} {path.name}", total=config.hands) if progress else None
+            with ExitStack() as stack:
+                seat, build_output = _open_seat(stack, program, interface, workdir, config, team)
+                result.build_output = build_output
+                if seat is None:
+                    fault = Fault(
+                        team,
+                        FaultKind.BUILD_FAILED,
+                        "the program did not build",
+                        stage="build",
+                        stderr=build_output[-2000:],
+                    )
+                    result.cases.append(_unplayed(case, path, strategy, value, config, fault))
+                    continue
+                with (case_dir / "hands.jsonl").open("w") as log:
+                    result.cases.append(
+                        run_case(
+                            case,
+                            str(path),
+                            strategy,
+                            value,
+                            seat,
+                            hands=config.hands,
+                            seed=config.seed,
+                            team=team,
+                            log=log,
+                            on_hand=(lambda n, t=task: progress.update(t, completed=n)) if progress else None,
+                        )
+                    )
+        if out_dir is not None:
+            (out_dir / "results.json").write_text(json.dumps(result.to_dict(), indent=2) + "\n")
+    return result
+
+
+def _unplayed(
+    case: int, path: Path, strategy: Strategy, value: float, config: MatchConfig, fault: Fault
+) -> CaseResult:
+    return CaseResult(
+        case=case,
+        strategy=str(path),
+        bet1=strategy.bet1,
+        bet2=strategy.bet2,
+        value=value,
+        hands=config.hands,
+        hands_played=0,
+        profit=0,
+        score=0.0,
+        best_expected_profit=-value * config.hands,
+        share=None,
+        time_s=0.0,
+        fault=fault,
+    )

@@ -1,0 +1,184 @@
+"""The player side of a TwoCardDraw test case: one method call in, one integer out, faults as values.
+
+A seat answers 000's method calls (``init``, ``new_hand``, ``round1``, ``draw``, ``round2``,
+``showdown``) for the judge. Three adapters reach a team program through the sandbox: the line
+protocol on one session (:class:`LineSeat`, also used by the class-interface drivers), the file
+protocol with one process per call (:class:`FileSeat`). :class:`ObjectSeat` answers in-process from a
+Python object with 000's methods (tests, simulations). Every seat charges the player's own time to a
+budget (000: 20 s per test case); running out, crashing or answering garbage raises :class:`SeatFault`,
+which the judge records as the fault that ends the test case.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any, Protocol
+
+from arena.faults import Fault, FaultKind
+from arena.sandbox.result import RunResult, RunStatus
+
+IGNORED_METHODS = frozenset({"init", "showdown"})  # 000: any answer is accepted and ignored
+INPUT_FILE = "inputf.txt"
+OUTPUT_FILE = "outputf.txt"
+
+
+class SeatFault(Exception):
+    """A player fault; carries the :class:`Fault` that ends the test case."""
+
+    def __init__(self, fault: Fault) -> None:
+        super().__init__(fault.reason)
+        self.fault = fault
+
+
+class Seat(Protocol):
+    """What the judge needs from a player."""
+
+    used_s: float
+
+    def call(self, method: str, args: tuple[int, ...]) -> int:
+        """The player's answer to one method call (raises :class:`SeatFault`)."""
+        ...
+
+    def close(self) -> None:
+        """Stop the player and release its resources (a fault found here raises :class:`SeatFault`)."""
+        ...
+
+
+def call_line(method: str, args: tuple[int, ...]) -> str:
+    """The text of one call, e.g. ``round2 1 3 1 0 2``."""
+    return " ".join([method, *map(str, args)])
+
+
+def parse_answer(method: str, args: tuple[int, ...], text: str | None, team: str) -> int:
+    """The integer in an answer line; ``init``/``showdown`` answers are ignored (0)."""
+    if method in IGNORED_METHODS:
+        return 0
+    if text is None or not text.strip():
+        raise SeatFault(
+            Fault(team, FaultKind.NO_ANSWER, f"no answer to '{call_line(method, args)}'", stage=method)
+        )
+    try:
+        return int(text.strip())
+    except ValueError:
+        raise SeatFault(
+            Fault(
+                team,
+                FaultKind.NOT_AN_INTEGER,
+                f"answered {text.strip()[:40]!r} to '{call_line(method, args)}', not an integer",
+                stage=method,
+            )
+        ) from None
+
+
+def run_fault(team: str, run: RunResult, stage: str) -> Fault:
+    """The fault describing a failed run of the player."""
+    kind = {
+        RunStatus.TIMEOUT: FaultKind.TIMEOUT,
+        RunStatus.CPU_LIMIT: FaultKind.TIMEOUT,
+        RunStatus.MEMORY_LIMIT: FaultKind.MEMORY_LIMIT,
+        RunStatus.OUTPUT_LIMIT: FaultKind.OUTPUT_LIMIT,
+    }.get(run.status, FaultKind.SANDBOX_VIOLATION if run.violations else FaultKind.CRASH)
+    stderr = run.stderr.decode(errors="replace")[-2000:]
+    return Fault(team, kind, f"the program {run.describe()}", stage=stage, stderr=stderr)
+
+
+def _time_fault(team: str, budget_s: float, method: str, args: tuple[int, ...]) -> SeatFault:
+    return SeatFault(
+        Fault(
+            team,
+            FaultKind.TIMEOUT,
+            f"used up its {budget_s:g} s of thinking time for the test case (at '{call_line(method, args)}')",
+            stage=method,
+        )
+    )
+
+
+class ObjectSeat:
+    """An in-process player: a Python object with 000's methods, charged the time it takes."""
+
+    def __init__(self, player: Any, *, team: str = "player", budget_s: float = float("inf")) -> None:
+        self.player = player
+        self.team = team
+        self.budget_s = budget_s
+        self.used_s = 0.0
+
+    def call(self, method: str, args: tuple[int, ...]) -> int:
+        """Call the method directly."""
+        start = time.perf_counter()
+        answer = getattr(self.player, method)(*args)
+        self.used_s += time.perf_counter() - start
+        if self.used_s > self.budget_s:
+            raise _time_fault(self.team, self.budget_s, method, args)
+        return 0 if method in IGNORED_METHODS else int(answer)
+
+    def close(self) -> None:
+        """Nothing to release."""
+
+
+class LineSeat:
+    """A program kept alive for the whole test case, one call line in and one answer line out."""
+
+    def __init__(self, transport: Any, *, team: str, budget_s: float) -> None:
+        self.transport = transport
+        self.team = team
+        self.budget_s = budget_s
+        self.used_s = 0.0
+        self.transport.start()
+
+    def call(self, method: str, args: tuple[int, ...]) -> int:
+        """Send the call line and wait for the answer within what is left of the budget."""
+        remaining = self.budget_s - self.used_s
+        start = time.perf_counter()
+        try:
+            self.transport.send(call_line(method, args))
+        except (BrokenPipeError, OSError):
+            raise self._ended(method) from None
+        answer = self.transport.receive(max(remaining, 0.001))
+        self.used_s += time.perf_counter() - start
+        if answer is None:
+            if self.used_s >= self.budget_s:
+                raise _time_fault(self.team, self.budget_s, method, args)
+            raise self._ended(method)
+        return parse_answer(method, args, answer, self.team)
+
+    def _ended(self, method: str) -> SeatFault:
+        run = self.transport.close()
+        if run.ok:
+            reason = f"the program exited before answering '{method}'"
+            return SeatFault(Fault(self.team, FaultKind.NO_ANSWER, reason, stage=method))
+        return SeatFault(run_fault(self.team, run, method))
+
+    def close(self) -> None:
+        """End the session (closing its input is the end of the test case)."""
+        self.transport.close()
+
+
+class FileSeat:
+    """A program run once per call: the call line in ``inputf.txt``, the answer in ``outputf.txt``."""
+
+    def __init__(self, transport: Any, *, team: str, budget_s: float) -> None:
+        self.transport = transport
+        self.team = team
+        self.budget_s = budget_s
+        self.used_s = 0.0
+
+    def call(self, method: str, args: tuple[int, ...]) -> int:
+        """One run of the program for this call."""
+        reply = self.transport.exchange({INPUT_FILE: call_line(method, args) + "\n"})
+        self.used_s += reply.run.wall_ms / 1000
+        if not reply.run.ok:
+            raise SeatFault(run_fault(self.team, reply.run, method))
+        if reply.violations:
+            kind = (
+                FaultKind.HELP_FILE_LIMIT
+                if "help" in " ".join(reply.violations)
+                else FaultKind.SANDBOX_VIOLATION
+            )
+            raise SeatFault(Fault(self.team, kind, "; ".join(reply.violations), stage=method))
+        if self.used_s > self.budget_s:
+            raise _time_fault(self.team, self.budget_s, method, args)
+        text = reply.text.splitlines()[0] if reply.text and reply.text.strip() else None
+        return parse_answer(method, args, text, self.team)
+
+    def close(self) -> None:
+        """Nothing stays running between calls."""
