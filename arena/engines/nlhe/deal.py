@@ -75,7 +75,8 @@ class Deal:
         self._total = [0] * size  # chips in during the whole deal
         self._folded = [False] * size
         self._all_in = [False] * size
-        self._acted = [False] * size  # acted since the last full raise
+        self._acted = [False] * size  # acted in this betting round
+        self._faced = [0] * size  # the current bet when the seat last acted
         self._live = len(order)  # seats that have not folded
         self._active = len(order)  # seats that have not folded and are not all-in
         self.street = Street.PRE_FLOP
@@ -159,16 +160,24 @@ class Deal:
     def can_raise(self) -> bool:
         """Whether the actor may bet or raise now.
 
-        Not when it cannot put in more than a call, when every other live seat is all-in, or when it
-        already acted and only an all-in for less than a full raise came since (betting not reopened).
+        Not when it cannot put in more than a call; not when no other live seat could put in more than
+        the current bet (every other seat is all-in or covered, so a raise could never be called); not
+        when it already acted and the bets since add up to less than a full raise (all-ins for less do
+        not reopen the betting).
         """
         seat = self.actor
-        return (
-            seat is not None
-            and not self._acted[seat]
-            and self._active >= 2
-            and self._stack[seat] > self.current_bet - self._bet[seat]
-        )
+        if seat is None:
+            return False
+        current = self.current_bet
+        if self._stack[seat] <= current - self._bet[seat]:
+            return False
+        if self._acted[seat] and current - self._faced[seat] < self._raise_size:
+            return False
+        bet, stack, folded = self._bet, self._stack, self._folded
+        for other in self._order:
+            if other != seat and not folded[other] and bet[other] + stack[other] > current:
+                return True
+        return False
 
     def min_raise_to(self) -> int:
         """The smallest street total the actor may raise to (its all-in when that is smaller)."""
@@ -198,10 +207,13 @@ class Deal:
             owed = self.current_bet - self._bet[seat]
             if self._stack[seat] <= owed:
                 reason = f"its stack {self._stack[seat]} does not exceed the {owed} it owes"
-            elif self._active < 2:
-                reason = "every other seat still in is all-in"
+            elif self._acted[seat] and self.current_bet - self._faced[seat] < self._raise_size:
+                reason = (
+                    f"it already acted at a bet of {self._faced[seat]} and the raises since, to "
+                    f"{self.current_bet}, add up to less than a full raise of {self._raise_size}"
+                )
             else:
-                reason = "it already acted and betting was not reopened by a full raise"
+                reason = f"no other seat still in can put in more than the current bet {self.current_bet}"
             raise ValueError(f"seat {seat} cannot raise: {reason}")
         low, high = self.min_raise_to(), self.max_raise_to()
         if amount < low:
@@ -241,6 +253,7 @@ class Deal:
             added = owed if owed < stack else stack
             self._put(seat, added)
             self._acted[seat] = True
+            self._faced[seat] = self.current_bet
             events.append(
                 ActionTaken(
                     seat,
@@ -258,12 +271,10 @@ class Deal:
             previous = self.current_bet
             added = amount - self._bet[seat]
             self._put(seat, added)
-            if amount - previous >= self._raise_size:  # a full raise reopens the betting
+            if amount - previous >= self._raise_size:  # a full raise sets the next minimum
                 self._raise_size = amount - previous
-                acted = self._acted
-                for other in self._order:
-                    acted[other] = False
             self._acted[seat] = True
+            self._faced[seat] = amount
             self.current_bet = amount
             events.append(
                 ActionTaken(
