@@ -152,8 +152,10 @@ def category(cards: list[int]) -> int:
         return any(all(r + k in bits for k in range(5)) for r in range(-1, 9))
 
     flush_suit = next((s for s in range(4) if suits.count(s) >= 5), None)
-    if flush_suit is not None and has_straight({r for r, s in zip(ranks, suits, strict=True) if s == flush_suit}):
-        return 8
+    if flush_suit is not None:
+        flush_ranks = {rank for rank, suit in zip(ranks, suits, strict=True) if suit == flush_suit}
+        if has_straight(flush_ranks):
+            return 8
     if counts[0] >= 4:
         return 7
     if counts[0] == 3 and len(counts) > 1 and counts[1] >= 2:
@@ -255,7 +257,8 @@ def main() -> None:
     answer = {"fold": -10, "call": 0}.get(choice)
     if answer is None:
         answer = min(max(deal.min_raise(name), deal.pot // 2), stack - to_call)
-    pending = [p for p in pending if p[1] != key[:16]] + [[str(deal_number), key[:16], state, choice, str(stack)]]
+    entry = [str(deal_number), key[:16], state, choice, str(stack)]
+    pending = [p for p in pending if p[1] != key[:16]] + [entry]
     save(PENDING, [" ".join(p) for p in pending])
     with open("outputf.txt", "w") as out:
         out.write(f"{answer}\n")

@@ -23,6 +23,8 @@
 namespace {
 
 constexpr int kBigBlind = 10;
+constexpr int kRaiseScore = 8;  // pre-flop Chen score that raises
+constexpr int kCallScore = 6;   // pre-flop Chen score that calls a bet of up to 6 big blinds
 const std::vector<std::string> kRounds = {"Pre_Flop", "Flop", "Fourth_Street", "Fifth_Street"};
 
 bool IsNumber(const std::string& word) {
@@ -208,8 +210,8 @@ int main() {
   int answer = to_call > 0 ? -10 : 0;
   if (round == "Pre_Flop") {
     const int score = ChenScore(hole[0], hole[1]);
-    if (score >= 8) answer = raise_by(pot_after_call);
-    else if (score >= 6 && to_call <= 6 * kBigBlind) answer = 0;
+    if (score >= kRaiseScore) answer = raise_by(pot_after_call);
+    else if (score >= kCallScore && to_call <= 6 * kBigBlind) answer = 0;
   } else {
     const int strength = PostFlopStrength(hole, deal.board);
     if (strength == 3) answer = raise_by(pot_after_call);

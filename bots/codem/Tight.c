@@ -2,7 +2,8 @@
  * Tight: a Code'em Poker team program (C) that plays few hands and plays them hard.
  *
  * Pre-flop it sorts its two cards into hand groups (1 = best .. 9 = trash, after Sklansky's groups):
- * groups 1-2 raise, group 3 calls a small raise, anything else folds to a bet (and checks when free).
+ * groups 1-2 raise (only group 1 re-raises a big raise), group 3 calls a raise of up to 4 big blinds,
+ * anything else folds to a bet (and checks when free).
  * After the flop it evaluates its best five of seven cards with a small evaluator of its own and asks
  * what its hole cards add to the board: two pair or better made with a hole card raises, top pair or an
  * overpair calls, anything weaker checks or folds to a bet.
@@ -16,6 +17,8 @@
 #include <string.h>
 
 #define BIG_BLIND 10
+#define RAISE_GROUP 2   /* pre-flop: hand groups up to this one raise */
+#define CALL_GROUP 3    /* ... and up to this one call a raise of at most 4 big blinds */
 #define MAX_SEATS 16
 #define MAX_LINE 512
 
@@ -226,9 +229,9 @@ int main(void) {
     int answer = to_call > 0 ? -10 : 0;
     if (round == PRE_FLOP) {
         int group = hand_group(c1, c2);
-        if (group <= 2) answer = sized_raise(3 * BIG_BLIND + to_call, min_raise, stack - to_call);
-        else if (group == 3 && to_call <= 4 * BIG_BLIND) answer = 0;
-        if (answer > 0 && to_call >= 15 * BIG_BLIND && group == 2) answer = 0;   /* call, not re-raise */
+        if (group <= RAISE_GROUP) answer = sized_raise(3 * BIG_BLIND + to_call, min_raise, stack - to_call);
+        else if (group <= CALL_GROUP && to_call <= 4 * BIG_BLIND) answer = 0;
+        if (answer > 0 && to_call >= 15 * BIG_BLIND && group > 1) answer = 0;   /* call, not re-raise */
     } else {
         int cards[7] = {c1, c2}, n = 2;
         for (int i = 0; i < d.board_count; i++) cards[n++] = d.board[i];

@@ -1,0 +1,243 @@
+// Pr0006: bots/codem/Equity.java with the class renamed to match the file name. Equity: a team program (Java 17) that estimates its chance of winning by simulation.
+//
+// Each decision deals the unknown cards at random TRIALS times: a hand for every live opponent and the
+// rest of the board, and counts how often its own best five cards win (a tie counts as a share). With
+// that equity it compares the pot odds (the price of a call against the pot it would win): it calls when
+// the equity beats the odds by a margin, raises three quarters of the pot with a clearly strong equity,
+// and otherwise checks or folds. The random generator is seeded with a hash of the three input files, so
+// the same files always give the same answer.
+//
+// Files: reads inputf.txt, deals_money.txt, deal.txt (split on white space); writes one integer to
+// outputf.txt, nothing at Stage Show_Down. No help files.
+// Build: javac Pr0006.java   Run: java -cp . Pr0006
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.TreeSet;
+
+public class Pr0006 {
+    static final int BIG_BLIND = 10;
+    static final int TRIALS = 3000;
+    static final List<String> ROUNDS = List.of("Pre_Flop", "Flop", "Fourth_Street", "Fifth_Street");
+
+    // ---- deal.txt, read by white space ----
+    String stage = "";
+    int pot = 0;
+    final List<Integer> board = new ArrayList<>();
+    final Map<String, List<int[]>> rounds = new HashMap<>();   // round -> {seat, kind, total} in order
+    final TreeSet<Integer> folded = new TreeSet<>();
+
+    static String read(String path) {
+        try {
+            return Files.readString(Path.of(path), StandardCharsets.ISO_8859_1);
+        } catch (IOException | RuntimeException e) {
+            return "";
+        }
+    }
+
+    static boolean isNumber(String word) {
+        return word.matches("-?\\d{1,9}");
+    }
+
+    void readDeal(String text) {
+        String current = "";
+        List<Integer> header = new ArrayList<>();
+        int boardLeft = 0;
+        for (String line : text.split("\n")) {
+            String[] words = line.trim().split("\\s+");
+            if (words[0].isEmpty()) continue;
+            String head = words[0];
+            if (words.length >= 2 && head.equals("Stage")) {
+                stage = words[1];
+            } else if (words.length >= 2 && head.equals("Main_Pot") && isNumber(words[1])) {
+                pot = Integer.parseInt(words[1]);
+            } else if (words.length == 1 && (ROUNDS.contains(head) || head.equals("Show_Down"))) {
+                current = head;
+                header.clear();
+                boardLeft = head.equals("Flop") ? 3 : head.equals("Fourth_Street") || head.equals("Fifth_Street") ? 1 : 0;
+                rounds.putIfAbsent(current, new ArrayList<>());
+            } else if (current.isEmpty() || current.equals("Show_Down") || head.equals("End")) {
+                continue;
+            } else if (java.util.Arrays.stream(words).allMatch(Pr0006::isNumber)) {
+                if (boardLeft > 0) {
+                    for (int i = 0; i < words.length && i < boardLeft; i++) board.add(Integer.parseInt(words[i]));
+                    boardLeft = 0;
+                } else if (header.isEmpty()) {
+                    for (String w : words) header.add(Integer.parseInt(w));
+                }
+            } else {
+                int column = 0;
+                for (int i = 0; i < words.length; i++) {
+                    if (words[i].equals("-")) {
+                        column++;
+                    } else if (List.of("Call", "Rise", "Fold").contains(words[i]) && i + 1 < words.length
+                            && isNumber(words[i + 1])) {
+                        int seat = column < header.size() ? header.get(column) : column + 1;
+                        rounds.get(current).add(new int[] {seat, words[i].charAt(0), Integer.parseInt(words[i + 1])});
+                        if (words[i].equals("Fold")) folded.add(seat);
+                        column++;
+                        i++;
+                    }
+                }
+            }
+        }
+    }
+
+    String currentRound() {
+        if (rounds.containsKey(stage)) return stage;
+        for (int i = ROUNDS.size() - 1; i >= 0; i--) if (rounds.containsKey(ROUNDS.get(i))) return ROUNDS.get(i);
+        return "Pre_Flop";
+    }
+
+    int minRaise(String round) {
+        int minimum = round.equals("Pre_Flop") || round.equals("Flop") ? BIG_BLIND : 2 * BIG_BLIND;
+        TreeSet<Integer> levels = new TreeSet<>();
+        for (int[] a : rounds.getOrDefault(round, List.of())) if (a[1] == 'R') levels.add(a[2]);
+        int previous = 0;
+        for (int level : levels) {
+            minimum = Math.max(minimum, level - previous);
+            previous = level;
+        }
+        return minimum;
+    }
+
+    // ---- a seven-card evaluator: higher wins, equal ties ----
+    static int straightTop(int mask) {
+        int bits = (mask << 1) | ((mask >> 12) & 1);   // bit r+1 is rank r, bit 0 the ace played low
+        for (int top = 13; top >= 4; top--) if (((bits >> (top - 4)) & 0x1F) == 0x1F) return top - 1;
+        return -1;
+    }
+
+    static int evaluate(int[] cards, int n) {
+        int[] count = new int[13];
+        int[] suitMask = new int[4];
+        int[] suitCount = new int[4];
+        int mask = 0;
+        for (int i = 0; i < n; i++) {
+            int rank = (cards[i] - 1) % 13, suit = (cards[i] - 1) / 13;
+            count[rank]++;
+            suitCount[suit]++;
+            suitMask[suit] |= 1 << rank;
+            mask |= 1 << rank;
+        }
+        int flushSuit = -1;
+        for (int s = 0; s < 4; s++) if (suitCount[s] >= 5) flushSuit = s;
+        if (flushSuit >= 0 && straightTop(suitMask[flushSuit]) >= 0) return 8 << 20 | straightTop(suitMask[flushSuit]);
+        int quad = -1, trips = -1, trips2 = -1, pair = -1, pair2 = -1;
+        for (int r = 12; r >= 0; r--) {
+            if (count[r] == 4) quad = r;
+            else if (count[r] == 3) { if (trips < 0) trips = r; else if (trips2 < 0) trips2 = r; }
+            else if (count[r] == 2) { if (pair < 0) pair = r; else if (pair2 < 0) pair2 = r; }
+        }
+        if (quad >= 0) return 7 << 20 | quad << 4 | highest(mask & ~(1 << quad), 1);
+        if (trips >= 0 && (trips2 >= 0 || pair >= 0)) return 6 << 20 | trips << 4 | Math.max(trips2, pair);
+        if (flushSuit >= 0) return 5 << 20 | highest(suitMask[flushSuit], 5);
+        if (straightTop(mask) >= 0) return 4 << 20 | straightTop(mask);
+        if (trips >= 0) return 3 << 20 | trips << 8 | highest(mask & ~(1 << trips), 2);
+        if (pair2 >= 0) return 2 << 20 | pair << 8 | pair2 << 4 | highest(mask & ~(1 << pair) & ~(1 << pair2), 1);
+        if (pair >= 0) return 1 << 20 | pair << 12 | highest(mask & ~(1 << pair), 3);
+        return highest(mask, 5);
+    }
+
+    // The `k` highest ranks of a rank mask, packed four bits each, highest first.
+    static int highest(int mask, int k) {
+        int packed = 0;
+        for (int r = 12; r >= 0 && k > 0; r--) {
+            if ((mask >> r & 1) != 0) {
+                packed = packed << 4 | r;
+                k--;
+            }
+        }
+        return packed << (4 * k);
+    }
+
+    // The share of the pot won on average against `opponents` random hands.
+    static double equity(int[] hole, List<Integer> board, int opponents, Random random) {
+        boolean[] used = new boolean[53];
+        for (int c : hole) used[c] = true;
+        for (int c : board) used[c] = true;
+        int[] deck = new int[52];
+        int size = 0;
+        for (int c = 1; c <= 52; c++) if (!used[c]) deck[size++] = c;
+        int missing = 5 - board.size();
+        int[] mine = new int[7], theirs = new int[7];
+        double won = 0;
+        for (int trial = 0; trial < TRIALS; trial++) {
+            int draw = missing + 2 * opponents;
+            for (int i = 0; i < draw; i++) {   // partial Fisher-Yates shuffle of the first `draw` cards
+                int j = i + random.nextInt(size - i);
+                int t = deck[i];
+                deck[i] = deck[j];
+                deck[j] = t;
+            }
+            mine[0] = hole[0];
+            mine[1] = hole[1];
+            for (int i = 0; i < board.size(); i++) mine[2 + i] = board.get(i);
+            for (int i = 0; i < missing; i++) mine[2 + board.size() + i] = deck[i];
+            int best = evaluate(mine, 7);
+            int ties = 1;
+            boolean lost = false;
+            for (int o = 0; o < opponents && !lost; o++) {
+                System.arraycopy(mine, 2, theirs, 2, 5);
+                theirs[0] = deck[missing + 2 * o];
+                theirs[1] = deck[missing + 2 * o + 1];
+                int score = evaluate(theirs, 7);
+                if (score > best) lost = true;
+                else if (score == best) ties++;
+            }
+            if (!lost) won += 1.0 / ties;
+        }
+        return won / TRIALS;
+    }
+
+    public static void main(String[] args) throws IOException {
+        String inputText = read("inputf.txt"), moneyText = read("deals_money.txt"), dealText = read("deal.txt");
+        int[] numbers = new int[4];
+        String[] inputWords = inputText.trim().split("\\s+");
+        for (int i = 0; i < 4 && i < inputWords.length; i++) numbers[i] = isNumber(inputWords[i]) ? Integer.parseInt(inputWords[i]) : 0;
+        int[] hole = {numbers[0], numbers[1]};
+        int seat = numbers[2], spent = numbers[3];
+
+        Pr0006 deal = new Pr0006();
+        deal.readDeal(dealText);
+        if (deal.stage.equals("Show_Down")) return;
+
+        Map<Integer, Integer> money = new HashMap<>();
+        for (String line : moneyText.split("\n")) {
+            String[] w = line.trim().split("\\s+");
+            if (w.length >= 2 && isNumber(w[0]) && isNumber(w[1])) money.put(Integer.parseInt(w[0]), Integer.parseInt(w[1]));
+        }
+        int opponents = 0;
+        for (Map.Entry<Integer, Integer> e : money.entrySet())
+            if (e.getValue() > 0 && e.getKey() != seat && !deal.folded.contains(e.getKey())) opponents++;
+        opponents = Math.max(1, Math.min(opponents, 5));
+
+        String round = deal.currentRound();
+        Map<Integer, Integer> totals = new HashMap<>();
+        for (int[] a : deal.rounds.getOrDefault(round, List.of())) totals.put(a[0], a[2]);
+        int highest = totals.values().stream().max(Integer::compare).orElse(0);
+        int toCall = Math.max(0, highest - totals.getOrDefault(seat, 0));
+        int behind = money.getOrDefault(seat, 1500) - spent - toCall;
+        int potAfterCall = deal.pot + toCall;
+
+        boolean validCards = hole[0] >= 1 && hole[0] <= 52 && hole[1] >= 1 && hole[1] <= 52 && hole[0] != hole[1];
+        deal.board.removeIf(c -> c < 1 || c > 52 || c == hole[0] || c == hole[1]);
+        while (deal.board.size() > 5) deal.board.remove(deal.board.size() - 1);
+        long seed = 1125899906842597L;
+        for (char ch : (inputText + moneyText + dealText).toCharArray()) seed = 31 * seed + ch;
+        double share = validCards ? equity(hole, deal.board, opponents, new Random(seed)) : 0.0;
+
+        double odds = toCall == 0 ? 0.0 : (double) toCall / (potAfterCall + toCall);
+        boolean strong = share >= 0.65 || (opponents >= 2 && share >= 2.0 / (opponents + 1));
+        int answer = toCall > 0 ? -10 : 0;
+        if (strong && behind > 0) answer = Math.min(Math.max(potAfterCall * 3 / 4, deal.minRaise(round)), behind);
+        else if (toCall > 0 && share >= odds + 0.05) answer = 0;
+        Files.writeString(Path.of("outputf.txt"), answer + "\n");
+    }
+}
