@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from itertools import pairwise
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -63,7 +65,7 @@ def test_side_pots_add_up_and_only_live_contributors_are_eligible(
     for pot in pots:
         assert pot.amount > 0 and pot.eligible
         assert all(seat not in folded and chips[seat] > 0 for seat in pot.eligible)
-    for earlier, later in zip(pots, pots[1:], strict=False):
+    for earlier, later in pairwise(pots):
         assert set(later.eligible) < set(earlier.eligible)
 
 
