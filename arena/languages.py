@@ -6,7 +6,6 @@ the sandbox, once per table; the run command never goes through a shell.
 
 from __future__ import annotations
 
-import os
 import shutil
 import sys
 import time
@@ -14,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from arena.errors import ConfigError, ToolchainError
-from arena.sandbox import Sandbox
+from arena.sandbox import NAMESPACES, Sandbox
 
 BUILD_WALL_S = 60.0
 
@@ -63,24 +62,19 @@ def language_for(program: Path) -> Language:
     return language
 
 
-def python_interpreter() -> Path:
+def python_interpreter(isolation_level: str = NAMESPACES) -> Path:
     """The real interpreter binary Python programs run on.
 
-    The one running arena (it has numpy), when any user may reach it (the namespaced sandbox binds its
-    prefix read-only); else the system's ``/usr/bin/python3``.
+    The one running arena (it has numpy): the namespaced sandbox binds its prefix read-only. Without
+    namespaces, when that interpreter sits below a folder other users cannot enter, the system's
+    ``/usr/bin/python3``.
     """
     own = Path(sys.executable).resolve()
     reachable = all(parent.stat().st_mode & 0o001 for parent in own.parents)
     system = Path("/usr/bin/python3")
-    if not reachable and system.exists() and os.geteuid() == 0 and not _namespaces():
+    if isolation_level != NAMESPACES and not reachable and system.exists():
         return system.resolve()
     return own
-
-
-def _namespaces() -> bool:
-    from arena.sandbox.isolation import namespaces_available
-
-    return namespaces_available()[0]
 
 
 def tool_path(tool: str) -> str | None:
@@ -111,10 +105,10 @@ def _require_tools(language: Language) -> None:
 
 
 def _commands(
-    language: Language, team: str, source: str, memory_mb: int
+    language: Language, team: str, source: str, sandbox: Sandbox
 ) -> tuple[list[str] | None, list[str]]:
     """(build command or None, run command) for one program."""
-    heap = f"-Xmx{max(64, memory_mb * 3 // 4)}m"
+    heap = f"-Xmx{max(64, sandbox.limits.memory_mb * 3 // 4)}m"
     match language:
         case Language(name="c"):
             return ["gcc", "-O2", "-pipe", "-o", team, source, "-lm"], [f"./{team}"]
@@ -136,7 +130,7 @@ def _commands(
             ruby = tool_path("ruby") or "ruby"
             return [ruby, "-c", source], [ruby, "--disable-gems", source]
         case _:
-            python = str(python_interpreter())
+            python = str(python_interpreter(sandbox.isolation_level))
             check = "import sys; compile(open(sys.argv[1], 'rb').read(), sys.argv[1], 'exec')"
             return [python, "-E", "-s", "-B", "-c", check, source], [python, "-E", "-s", "-B", source]
 
@@ -155,7 +149,7 @@ def build_program(program: Path, workdir: Path, sandbox: Sandbox) -> BuildResult
         raise ConfigError(f"{program}: no such program file")
     team, source = program.stem, program.stem + language.extension
     shutil.copyfile(program, sandbox.folder / source)
-    build, run_argv = _commands(language, team, source, sandbox.limits.memory_mb)
+    build, run_argv = _commands(language, team, source, sandbox)
     before = {path.name for path in sandbox.folder.iterdir()}
     if build is None:
         return BuildResult(True, "", tuple(run_argv), 0.0, (source,))

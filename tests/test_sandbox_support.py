@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import hashlib
 import shutil
+import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 
 import psutil
@@ -30,6 +32,18 @@ def build(sandbox: Sandbox, source: Path) -> BuildResult:
     result = build_program(staged, sandbox.workdir, sandbox)
     assert result.ok, result.output
     return result
+
+
+@pytest.fixture
+def open_root(tmp_path: Path) -> Iterator[Path]:
+    """A folder every user may enter (the rlimits-only fallback runs programs by their real path)."""
+    shared = "/dev/shm" if Path("/dev/shm").is_dir() else None
+    folder = Path(tempfile.mkdtemp(prefix="arena-test-", dir=shared))
+    folder.chmod(0o711)
+    try:
+        yield folder
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 def processes_of(uid: int | None) -> list[psutil.Process]:

@@ -142,6 +142,7 @@ class Helper:
             if cpu is not None and which == resource.RLIMIT_CPU:
                 value = cpu
             resource.setrlimit(which, (value, value))
+        os.chdir(self.cwd)  # before dropping root: the fallback's folder may sit below a private parent
         if self.uid is not None and os.getuid() == 0:
             os.setgroups([])
             os.setresgid(self.gid, self.gid, self.gid)
@@ -149,7 +150,6 @@ class Helper:
         os.dup2(stdin_fd, 0)
         os.dup2(stdout_fd, 1)
         os.dup2(stderr_fd, 2)
-        os.chdir(self.cwd)
 
     def resolve(self, name: str) -> str:
         if "/" in name:

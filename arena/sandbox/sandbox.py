@@ -22,6 +22,7 @@ from arena.sandbox.channel import Channel
 from arena.sandbox.limits import Limits
 from arena.sandbox.result import RunResult, RunStatus
 
+RLIMITS_ONLY_NAME = isolation.RLIMITS_ONLY
 UID_BASE = 200_000
 HELPER_MEMORY_MB = 64
 SCRATCH_MB = 64
@@ -76,6 +77,7 @@ class Sandbox:
                 inner_dir, scratch = isolation.TEAM_DIR, isolation.SCRATCH_DIR
             else:
                 self.workdir.mkdir(parents=True, exist_ok=True)
+                _require_reachable(self.workdir)
                 argv = [sys.executable, "-I", "-S", str(isolation.HELPER_SOURCE), "plain"]
                 self.process = subprocess.Popen(
                     argv,
@@ -167,9 +169,11 @@ class Sandbox:
         """End every process this sandbox started; leave the team folder's contents in ``workdir``."""
         if self.closed:
             return
-        self.closed = True
-        for session in list(self.sessions):
-            session.close()
+        try:
+            for session in list(self.sessions):
+                session.close()
+        finally:
+            self.closed = True
         try:
             self._request({"op": "quit"})
             if self.isolation_level == isolation.NAMESPACES:
@@ -368,6 +372,18 @@ class Session:
         self.result = self.sandbox._result(header, bytes(self.buffer), bytes(self.stderr), 0.0)
         self.sandbox.sessions.remove(self)
         return self.result
+
+
+def _require_reachable(workdir: Path) -> None:
+    """Without a mount namespace the program reaches its folder by its real path: every parent must let it."""
+    if os.geteuid() != 0:
+        return
+    for parent in workdir.resolve().parents:
+        if not parent.stat().st_mode & 0o001:
+            raise ConfigError(
+                f"{workdir}: the {RLIMITS_ONLY_NAME} sandbox runs programs as an unprivileged user, "
+                f"who cannot enter {parent} (make every parent of the team folder searchable by others)"
+            )
 
 
 def open_sandbox(workdir: Path, limits: Limits, *, isolation: str = "auto") -> Sandbox:
