@@ -1,0 +1,94 @@
+"""File and line transports with real programs, in both isolation levels."""
+
+from __future__ import annotations
+
+import os
+import stat
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from test_sandbox_support import TINY, build, needs_namespaces, open_root, processes_of
+
+from arena.errors import SandboxError
+from arena.languages import python_interpreter
+from arena.sandbox import NAMESPACES, RLIMITS_ONLY, Limits, RunStatus, Sandbox, open_sandbox
+from arena.transports import FileTransport, LineTransport
+
+__all__ = ["open_root"]
+
+INPUTS = {"inputf.txt": "1          2          3", "deals_money.txt": "Deal 1\n", "deal.txt": "Dealer 1\n"}
+
+
+@pytest.fixture(params=[pytest.param(NAMESPACES, marks=needs_namespaces), RLIMITS_ONLY])
+def sandbox(request: pytest.FixtureRequest, open_root: Path) -> Iterator[Sandbox]:
+    with open_sandbox(open_root / "team", Limits(), isolation=request.param) as opened:
+        yield opened
+
+
+def test_a_decision_writes_inputs_runs_and_reads_the_answer(sandbox: Sandbox) -> None:
+    built = build(sandbox, TINY / "TinyC.c")
+    transport = FileTransport(sandbox, built.run_argv, protected=built.products)
+    reply = transport.exchange(INPUTS)
+    assert reply.ok
+    assert reply.text == "6\n"
+    assert reply.help_files == 0
+    again = transport.exchange({**INPUTS, "inputf.txt": "10 20"})
+    assert again.text == "30\n"
+    for name in INPUTS:
+        info = (sandbox.folder / name).lstat()
+        assert (info.st_uid, stat.S_IMODE(info.st_mode)) == (0, 0o444)
+    assert (sandbox.folder / "deal.txt").read_text() == "Dealer 1\n"
+
+
+def test_the_output_is_emptied_before_every_run(sandbox: Sandbox) -> None:
+    built = build(sandbox, TINY / "TinyC.c")
+    FileTransport(sandbox, built.run_argv, protected=built.products).exchange(INPUTS)
+    silent = FileTransport(sandbox, ["/bin/true"], protected=built.products).exchange(INPUTS)
+    assert silent.text == ""
+    assert silent.run.status is RunStatus.OK
+
+
+def test_help_files_are_counted_and_carry_memory(sandbox: Sandbox) -> None:
+    built = build(sandbox, TINY / "keeps_notes.py")
+    transport = FileTransport(sandbox, built.run_argv, protected=built.products)
+    answers = [transport.exchange(INPUTS) for _ in range(3)]
+    assert [reply.text for reply in answers] == ["1\n", "2\n", "3\n"]
+    assert {reply.help_files for reply in answers} == {2}
+    assert all(reply.ok for reply in answers)
+
+
+def test_inputs_the_program_left_behind_are_taken_back(sandbox: Sandbox) -> None:
+    (sandbox.folder / "deal.txt").symlink_to("/etc/hostname")
+    reply = FileTransport(sandbox, ["/bin/true"]).exchange(INPUTS)
+    assert reply.ok
+    assert not (sandbox.folder / "deal.txt").is_symlink()
+    assert (sandbox.folder / "deal.txt").read_text() == "Dealer 1\n"
+
+
+def test_a_line_program_answers_each_line(sandbox: Sandbox) -> None:
+    build(sandbox, TINY / "echo_lines.py")
+    python = str(python_interpreter(sandbox.isolation_level))
+    transport = LineTransport(sandbox, [python, "-E", "-s", "-B", "echo_lines.py"])
+    transport.start()
+    for word in ("one", "two", "three"):
+        transport.send(word)
+        assert transport.receive(5.0) == f"pong {word}"
+    assert transport.alive
+    transport.send("quit")
+    assert transport.receive(5.0) is None
+    result = transport.close()
+    assert result.ok
+    assert processes_of(sandbox.uid) == []
+
+
+def test_a_line_transport_must_be_started(sandbox: Sandbox) -> None:
+    with pytest.raises(SandboxError, match="not started"):
+        LineTransport(sandbox, ["cat"]).send("x")
+
+
+def test_no_file_is_left_writable_by_the_program_except_the_output(sandbox: Sandbox) -> None:
+    FileTransport(sandbox, ["/bin/true"]).exchange(INPUTS)
+    output = (sandbox.folder / "outputf.txt").lstat()
+    assert (output.st_uid, stat.S_IMODE(output.st_mode)) == (0, 0o666)
+    assert stat.S_IMODE(os.stat(sandbox.folder).st_mode) == 0o1777
