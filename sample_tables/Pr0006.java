@@ -1,4 +1,5 @@
-// Pr0006: bots/codem/Equity.java with the class renamed to match the file name. Equity: a team program (Java 17) that estimates its chance of winning by simulation.
+// Pr0006: bots/codem/Equity.java with its class renamed to match the file name.
+// Equity: a Code'em Poker team program (Java 17) that estimates its chance of winning by simulation.
 //
 // Each decision deals the unknown cards at random TRIALS times: a hand for every live opponent and the
 // rest of the board, and counts how often its own best five cards win (a tie counts as a share). With
@@ -233,7 +234,7 @@ public class Pr0006 {
         for (char ch : (inputText + moneyText + dealText).toCharArray()) seed = 31 * seed + ch;
         double share = validCards ? equity(hole, deal.board, opponents, new Random(seed)) : 0.0;
 
-        double odds = toCall == 0 ? 0.0 : (double) toCall / (potAfterCall + toCall);
+        double odds = toCall == 0 ? 0.0 : (double) toCall / potAfterCall;   // my share of the pot I would win
         boolean strong = share >= 0.65 || (opponents >= 2 && share >= 2.0 / (opponents + 1));
         int answer = toCall > 0 ? -10 : 0;
         if (strong && behind > 0) answer = Math.min(Math.max(potAfterCall * 3 / 4, deal.minRaise(round)), behind);

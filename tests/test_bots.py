@@ -365,6 +365,29 @@ def test_sample_tables_holds_twelve_team_programs_named_by_team_id() -> None:
     assert "public class Pr0006" in (SAMPLES / "Pr0006.java").read_text()
 
 
+COPIES = {
+    "Pr0001.py": "Caller.py",
+    "Pr0002.c": "Tight.c",
+    "Pr0003.cpp": "Raiser.cpp",
+    "Pr0004.pl": "Bluffer.pl",
+    "Pr0005.rb": "Tracker.rb",
+    "Pr0006.java": "Equity.java",
+    "Pr0007.py": "Learner.py",
+}
+
+
+@pytest.mark.parametrize("sample", sorted(COPIES))
+def test_sample_copies_match_their_bots(sample: str) -> None:
+    """The copies in sample_tables stay the programs bots/README.md explains (Java: class renamed only)."""
+    copy = (SAMPLES / sample).read_text().replace(Path(sample).stem, Path(COPIES[sample]).stem)
+    original = (BOTS / COPIES[sample]).read_text()
+    if sample.endswith(".java"):
+        copy = copy.replace(
+            "// Equity: bots/codem/Equity.java with its class renamed to match the file name.\n", ""
+        )
+    assert copy == original
+
+
 @pytest.mark.parametrize("case", DECISION_CASES)
 @pytest.mark.parametrize("team", [Path(n).stem for n in SAMPLE_FILES])
 def test_sample_team_answers_or_shows_its_documented_fault(

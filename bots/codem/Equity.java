@@ -233,7 +233,7 @@ public class Equity {
         for (char ch : (inputText + moneyText + dealText).toCharArray()) seed = 31 * seed + ch;
         double share = validCards ? equity(hole, deal.board, opponents, new Random(seed)) : 0.0;
 
-        double odds = toCall == 0 ? 0.0 : (double) toCall / (potAfterCall + toCall);
+        double odds = toCall == 0 ? 0.0 : (double) toCall / potAfterCall;   // my share of the pot I would win
         boolean strong = share >= 0.65 || (opponents >= 2 && share >= 2.0 / (opponents + 1));
         int answer = toCall > 0 ? -10 : 0;
         if (strong && behind > 0) answer = Math.min(Math.max(potAfterCall * 3 / 4, deal.minRaise(round)), behind);
