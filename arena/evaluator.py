@@ -239,36 +239,47 @@ def category(strength: int) -> HandCategory:
     return HandCategory(strength >> 20)
 
 
-def _dense_tables() -> tuple[np.ndarray, np.ndarray]:
+def _dense_tables() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(class index per rank-key sum, strength per class, key sum per little-endian card pair)."""
     if not _dense:
         sums = np.fromiter(_PLAIN.keys(), dtype=np.int64, count=len(_PLAIN))
         strengths = np.fromiter(_PLAIN.values(), dtype=np.int64, count=len(_PLAIN))
         classes, index = np.unique(strengths, return_inverse=True)
         table = np.zeros(int(sums.max()) + 1, dtype=np.uint16)
         table[sums] = index
-        _dense.extend([table, classes])
-    return _dense[0], _dense[1]
+        cards = np.arange(52)
+        pairs = np.zeros(1 << 16, dtype=np.int64)
+        pairs[(cards[:, None] | cards[None, :] << 8).ravel()] = (
+            _CARD_KEYS_NP[:, None] + _CARD_KEYS_NP[None, :]
+        ).ravel()
+        _dense.extend([table, classes, pairs])
+    return _dense[0], _dense[1], _dense[2]
 
 
-def strengths_from_sums(
-    key_sums: np.ndarray, bit_sums: np.ndarray | None, cards: np.ndarray | None = None
-) -> np.ndarray:
-    """Strengths of hands given by their summed :data:`CARD_KEYS` (int64 array).
-
-    For hands with a flush the 52-bit card masks are needed: ``bit_sums`` (one per hand, the sum of
-    ``1 << card``) or, when it is ``None``, the hands' ``cards`` rows, read only for flush hands.
-    """
-    table, classes = _dense_tables()
-    out = classes[table[key_sums >> _SUIT_BITS]]
-    flushed = np.flatnonzero((key_sums + _FLUSH_OFFSET) & _FLUSH_BITS)
+def _fill(out: np.ndarray, totals: np.ndarray, cards: np.ndarray | None, bit_sums: np.ndarray | None) -> None:
+    """Write the strengths of hands with key sums ``totals`` (clobbered) into ``out``."""
+    table, classes, _ = _dense_tables()
+    np.take(classes, np.take(table, totals >> _SUIT_BITS, mode="clip"), out=out, mode="clip")
+    totals += _FLUSH_OFFSET
+    totals &= _FLUSH_BITS
+    flushed = np.flatnonzero(totals)
     if flushed.size:
-        shifts = _SUIT_SHIFT_NP[((key_sums[flushed] + _FLUSH_OFFSET) & _FLUSH_BITS) >> 3]
+        shifts = _SUIT_SHIFT_NP[totals[flushed] >> 3]
         if bit_sums is not None:
             masks = bit_sums[flushed]
         else:
             assert cards is not None
-            masks = _CARD_BITS_NP[cards[flushed]].sum(axis=1)
+            masks = np.take(_CARD_BITS_NP, cards[flushed]).sum(axis=1)
         out[flushed] = _FLUSH_NP[(masks >> shifts) & _RANK_MASK]
+
+
+def strengths_from_sums(key_sums: np.ndarray, bit_sums: np.ndarray) -> np.ndarray:
+    """Strengths of hands given by their summed :data:`CARD_KEYS` and summed ``1 << card`` (int64 arrays).
+
+    This is :func:`evaluate_batch` for callers that build the sums themselves, e.g. from a shared board.
+    """
+    out = np.empty(len(key_sums), dtype=np.int64)
+    _fill(out, np.array(key_sums, dtype=np.int64), None, np.asarray(bit_sums))
     return out
 
 
@@ -287,17 +298,33 @@ def card_bit_array() -> np.ndarray:
 
 
 def evaluate_batch(cards: np.ndarray) -> np.ndarray:
-    """Strengths (int64) of the rows of an (N, 5..7) integer array of card indices, as :func:`evaluate`."""
+    """Strengths (int64) of the rows of an (N, 5..7) integer array of card indices, as :func:`evaluate`.
+
+    Rows are summed two cards at a time: each pair of adjacent card bytes, read as one little-endian
+    16-bit number, indexes a table of the pair's summed keys. ``uint8`` input is used as it is; other
+    integer types are checked and copied to ``uint8`` first.
+    """
     hands = np.asarray(cards)
     if hands.ndim != 2 or not 5 <= hands.shape[1] <= _MAX_CARDS or not np.issubdtype(hands.dtype, np.integer):
         raise ValueError(f"cards must be integers of shape (N, 5..7), not {hands.dtype} {hands.shape}")
-    if hands.size and (hands.min() < 0 or hands.max() > 51):
+    if hands.size and (hands.max() > 51 or (hands.dtype.kind == "i" and hands.min() < 0)):
         raise ValueError(f"card indices must be 0..51, got {hands.min()}..{hands.max()}")
-    out = np.empty(len(hands), dtype=np.int64)
-    for start in range(0, len(hands), _CHUNK):
-        chunk = hands[start : start + _CHUNK]
-        total = np.take(_CARD_KEYS_NP, chunk[:, 0])
-        for column in range(1, chunk.shape[1]):
-            total += np.take(_CARD_KEYS_NP, chunk[:, column])
-        out[start : start + _CHUNK] = strengths_from_sums(total, None, chunk)
+    hands = np.ascontiguousarray(hands, dtype=np.uint8)
+    _, _, pair_keys = _dense_tables()
+    count, width = hands.shape
+    flat = hands.reshape(-1)
+    out = np.empty(count, dtype=np.int64)
+    for start in range(0, count, _CHUNK):
+        rows = min(_CHUNK, count - start)
+        block = flat[start * width : (start + rows) * width]
+        pairs = np.ndarray((rows, width // 2), dtype="<u2", buffer=block, strides=(width, 2))
+        pair_sums = np.take(pair_keys, pairs, mode="clip")
+        if width % 2:
+            totals = np.take(_CARD_KEYS_NP, block[width - 1 :: width], mode="clip")
+            totals += pair_sums[:, 0]
+        else:
+            totals = pair_sums[:, 0].copy()
+        for column in range(1, width // 2):
+            totals += pair_sums[:, column]
+        _fill(out[start : start + rows], totals, hands[start : start + rows], None)
     return out
