@@ -256,10 +256,15 @@ def _dense_tables() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return _dense[0], _dense[1], _dense[2]
 
 
-def _fill(out: np.ndarray, totals: np.ndarray, cards: np.ndarray | None, bit_sums: np.ndarray | None) -> None:
-    """Write the strengths of hands with key sums ``totals`` (clobbered) into ``out``."""
+def _plain_into(out: np.ndarray, totals: np.ndarray) -> None:
+    """Write into ``out`` the strengths of hands with key sums ``totals``, as if none held a flush."""
     table, classes, _ = _dense_tables()
     np.take(classes, np.take(table, totals >> _SUIT_BITS, mode="clip"), out=out, mode="clip")
+
+
+def _flushes_into(out: np.ndarray, totals: np.ndarray, cards: np.ndarray | None,
+                  bit_sums: np.ndarray | None) -> None:
+    """Overwrite in ``out`` the hands whose key sums ``totals`` (clobbered) hold a flush."""
     totals += _FLUSH_OFFSET
     totals &= _FLUSH_BITS
     flushed = np.flatnonzero(totals)
@@ -279,7 +284,9 @@ def strengths_from_sums(key_sums: np.ndarray, bit_sums: np.ndarray) -> np.ndarra
     This is :func:`evaluate_batch` for callers that build the sums themselves, e.g. from a shared board.
     """
     out = np.empty(len(key_sums), dtype=np.int64)
-    _fill(out, np.array(key_sums, dtype=np.int64), None, np.asarray(bit_sums))
+    totals = np.array(key_sums, dtype=np.int64)
+    _plain_into(out, totals)
+    _flushes_into(out, totals, None, np.asarray(bit_sums))
     return out
 
 
@@ -314,17 +321,20 @@ def evaluate_batch(cards: np.ndarray) -> np.ndarray:
     count, width = hands.shape
     flat = hands.reshape(-1)
     out = np.empty(count, dtype=np.int64)
+    totals = np.empty(count, dtype=np.int64)
     for start in range(0, count, _CHUNK):
         rows = min(_CHUNK, count - start)
         block = flat[start * width : (start + rows) * width]
         pairs = np.ndarray((rows, width // 2), dtype="<u2", buffer=block, strides=(width, 2))
         pair_sums = np.take(pair_keys, pairs, mode="clip")
+        chunk_totals = totals[start : start + rows]
         if width % 2:
-            totals = np.take(_CARD_KEYS_NP, block[width - 1 :: width], mode="clip")
-            totals += pair_sums[:, 0]
+            np.take(_CARD_KEYS_NP, block[width - 1 :: width], out=chunk_totals, mode="clip")
+            chunk_totals += pair_sums[:, 0]
         else:
-            totals = pair_sums[:, 0].copy()
+            chunk_totals[:] = pair_sums[:, 0]
         for column in range(1, width // 2):
-            totals += pair_sums[:, column]
-        _fill(out[start : start + rows], totals, hands[start : start + rows], None)
+            chunk_totals += pair_sums[:, column]
+        _plain_into(out[start : start + rows], chunk_totals)
+    _flushes_into(out, totals, hands, None)
     return out
