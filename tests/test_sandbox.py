@@ -117,7 +117,7 @@ def test_a_session_exchanges_lines_and_ends(sandbox: Sandbox) -> None:
     result = session.close()
     assert result.ok
     assert not session.alive
-    assert processes_of(sandbox.uid) == []
+    assert processes_of(sandbox) == []
 
 
 def test_a_silent_session_times_out_then_eof(sandbox: Sandbox) -> None:
@@ -140,7 +140,7 @@ def test_a_daemon_is_swept_in_the_fallback_too(open_root: Path) -> None:
     with open_sandbox(open_root / "team", Limits(), isolation=RLIMITS_ONLY) as opened:
         built = build(opened, HOSTILE / "daemon_writer.c")
         assert opened.run(built.run_argv).ok
-        assert processes_of(opened.uid) == []
+        assert processes_of(opened) == []
 
 
 def test_a_closed_sandbox_refuses_work(tmp_path: Path) -> None:

@@ -42,7 +42,7 @@ class Arena:
             "deal.txt": DEAL,
         }
         reply = transport.exchange({**files, **(inputs or {})})
-        assert processes_of(self.sandbox.uid) == []
+        assert processes_of(self.sandbox) == []
         return reply
 
     def assert_outside_unchanged(self) -> None:
@@ -56,12 +56,11 @@ def arena(tmp_path: Path) -> Iterator[Arena]:
     precious.parent.mkdir()
     precious.write_text("precious\n")
     sandbox = open_sandbox(tmp_path / "team", Limits(), isolation="namespaces")
-    uid = sandbox.uid
     try:
         yield Arena(tmp_path, sandbox, precious)
     finally:
         sandbox.close()
-    assert processes_of(uid) == []
+    assert processes_of(sandbox) == []  # the helper too, once closed
 
 
 def test_infinite_loop_is_a_wall_time_fault(arena: Arena) -> None:
@@ -181,7 +180,7 @@ def test_a_symlinked_output_never_writes_outside(arena: Arena) -> None:
 def test_a_double_forked_daemon_dies_with_the_decision(arena: Arena) -> None:
     reply = arena.play("daemon_writer.c")
     assert reply.run.status is RunStatus.OK
-    assert processes_of(arena.sandbox.uid) == []
+    assert processes_of(arena.sandbox) == []
     output = arena.sandbox.folder / "outputf.txt"
     settled = output.read_text()
     assert settled in ("5\n", "666\n")

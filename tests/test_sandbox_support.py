@@ -46,14 +46,16 @@ def open_root(tmp_path: Path) -> Iterator[Path]:
         shutil.rmtree(folder, ignore_errors=True)
 
 
-def processes_of(uid: int | None) -> list[psutil.Process]:
-    """Every live (non-zombie) process running as the sandbox's uid."""
-    if uid is None:
+def processes_of(sandbox: Sandbox) -> list[psutil.Process]:
+    """Every live (non-zombie) process running as the sandbox's uid, other than its helper."""
+    if sandbox.uid is None:
         return []
     found = []
     for process in psutil.process_iter(["uids", "status"]):
         info = process.info
-        if info["uids"] and info["uids"].real == uid and info["status"] != psutil.STATUS_ZOMBIE:
+        if process.pid == sandbox.helper_pid and not sandbox.closed:
+            continue
+        if info["uids"] and info["uids"].real == sandbox.uid and info["status"] != psutil.STATUS_ZOMBIE:
             found.append(process)
     return found
 

@@ -79,7 +79,7 @@ def test_a_line_program_answers_each_line(sandbox: Sandbox) -> None:
     assert transport.receive(5.0) is None
     result = transport.close()
     assert result.ok
-    assert processes_of(sandbox.uid) == []
+    assert processes_of(sandbox) == []
 
 
 def test_a_line_transport_must_be_started(sandbox: Sandbox) -> None:

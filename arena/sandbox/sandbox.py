@@ -74,6 +74,7 @@ class Sandbox:
                     text = info.read()
                 helper_pid = int(json.loads(text)["child-pid"])
                 self.folder = Path(f"/proc/{helper_pid}/root{isolation.TEAM_DIR}")
+                self.helper_pid = helper_pid
                 inner_dir, scratch = isolation.TEAM_DIR, isolation.SCRATCH_DIR
             else:
                 self.workdir.mkdir(parents=True, exist_ok=True)
@@ -90,6 +91,7 @@ class Sandbox:
                     cwd=self.workdir,
                 )
                 self.folder = self.workdir
+                self.helper_pid = self.process.pid
                 inner_dir, scratch = str(self.workdir), ""
         except (OSError, KeyError, ValueError) as error:
             self._remove_cgroup()
