@@ -206,8 +206,9 @@ int main(void) {
     int c1 = 0, c2 = 0, seat = 0, spent = 0;
     FILE *in = fopen("inputf.txt", "r");
     if (in) {
-        if (fscanf(in, "%d %d %d %d", &c1, &c2, &seat, &spent) != 4) seat = seat > 0 ? seat : 0;
+        int fields = fscanf(in, "%d %d %d %d", &c1, &c2, &seat, &spent);
         fclose(in);
+        if (fields < 3) seat = 0;   /* no seat number: no bet of the round is ours */
     }
     Deal d;
     read_deal(&d);

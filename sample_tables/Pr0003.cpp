@@ -12,6 +12,7 @@
 // Build: g++ -O2 -std=c++17 -o Raiser Raiser.cpp
 #include <algorithm>
 #include <array>
+#include <cctype>
 #include <cmath>
 #include <fstream>
 #include <map>
@@ -29,7 +30,8 @@ const std::vector<std::string> kRounds = {"Pre_Flop", "Flop", "Fourth_Street", "
 
 bool IsNumber(const std::string& word) {
   size_t start = word[0] == '-' ? 1 : 0;
-  return word.size() > start && std::all_of(word.begin() + start, word.end(), ::isdigit);
+  return word.size() > start &&
+         std::all_of(word.begin() + start, word.end(), [](unsigned char c) { return std::isdigit(c) != 0; });
 }
 
 struct Action {

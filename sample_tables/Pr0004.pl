@@ -49,8 +49,7 @@ sub draw {
 sub read_deal {
     my ($text) = @_;
     my %deal = (stage => '', pot => 0, dealer => 0, board => [], rounds => {}, folded => {});
-    my ($current, @header, $board_left) = ('');
-    $board_left = 0;
+    my ($current, $board_left, @header) = ('', 0);
     for my $line (split /\n/, $text) {
         my @words = split ' ', $line;
         next unless @words;

@@ -16,6 +16,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -65,7 +66,7 @@ public class Pr0006 {
                 rounds.putIfAbsent(current, new ArrayList<>());
             } else if (current.isEmpty() || current.equals("Show_Down") || head.equals("End")) {
                 continue;
-            } else if (java.util.Arrays.stream(words).allMatch(Pr0006::isNumber)) {
+            } else if (Arrays.stream(words).allMatch(Pr0006::isNumber)) {
                 if (boardLeft > 0) {
                     for (int i = 0; i < words.length && i < boardLeft; i++) board.add(Integer.parseInt(words[i]));
                     boardLeft = 0;
