@@ -3,7 +3,8 @@
 A rollout takes one uniform random permutation of the cards nobody can see (the deck less the hero's
 hole cards, the visible board and any ``exclude``d cards) and assigns it to the unknown positions in
 natural order: the opponent's two hole cards first, then the missing community cards; the rest of the
-permutation is unused. The hero's and the opponent's best five of seven are then compared.
+permutation is unused (and so not drawn). The hero's and the opponent's best five of seven are then
+compared.
 
 Every function draws only from the ``numpy.random.Generator`` it is given, so a seeded generator
 gives the same answer every time.
@@ -46,9 +47,21 @@ def _unseen(hero: Sequence[int], board: Sequence[int], exclude: Sequence[int]) -
 def _deal(unseen: np.ndarray, unknown: int, samples: int, rng: np.random.Generator) -> np.ndarray:
     """First ``unknown`` cards of ``samples`` uniform random permutations of ``unseen``.
 
-    Each permutation is the argsort of independent uniforms, one per unseen card.
+    A forward Fisher-Yates shuffle per row: position ``j`` takes a uniform card among those not yet
+    placed. Its first ``unknown`` positions are those of a full uniform permutation; the rest of the
+    permutation is never used, so it is not drawn.
     """
-    return unseen[np.argsort(rng.random((samples, unseen.size)), axis=1)[:, :unknown]]
+    size = unseen.size
+    perm = np.tile(unseen.astype(np.uint8), (samples, 1))
+    uniforms = rng.random((samples, unknown))
+    rows = np.arange(samples)
+    for position in range(unknown):
+        pick = (uniforms[:, position] * (size - position)).astype(np.intp)
+        pick += position
+        chosen = perm[rows, pick]
+        perm[rows, pick] = perm[:, position]
+        perm[:, position] = chosen
+    return perm[:, :unknown].astype(np.intp)
 
 
 def _outcomes(hero: Sequence[int], board: Sequence[int], dealt: np.ndarray) -> np.ndarray:
