@@ -74,7 +74,10 @@ def observations(store: Store, *, duplicate: bool) -> dict[str, list[float]]:
 
 
 def compute_standings(store: Store, *, duplicate: bool = False) -> list[Standing]:
-    """Every team's standing, best profit per deal first (ties: total profit, then name)."""
+    """Every team's standing, best profit per deal first (ties: total profit, then name).
+
+    A team whose program never built is ranked after every team that played, whatever its profit.
+    """
     totals: dict[str, dict[str, int]] = {
         t.team: {"tables": 0, "deals": 0, "profit": 0, "faults": 0, "disqualified": 0, "build_failed": 0}
         for t in store.teams()
@@ -94,7 +97,7 @@ def compute_standings(store: Store, *, duplicate: bool = False) -> list[Standing
         _mean, low, high = mean_interval(samples.get(team, []))
         per_deal = line["profit"] / line["deals"] if line["deals"] else 0.0
         unranked.append((team, line, per_deal, low, high))
-    unranked.sort(key=lambda item: (-item[2], -item[1]["profit"], item[0]))
+    unranked.sort(key=lambda item: (_never_built(item[1]), -item[2], -item[1]["profit"], item[0]))
     return [
         Standing(
             rank=rank,
@@ -111,6 +114,10 @@ def compute_standings(store: Store, *, duplicate: bool = False) -> list[Standing
         )
         for rank, (team, line, per_deal, low, high) in enumerate(unranked, start=1)
     ]
+
+
+def _never_built(line: dict[str, int]) -> bool:
+    return line["tables"] > 0 and line["build_failed"] == line["tables"]
 
 
 def standings_csv(standings: Sequence[Standing]) -> str:

@@ -1,0 +1,118 @@
+"""``arena tournament``, ``arena final``, ``arena finals-logs`` and ``arena watch``.
+
+The CLI registry imports only this module for all four: they are one job, hosting a Code'em tournament.
+"""
+
+from __future__ import annotations
+
+import argparse
+import signal
+import threading
+from pathlib import Path
+from typing import Any
+
+from pydantic import ValidationError
+from rich.console import Console
+
+from arena.errors import ConfigError
+
+
+def register(subparsers: Any) -> None:
+    """Add the four sub-commands."""
+    tournament = subparsers.add_parser(
+        "tournament",
+        help="play a whole Code'em tournament of the programs in a folder",
+        description="Find <TeamId>.<ext> programs, seat them at tables of six so every pair meets, play the "
+        "tables in parallel, and write standings.csv and results.json. Running the same command "
+        "again after an interruption finishes the tournament.",
+    )
+    tournament.add_argument("submissions", type=Path, metavar="SUBMISSIONS_DIR")
+    tournament.add_argument("--out", type=Path, required=True, metavar="RUN_DIR")
+    tournament.add_argument("--deals", type=int, default=1000, help="deals per table (default 1000)")
+    tournament.add_argument("--seed", type=int, default=0, help="tournament seed (default 0)")
+    tournament.add_argument("--jobs", type=int, default=1, help="tables played at once (default 1)")
+    tournament.add_argument("--duplicate", action="store_true", help="replay each table with seats rotated")
+    tournament.add_argument("--time-limit", type=float, default=1.0, help="seconds per decision (default 1)")
+    tournament.set_defaults(handler=_tournament)
+
+    final = subparsers.add_parser("final", help="play the final table of the top six")
+    final.add_argument("run_dir", type=Path, metavar="RUN_DIR")
+    final.add_argument(
+        "--help-files", type=Path, metavar="DIR", help="DIR/<TeamId>/: a finalist's help files"
+    )
+    final.add_argument("--deals", type=int, default=1000, help="deals at the final table (default 1000)")
+    final.set_defaults(handler=_final)
+
+    logs = subparsers.add_parser("finals-logs", help="write 004's log folders for the finalists")
+    logs.add_argument("run_dir", type=Path, metavar="RUN_DIR")
+    logs.add_argument("--out", type=Path, required=True, metavar="DIR")
+    logs.set_defaults(handler=_finals_logs)
+
+    watch = subparsers.add_parser("watch", help="check new and changed programs in a folder as they arrive")
+    watch.add_argument("submissions", type=Path, metavar="SUBMISSIONS_DIR")
+    watch.add_argument("--quiet", type=float, default=1.0, help="seconds without writes before a check")
+    watch.set_defaults(handler=_watch)
+
+
+def _tournament(args: argparse.Namespace) -> int:
+    from arena.tournament.host import TournamentSettings, run_tournament, standings_table
+
+    try:
+        settings = TournamentSettings(
+            deals=args.deals, seed=args.seed, duplicate=args.duplicate, time_limit_s=args.time_limit
+        )
+    except ValidationError as error:
+        raise ConfigError(_first_problem(error)) from None
+    report = run_tournament(args.submissions, args.out, settings, jobs=args.jobs)
+    Console().print(standings_table(report.standings))
+    if report.failures:
+        raise ConfigError(
+            f"{len(report.failures)} table(s) failed (first: {report.failures[0]}); "
+            "run the command again to retry"
+        )
+    return 0
+
+
+def _final(args: argparse.Namespace) -> int:
+    from arena.tournament.final import final_table, run_final
+
+    if args.deals < 1:
+        raise ConfigError(f"--deals must be at least 1, got {args.deals}")
+    results = run_final(args.run_dir, help_files=args.help_files, deals=args.deals)
+    Console().print(final_table(results))
+    return 0
+
+
+def _finals_logs(args: argparse.Namespace) -> int:
+    from arena.tournament.finals_logs import write_finals_logs
+
+    chosen = write_finals_logs(args.run_dir, args.out)
+    print(f"wrote log folders for {len(chosen)} finalists in {args.out}: {', '.join(chosen)}")
+    return 0
+
+
+def _watch(args: argparse.Namespace) -> int:
+    from arena.tournament.watch import Checked, watch
+
+    if not args.submissions.is_dir():
+        raise ConfigError(f"submissions folder {args.submissions} does not exist")
+    console = Console()
+    stop = threading.Event()
+
+    def checked(done: Checked) -> None:
+        first = done.report.read_text().splitlines()[1:2]
+        console.print(f"checked {done.program.name}: {first[0] if first else ''} -> {done.report.name}")
+
+    signal.signal(signal.SIGTERM, lambda *_: stop.set())
+    console.print(f"watching {args.submissions} (Ctrl-C to stop)")
+    try:
+        watch(args.submissions, quiet_s=args.quiet, on_checked=checked, stop=stop)
+    except KeyboardInterrupt:
+        stop.set()
+    return 0
+
+
+def _first_problem(error: ValidationError) -> str:
+    problem = error.errors()[0]
+    field = {"time_limit_s": "--time-limit"}.get(str(problem["loc"][0]), f"--{problem['loc'][0]}")
+    return f"{field}: {problem['msg']}"

@@ -1,0 +1,104 @@
+"""The final table: the top six of the standings, 1000 deals, each with the help files it prepared."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict
+from pathlib import Path
+
+from rich.console import Console
+from rich.table import Table
+
+from arena.cards import derive_seed
+from arena.errors import ConfigError
+from arena.table import PlayerSpec
+from arena.tournament.finals_logs import finalists, open_finished
+from arena.tournament.host import TournamentSettings, programs_by_team, table_config, write_atomically
+from arena.tournament.runner import TableRunner, TableTask, execute, run_lock
+from arena.tournament.schedule import TableJob
+from arena.tournament.store import ResultRow
+
+FINAL = "final"
+MAX_HELP_FILES = 15
+
+
+def help_dirs(folder: Path | None, teams: list[str]) -> dict[str, Path]:
+    """Each finalist's prepared help-file folder ``folder/<TeamId>/`` (at most 15 files each)."""
+    if folder is None:
+        return {}
+    if not folder.is_dir():
+        raise ConfigError(f"help-files folder {folder} does not exist")
+    found: dict[str, Path] = {}
+    for team in teams:
+        team_dir = folder / team
+        if not team_dir.is_dir():
+            continue
+        files = [p for p in team_dir.rglob("*") if p.is_file()]
+        if len(files) > MAX_HELP_FILES:
+            raise ConfigError(
+                f"{team} prepared {len(files)} help files in {team_dir}; at most {MAX_HELP_FILES} are allowed"
+            )
+        found[team] = team_dir
+    return found
+
+
+def run_final(
+    run_dir: Path,
+    *,
+    help_files: Path | None = None,
+    deals: int = 1000,
+    console: Console | None = None,
+    table_runner: TableRunner | None = None,
+) -> list[ResultRow]:
+    """Play (or show, when already played) the final table; write ``final.json``."""
+    console = console or Console(stderr=True)
+    with run_lock(run_dir):
+        store = open_finished(run_dir)
+        try:
+            settings = TournamentSettings(**store.meta())
+            chosen = finalists(store)
+            if len(chosen) < 2:
+                raise ConfigError(f"a final table needs at least 2 teams, the tournament has {len(chosen)}")
+            helps = help_dirs(help_files, chosen)
+            seed = derive_seed(settings.seed, FINAL)
+            store.add_table(FINAL, deals, TableJob(FINAL, 0, 0, seed, tuple(chosen)))
+            stored = store.tables(FINAL)[0]
+            if stored.deals != deals:
+                raise ConfigError(f"the final table was scheduled with {stored.deals} deals, not {deals}")
+            if stored.teams != tuple(chosen):
+                raise ConfigError(
+                    f"the final table was seated {stored.teams}, the standings now give {chosen}"
+                )
+            if stored.status != "done":
+                programs = programs_by_team(store)
+                players = tuple(PlayerSpec(t, programs[t], helps.get(t)) for t in chosen)
+                task = TableTask(FINAL, players, table_config(settings, seed, deals))
+                failures = execute(
+                    store, run_dir, [task], jobs=1, console=console, table_runner=table_runner, label="final"
+                )
+                if failures:
+                    raise ConfigError(f"the final table failed: {failures[0]}")
+            results = sorted(store.results(FINAL), key=lambda r: (-r.profit, r.seat))
+            document = {"seed": seed, "deals": deals, "results": [asdict(r) for r in results]}
+            write_atomically(run_dir / "final.json", json.dumps(document, indent=2) + "\n")
+        finally:
+            store.close()
+    return results
+
+
+def final_table(results: list[ResultRow]) -> Table:
+    """The final's results as a rich table, winner first."""
+    table = Table(title="Final table")
+    for header in ("#", "seat", "team", "final stack", "profit", "faults", "DQ"):
+        table.add_column(header, justify="left" if header == "team" else "right")
+    for place, r in enumerate(results, start=1):
+        table.add_row(
+            str(place),
+            str(r.seat),
+            r.team,
+            str(r.final_stack),
+            f"{r.profit:+d}",
+            str(r.faults),
+            "yes" if r.disqualified else "",
+        )
+    return table

@@ -1,0 +1,171 @@
+"""Host a tournament: find the programs, schedule, play the tables, write and show the standings."""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+from rich.console import Console
+from rich.table import Table
+
+from arena.errors import ConfigError
+from arena.table import PlayerSpec, TableConfig
+from arena.tournament.runner import TableRunner, TableTask, execute, run_lock
+from arena.tournament.schedule import plan_tournament
+from arena.tournament.standings import Standing, compute_standings, standings_csv
+from arena.tournament.store import Store, TeamRow
+from arena.tournament.submissions import find_submissions, ignored_warning
+
+
+class TournamentSettings(BaseModel):
+    """What fixes a tournament's outcome (stored; a resumed run must use the same)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    deals: int = Field(1000, ge=1)
+    seed: int = 0
+    duplicate: bool = False
+    time_limit_s: float = Field(1.0, gt=0)
+
+
+@dataclass(frozen=True)
+class TournamentReport:
+    """The outcome of one run of the command."""
+
+    standings: list[Standing]
+    tables: int
+    played_now: int
+    failures: list[str]
+
+    @property
+    def complete(self) -> bool:
+        """Whether every table is recorded."""
+        return not self.failures
+
+
+def write_atomically(path: Path, text: str) -> None:
+    """Replace ``path`` with ``text`` so a reader never sees half a file."""
+    partial = path.with_name(f".{path.name}.partial")
+    partial.write_text(text)
+    os.replace(partial, path)
+
+
+def table_config(settings: TournamentSettings, seed: int, deals: int | None = None) -> TableConfig:
+    """The configuration of one table of the tournament."""
+    return TableConfig(deals=deals or settings.deals, seed=seed, time_limit_s=settings.time_limit_s)
+
+
+def programs_by_team(store: Store) -> dict[str, Path]:
+    """Each registered team's program path."""
+    return {t.team: Path(t.program) for t in store.teams()}
+
+
+def run_tournament(
+    submissions: Path,
+    run_dir: Path,
+    settings: TournamentSettings,
+    *,
+    jobs: int = 1,
+    console: Console | None = None,
+    table_runner: TableRunner | None = None,
+) -> TournamentReport:
+    """Play (or finish) the tournament of the programs in ``submissions``; write RUN_DIR's outputs."""
+    console = console or Console(stderr=True)
+    if jobs < 1:
+        raise ConfigError(f"--jobs must be at least 1, got {jobs}")
+    found, ignored = find_submissions(submissions)
+    if ignored:
+        console.print(f"[yellow]warning:[/yellow] {ignored_warning(ignored)}", highlight=False)
+    if len(found) < 2:
+        raise ConfigError(f"{submissions} holds {len(found)} program(s); a tournament needs at least 2")
+    with run_lock(run_dir):
+        store = Store(run_dir)
+        try:
+            jobs_planned = plan_tournament(
+                [s.team for s in found], seed=settings.seed, duplicate=settings.duplicate
+            )
+            store.initialise(
+                settings.model_dump(),
+                [TeamRow(s.team, str(s.program), s.language, s.sha256) for s in found],
+                jobs_planned,
+            )
+            programs = programs_by_team(store)
+            tables = store.tables("round")
+            todo = [
+                TableTask(
+                    t.name,
+                    tuple(PlayerSpec(team, programs[team]) for team in t.teams),
+                    table_config(settings, t.seed),
+                )
+                for t in tables
+                if t.status != "done"
+            ]
+            if len(todo) < len(tables):
+                console.print(f"resuming: {len(tables) - len(todo)} of {len(tables)} tables already played")
+            failures = execute(store, run_dir, todo, jobs=jobs, console=console, table_runner=table_runner)
+            standings = compute_standings(store, duplicate=settings.duplicate)
+            write_atomically(run_dir / "standings.csv", standings_csv(standings))
+            write_atomically(
+                run_dir / "results.json",
+                json.dumps(results_document(store, settings, standings), indent=2) + "\n",
+            )
+        finally:
+            store.close()
+    return TournamentReport(standings, len(tables), len(todo) - len(failures), failures)
+
+
+def results_document(
+    store: Store, settings: TournamentSettings, standings: Sequence[Standing]
+) -> dict[str, Any]:
+    """Everything ``results.json`` holds: settings, standings, every table's seats and results, faults."""
+    results: dict[str, list[dict[str, Any]]] = {}
+    for row in store.results("round"):
+        results.setdefault(row.table_name, []).append(
+            {k: v for k, v in asdict(row).items() if k != "table_name"}
+        )
+    tables = store.tables("round")
+    return {
+        "settings": settings.model_dump(),
+        "complete": all(t.status == "done" for t in tables),
+        "standings": [asdict(s) for s in standings],
+        "tables": [
+            {
+                "name": t.name,
+                "group": t.group,
+                "rotation": t.rotation,
+                "seed": t.seed,
+                "seats": list(t.teams),
+                "status": t.status,
+                "deals_played": t.deals_played,
+                "results": results.get(t.name, []),
+            }
+            for t in tables
+        ],
+        "faults": store.faults("round"),
+    }
+
+
+def standings_table(standings: Sequence[Standing], *, title: str = "Standings") -> Table:
+    """The standings as a rich table for the terminal."""
+    table = Table(title=title)
+    for header in ("#", "team", "tables", "deals", "profit", "per deal", "±95%", "faults", "DQ", "unbuilt"):
+        table.add_column(header, justify="left" if header == "team" else "right")
+    for s in standings:
+        table.add_row(
+            str(s.rank),
+            s.team,
+            str(s.tables),
+            str(s.deals),
+            str(s.profit),
+            f"{s.profit_per_deal:+.2f}",
+            f"{s.ci95_half_width:.2f}",
+            str(s.faults),
+            str(s.disqualified),
+            str(s.build_failed),
+        )
+    return table

@@ -1,0 +1,242 @@
+"""Play a tournament's tables in J worker processes and record each one atomically in the store.
+
+A table is the unit of work. A worker plays it with ``run_table`` in a fresh hidden folder beside the
+database; the main process (the store's only writer) then renames the folder into place and commits the
+table's deals, faults and results in one transaction. Killed at any moment, the next run of the same
+command skips the committed tables, discards hidden folders and plays the rest.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import fcntl
+import json
+import multiprocessing
+import os
+import queue
+import shutil
+import signal
+import tempfile
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    ProgressColumn,
+    Task,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
+from rich.text import Text
+
+from arena.errors import ConfigError
+from arena.table import PlayerSpec, TableConfig, run_table
+
+TableRunner = Callable[..., Any]
+TABLES_DIR = "tables"
+LOCK_NAME = "tournament.lock"
+
+_progress_queue: Any = None
+
+
+@dataclass(frozen=True)
+class TableTask:
+    """A table to play: its name in the store, its players in seat order and its configuration."""
+
+    name: str
+    players: tuple[PlayerSpec, ...]
+    config: TableConfig
+
+
+@dataclass(frozen=True)
+class TableOutcome:
+    """What a worker hands back: the folder it played in and the table's result as plain data."""
+
+    name: str
+    folder: Path
+    result: dict[str, Any]
+
+
+class RateColumn(ProgressColumn):
+    """Completed units per second."""
+
+    def render(self, task: Task) -> Text:
+        speed = task.finished_speed or task.speed
+        return Text(f"{speed:.1f}/s" if speed else "-/s", style="progress.data.speed")
+
+
+@contextmanager
+def run_lock(run_dir: Path) -> Iterator[None]:
+    """Hold an exclusive lock on RUN_DIR so two arenas never write one tournament."""
+    run_dir.mkdir(parents=True, exist_ok=True)
+    fd = os.open(run_dir / LOCK_NAME, os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            raise ConfigError(f"another arena is running on {run_dir}") from None
+        yield
+    finally:
+        os.close(fd)
+
+
+def _die_with_parent(parent: int) -> None:
+    """Ask Linux to kill this worker when the tournament process dies (kill -9 included)."""
+    libc = ctypes.CDLL(None, use_errno=True)
+    pr_set_pdeathsig = 1
+    libc.prctl(pr_set_pdeathsig, signal.SIGKILL)
+    if os.getppid() != parent:
+        os._exit(1)
+
+
+def _init_worker(progress: Any, parent: int) -> None:
+    global _progress_queue
+    _progress_queue = progress
+    _die_with_parent(parent)
+
+
+def _report_deal(name: str) -> Callable[[int], None]:
+    def on_deal(number: int) -> None:
+        if _progress_queue is not None:
+            _progress_queue.put((name, number))
+
+    return on_deal
+
+
+def play_table(task: TableTask, tables_dir: Path, table_runner: TableRunner) -> TableOutcome:
+    """Worker side: play one table in a new hidden folder; return its result as plain data."""
+    folder = Path(tempfile.mkdtemp(prefix=f".{task.name}.", dir=tables_dir))
+    result = table_runner(list(task.players), folder, task.config, on_deal=_report_deal(task.name))
+    summary = {
+        "seed": result.seed,
+        "deals_played": result.deals_played,
+        "teams": [
+            {
+                "team": t.team,
+                "seat": t.seat,
+                "final_stack": t.final_stack,
+                "profit": t.profit,
+                "faults": [f.to_dict() for f in t.faults],
+                "disqualified": t.disqualified,
+                "built": t.built,
+                "decisions": t.decisions,
+            }
+            for t in result.teams
+        ],
+    }
+    return TableOutcome(task.name, folder, summary)
+
+
+def read_deals(folder: Path) -> list[tuple[int, list[dict[str, Any]], list[int]]]:
+    """``(deal, events, profit per seat)`` from a played table's ``events.jsonl``."""
+    deals = []
+    with (folder / "events.jsonl").open() as lines:
+        for line in lines:
+            record = json.loads(line)
+            events = record["events"]
+            start = next(e for e in events if e["kind"] == "deal_started")
+            end = next(e for e in events if e["kind"] == "deal_ended")
+            profits = [after - before for before, after in zip(start["stacks"], end["stacks"], strict=True)]
+            deals.append((record["deal"], events, profits))
+    return deals
+
+
+def _clean_hidden(tables_dir: Path) -> None:
+    for path in tables_dir.glob(".*"):
+        shutil.rmtree(path, ignore_errors=True)
+
+
+def _install(outcome: TableOutcome, tables_dir: Path) -> Path:
+    target = tables_dir / outcome.name
+    if target.exists():
+        shutil.rmtree(target)
+    outcome.folder.rename(target)
+    return target
+
+
+def execute(
+    store: Any,
+    run_dir: Path,
+    tasks: Sequence[TableTask],
+    *,
+    jobs: int,
+    console: Console,
+    table_runner: TableRunner | None = None,
+    label: str = "tables",
+) -> list[str]:
+    """Play ``tasks`` in ``jobs`` worker processes, committing each; return the failures' messages."""
+    tables_dir = run_dir / TABLES_DIR
+    tables_dir.mkdir(parents=True, exist_ok=True)
+    _clean_hidden(tables_dir)
+    if not tasks:
+        return []
+    runner = table_runner or run_table
+    context = multiprocessing.get_context("spawn")
+    progress_queue = context.Queue()
+    failures: list[str] = []
+    deals_seen: dict[str, int] = {}
+    columns = (
+        TextColumn("[bold]{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        RateColumn(),
+        TimeElapsedColumn(),
+        TextColumn("left"),
+        TimeRemainingColumn(),
+    )
+    with (
+        Progress(*columns, console=console, transient=False) as progress,
+        ProcessPoolExecutor(
+            max_workers=jobs,
+            mp_context=context,
+            initializer=_init_worker,
+            initargs=(progress_queue, os.getpid()),
+        ) as pool,
+    ):
+        table_bar = progress.add_task(label, total=len(tasks))
+        deal_bar = progress.add_task("deals", total=sum(t.config.deals for t in tasks))
+        configured = {t.name: t.config.deals for t in tasks}
+        pending: dict[Future[TableOutcome], str] = {
+            pool.submit(play_table, task, tables_dir, runner): task.name for task in tasks
+        }
+        while pending:
+            done, _ = wait(pending, timeout=0.2, return_when=FIRST_COMPLETED)
+            _drain(progress_queue, progress, deal_bar, deals_seen)
+            for future in done:
+                name = pending.pop(future)
+                try:
+                    outcome = future.result()
+                except BrokenProcessPool as error:
+                    raise ConfigError(f"a worker process died while playing {name}: {error}") from error
+                except Exception as error:  # a table that raised is reported and retried by the next run
+                    message = f"{name}: {type(error).__name__}: {error}"
+                    store.record_failure(name, message)
+                    failures.append(message)
+                    console.print(f"[red]table failed[/red] {message}")
+                else:
+                    folder = _install(outcome, tables_dir)
+                    store.record_table(name, outcome.result, read_deals(folder))
+                progress.update(deal_bar, advance=configured[name] - deals_seen.get(name, 0))
+                deals_seen[name] = configured[name]
+                progress.advance(table_bar)
+    return failures
+
+
+def _drain(progress_queue: Any, progress: Progress, deal_bar: Any, seen: dict[str, int]) -> None:
+    while True:
+        try:
+            name, number = progress_queue.get_nowait()
+        except queue.Empty:
+            return
+        if number > seen.get(name, 0):
+            progress.update(deal_bar, advance=number - seen.get(name, 0))
+            seen[name] = number

@@ -1,0 +1,104 @@
+"""kill -9 at random moments, then the same command: the tournament ends as if never interrupted."""
+
+from __future__ import annotations
+
+import os
+import random
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+from test_tournament_bots import make_field
+
+from arena.tournament.store import DB_NAME, Store
+
+KILLS = 3
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def command(submissions: Path, run_dir: Path) -> list[str]:
+    return [
+        sys.executable,
+        "-m",
+        "arena",
+        "tournament",
+        str(submissions),
+        "--out",
+        str(run_dir),
+        "--deals",
+        "2",
+        "--jobs",
+        "2",
+        "--seed",
+        "5",
+        "--time-limit",
+        "10",
+    ]
+
+
+def run(submissions: Path, run_dir: Path) -> subprocess.Popen:
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    return subprocess.Popen(
+        command(submissions, run_dir), cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
+    )
+
+
+def outcome(run_dir: Path) -> list[tuple]:
+    store = Store(run_dir)
+    rows = [(r.table_name, r.team, r.seat, r.final_stack, r.profit, r.faults) for r in store.results()]
+    store.close()
+    return rows
+
+
+def finished_tables(run_dir: Path) -> dict[str, int]:
+    """Committed tables and the modification time of their results file."""
+    if not (run_dir / DB_NAME).exists():
+        return {}
+    store = Store(run_dir)
+    done = [t.name for t in store.tables() if t.status == "done"]
+    store.close()
+    return {name: (run_dir / "tables" / name / "results.json").stat().st_mtime_ns for name in done}
+
+
+def test_killed_repeatedly_then_resumed_matches_an_uninterrupted_run(tmp_path: Path) -> None:
+    submissions = tmp_path / "submissions"
+    make_field(submissions, 7)
+    reference = tmp_path / "reference"
+    clean = run(submissions, reference)
+    assert clean.wait(timeout=600) == 0, clean.stderr.read().decode()
+
+    run_dir = tmp_path / "killed"
+    rng = random.Random(20111205)
+    kills = 0
+    seen: dict[str, int] = {}
+    for _ in range(KILLS):
+        process = run(submissions, run_dir)
+        try:
+            process.wait(timeout=rng.uniform(0.5, 12.0))
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+            kills += 1
+        process.stderr.close()
+        now = finished_tables(run_dir)
+        assert {name: now[name] for name in seen} == seen, "a finished table was played again"
+        seen = now
+    assert kills >= 1
+    final = run(submissions, run_dir)
+    assert final.wait(timeout=600) == 0, final.stderr.read().decode()
+    final.stderr.close()
+
+    assert outcome(run_dir) == outcome(reference)
+    now = finished_tables(run_dir)
+    assert {name: now[name] for name in seen} == seen
+    db = sqlite3.connect(run_dir / DB_NAME)
+    assert db.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+    tables = db.execute("SELECT name, deals_played FROM tables WHERE status = 'done'").fetchall()
+    assert len(tables) == db.execute("SELECT COUNT(*) FROM tables").fetchone()[0]
+    for name, deals_played in tables:
+        count = db.execute("SELECT COUNT(*) FROM deals WHERE table_name = ?", (name,)).fetchone()[0]
+        assert count == deals_played
+    db.close()
+    assert sorted(p.name for p in (run_dir / "tables").iterdir()) == sorted(name for name, _ in tables)
+    assert (run_dir / "standings.csv").read_text() == (reference / "standings.csv").read_text()
