@@ -25,11 +25,25 @@ from arena.engines.nlhe.events import (
     StreetStarted,
     UncalledBetReturned,
 )
-from arena.engines.nlhe.pots import side_pots, split_pot
+from arena.engines.nlhe.pots import Pot, side_pots, split_pot
 from arena.engines.nlhe.rules import TableRules
 from arena.evaluator import evaluate
 
-_NEXT_STREET = {Street.PRE_FLOP: Street.FLOP, Street.FLOP: Street.TURN, Street.TURN: Street.RIVER}
+# Enum members bound once: the hot path then avoids enum attribute lookups and Python-level enum hashing.
+_PRE_FLOP, _FLOP, _TURN, _RIVER, _SHOWDOWN = (
+    Street.PRE_FLOP,
+    Street.FLOP,
+    Street.TURN,
+    Street.RIVER,
+    Street.SHOWDOWN,
+)
+_FOLD, _CHECK, _CALL, _BET, _RAISE = (
+    ActionKind.FOLD,
+    ActionKind.CHECK,
+    ActionKind.CALL,
+    ActionKind.BET,
+    ActionKind.RAISE,
+)
 _DECK = frozenset(range(52))
 
 
@@ -40,6 +54,37 @@ class Deal:
     52 card indices in dealing order. Hole cards go one at a time starting left of the dealer; one card
     is burnt before the flop, the turn and the river.
     """
+
+    __slots__ = (
+        "_acted",
+        "_active",
+        "_all_in",
+        "_bet",
+        "_faced",
+        "_final",
+        "_folded",
+        "_holes",
+        "_late_min_bet",
+        "_live",
+        "_order",
+        "_order2",
+        "_position",
+        "_raise_size",
+        "_stack",
+        "_street_cards",
+        "_total",
+        "actor",
+        "board",
+        "current_bet",
+        "deal_number",
+        "dealer",
+        "events",
+        "in_deal",
+        "is_over",
+        "pot_total",
+        "rules",
+        "street",
+    )
 
     def __init__(
         self,
@@ -66,10 +111,15 @@ class Deal:
         if len(self.in_deal) < 2:
             raise ValueError(f"only {len(self.in_deal)} seat(s) have chips; a deal needs two")
         # Seats in the deal, starting left of the dealer and ending with the dealer.
-        order = tuple(sorted(self.in_deal, key=lambda seat: (seat - dealer - 1) % seats))
+        order = tuple(s for s in (*range(dealer + 1, seats + 1), *range(1, dealer + 1)) if stacks[s - 1] > 0)
+        count = len(order)
         self._order = order
-        self._index = {seat: i for i, seat in enumerate(order)}
+        self._order2 = order + order  # so that "the seats after position i" is one slice
         size = seats + 1  # per-seat lists are indexed by seat number; index 0 is unused
+        position = [0] * size
+        for i, seat in enumerate(order):
+            position[seat] = i
+        self._position = position
         self._stack = [0, *stacks]
         self._bet = [0] * size  # chips in during the current betting round
         self._total = [0] * size  # chips in during the whole deal
@@ -79,7 +129,7 @@ class Deal:
         self._faced = [0] * size  # the current bet when the seat last acted
         self._live = len(order)  # seats that have not folded
         self._active = len(order)  # seats that have not folded and are not all-in
-        self.street = Street.PRE_FLOP
+        self.street = _PRE_FLOP
         self.current_bet = 0
         self._raise_size = rules.big_blind  # the minimum raise increment
         self.pot_total = 0
@@ -88,14 +138,17 @@ class Deal:
         self.is_over = False
         self._final: tuple[int, ...] | None = None
 
-        count = len(order)
-        self._holes = {seat: (deck[i], deck[i + count]) for i, seat in enumerate(order)}
+        holes: list[tuple[int, int] | None] = [None] * size
+        for i, seat in enumerate(order):
+            holes[seat] = (deck[i], deck[i + count])
+        self._holes = holes
         base = 2 * count  # burn, flop x3, burn, turn, burn, river
-        self._street_cards = {
-            Street.FLOP: (deck[base + 1], deck[base + 2], deck[base + 3]),
-            Street.TURN: (deck[base + 5],),
-            Street.RIVER: (deck[base + 7],),
-        }
+        self._street_cards = (
+            (deck[base + 1], deck[base + 2], deck[base + 3]),
+            (deck[base + 5],),
+            (deck[base + 7],),
+        )
+        self._late_min_bet = rules.late_street_min_bet
 
         events: list[Event] = [DealStarted(deal_number, dealer, tuple(stacks), self.in_deal)]
         self.events = events
@@ -106,9 +159,9 @@ class Deal:
         self._post(small, "small", rules.small_blind)
         self._post(big, "big", rules.big_blind)
         for seat in order:
-            events.append(HoleCardsDealt(seat, self._holes[seat]))
-        events.append(StreetStarted(Street.PRE_FLOP, ()))
-        self.actor = self._find_actor(self._index[big] + 1)
+            events.append(HoleCardsDealt(seat, holes[seat]))  # type: ignore[arg-type]
+        events.append(StreetStarted(_PRE_FLOP, ()))
+        self.actor = self._find_actor(position[big] + 1)
         if self.actor is None:
             self._end_round()
 
@@ -133,10 +186,10 @@ class Deal:
 
     def hole_cards(self, seat: int) -> tuple[int, int]:
         """The two private cards of a seat dealt into the deal."""
-        try:
-            return self._holes[seat]
-        except KeyError:
-            raise ValueError(f"seat {seat} is not dealt into deal {self.deal_number}") from None
+        cards = self._holes[seat] if 0 < seat < len(self._holes) else None
+        if cards is None:
+            raise ValueError(f"seat {seat} is not dealt into deal {self.deal_number}")
+        return cards
 
     def has_folded(self, seat: int) -> bool:
         """Whether ``seat`` folded in this deal."""
@@ -247,28 +300,43 @@ class Deal:
         start = len(events)
         kind = type(action)
         if kind is CheckCall:
-            seat = self._require_actor()
-            owed = self.current_bet - self._bet[seat]
+            seat = self.actor
+            if seat is None:
+                self._require_actor()
+            current = self.current_bet
+            bet = self._bet
             stack = self._stack[seat]
-            added = owed if owed < stack else stack
-            self._put(seat, added)
+            added = current - bet[seat]
+            if added >= stack:  # calls all-in (possibly for less)
+                added = stack
+                self._all_in[seat] = True
+                self._active -= 1
+            self._stack[seat] = stack - added
+            street_total = bet[seat] + added
+            bet[seat] = street_total
+            self._total[seat] += added
+            self.pot_total += added
             self._acted[seat] = True
-            self._faced[seat] = self.current_bet
+            self._faced[seat] = current
             events.append(
                 ActionTaken(
                     seat,
-                    ActionKind.CALL if added else ActionKind.CHECK,
+                    _CALL if added else _CHECK,
                     added,
-                    self._bet[seat],
+                    street_total,
                     self._all_in[seat],
                 )
             )
         elif kind is RaiseTo:
             amount = action.amount  # type: ignore[union-attr]
-            self.verify_raise_to(amount)
             seat = self.actor
-            assert seat is not None
+            if seat is None or not self.can_raise():
+                self.verify_raise_to(amount)  # raises, naming the reason
             previous = self.current_bet
+            high = self._bet[seat] + self._stack[seat]  # type: ignore[index]
+            full = previous + self._raise_size
+            if not (full if full < high else high) <= amount <= high:
+                self.verify_raise_to(amount)  # raises, naming the limits
             added = amount - self._bet[seat]
             self._put(seat, added)
             if amount - previous >= self._raise_size:  # a full raise sets the next minimum
@@ -276,23 +344,19 @@ class Deal:
             self._acted[seat] = True
             self._faced[seat] = amount
             self.current_bet = amount
-            events.append(
-                ActionTaken(
-                    seat, ActionKind.RAISE if previous else ActionKind.BET, added, amount, self._all_in[seat]
-                )
-            )
+            events.append(ActionTaken(seat, _RAISE if previous else _BET, added, amount, self._all_in[seat]))
         elif kind is Fold:
             seat = self._require_actor()
             self._folded[seat] = True
             self._live -= 1
             self._active -= 1
-            events.append(ActionTaken(seat, ActionKind.FOLD, 0, self._bet[seat], False))
+            events.append(ActionTaken(seat, _FOLD, 0, self._bet[seat], False))
         else:
             raise ValueError(f"{action!r} is not a Fold, CheckCall or RaiseTo")
         if self._live == 1:
             self._end_round()
         else:
-            self.actor = self._find_actor(self._index[seat] + 1)
+            self.actor = self._find_actor(self._position[seat] + 1)  # type: ignore[index]
             if self.actor is None:
                 self._end_round()
         return events[start:]
@@ -324,12 +388,9 @@ class Deal:
 
     def _find_actor(self, start: int) -> int | None:
         """The first seat from ``order[start]`` on (wrapping) that still has to act this round."""
-        order = self._order
-        count = len(order)
         bet, folded, all_in, acted = self._bet, self._folded, self._all_in, self._acted
         current, open_action = self.current_bet, self._active >= 2
-        for step in range(count):
-            seat = order[(start + step) % count]
+        for seat in self._order2[start : start + len(self._order)]:
             if folded[seat] or all_in[seat]:
                 continue
             if bet[seat] < current or (open_action and not acted[seat]):
@@ -345,29 +406,34 @@ class Deal:
             if self._live == 1:
                 self._finish_by_folds()
                 return
-            if self.street is Street.RIVER or self._active < 2:
+            if self.street is _RIVER or self._active < 2:
                 break
-            self._start_street(_NEXT_STREET[self.street])
+            self._start_street()
             self.actor = self._find_actor(0)
             if self.actor is not None:
                 return
         self._return_uncalled()
-        while self.street is not Street.RIVER:
-            self._start_street(_NEXT_STREET[self.street])
+        while self.street is not _RIVER:
+            self._start_street()
             events.append(StreetEnded(self.street))
         self._showdown()
 
-    def _start_street(self, street: Street) -> None:
+    def _start_street(self) -> None:
+        """Deal the next street's cards and open its betting round."""
+        previous = self.street
+        if previous is _PRE_FLOP:
+            street, cards, self._raise_size = _FLOP, self._street_cards[0], self.rules.big_blind
+        else:
+            street = _TURN if previous is _FLOP else _RIVER
+            cards = self._street_cards[1 if street is _TURN else 2]
+            self._raise_size = self._late_min_bet
         self.street = street
-        cards = self._street_cards[street]
         self.board += cards
         bet, acted = self._bet, self._acted
         for seat in self._order:
             bet[seat] = 0
             acted[seat] = False
         self.current_bet = 0
-        rules = self.rules
-        self._raise_size = rules.big_blind if street is Street.FLOP else rules.late_street_min_bet
         self.events.append(StreetStarted(street, cards))
 
     def _return_uncalled(self) -> None:
@@ -399,28 +465,48 @@ class Deal:
         self._close(showdown=False)
 
     def _showdown(self) -> None:
-        self.street = Street.SHOWDOWN
+        self.street = _SHOWDOWN
         events = self.events
-        board = self.board
-        folded = self._folded
-        strengths: dict[int, int] = {}
+        b1, b2, b3, b4, b5 = self.board
+        folded, holes, total, stack = self._folded, self._holes, self._total, self._stack
+        strengths = [0] * len(holes)
         for seat in self.in_deal:
-            first, second = self._holes[seat]
-            strength = evaluate((first, second, *board))
+            cards = holes[seat]
+            strength = evaluate((cards[0], cards[1], b1, b2, b3, b4, b5))  # type: ignore[index]
             strengths[seat] = strength
-            events.append(HandShown(seat, (first, second), strength, folded[seat]))
-        contributions = {seat: self._total[seat] for seat in self._order}
-        losers = [seat for seat in self._order if folded[seat]]
-        for index, pot in enumerate(side_pots(contributions, losers)):
-            best = max(strengths[seat] for seat in pot.eligible)
-            winners = tuple(seat for seat in pot.eligible if strengths[seat] == best)
-            shares = split_pot(pot.amount, winners, dealer=self.dealer, seats=self.rules.seats)
-            for seat, chips in shares.items():
-                self._stack[seat] += chips
-            self.pot_total -= pot.amount
-            events.append(
-                PotAwarded(index, pot.amount, pot.eligible, winners, tuple(shares[s] for s in winners), True)
-            )
+            events.append(HandShown(seat, cards, strength, folded[seat]))  # type: ignore[arg-type]
+        live = [seat for seat in self.in_deal if not folded[seat]]
+        level = total[live[0]]
+        equal = True
+        for seat in live:
+            if total[seat] != level:
+                equal = False
+                break
+        if equal:  # the live seats put in the same: one pot, whatever the folded seats put in
+            pots = [Pot(self.pot_total, tuple(live))]
+        else:
+            contributions = {seat: total[seat] for seat in self._order}
+            pots = side_pots(contributions, [seat for seat in self._order if folded[seat]])
+        for index, pot in enumerate(pots):
+            amount, eligible = pot.amount, pot.eligible
+            best = -1
+            for seat in eligible:
+                strength = strengths[seat]
+                if strength > best:
+                    best, best_seats = strength, [seat]
+                elif strength == best:
+                    best_seats.append(seat)
+            winners = tuple(best_seats)
+            if len(winners) == 1:
+                stack[winners[0]] += amount
+                shares: tuple[int, ...] = (amount,)
+            else:
+                split = split_pot(amount, winners, dealer=self.dealer, seats=self.rules.seats)
+                for seat, chips in split.items():
+                    stack[seat] += chips
+                shares = tuple(split[s] for s in winners)
+            self.pot_total -= amount
+            events.append(PotAwarded(index, amount, eligible, winners, shares, True))
         assert self.pot_total == 0, f"{self.pot_total} chips left in the middle after the awards"
         self._close(showdown=True)
 
