@@ -13,7 +13,6 @@ from test_tournament_bots import make_field
 
 from arena.tournament.store import DB_NAME, Store
 
-KILLS = 3
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -61,6 +60,18 @@ def finished_tables(run_dir: Path) -> dict[str, int]:
     return {name: (run_dir / "tables" / name / "results.json").stat().st_mtime_ns for name in done}
 
 
+def wait_until_tables_done(process: subprocess.Popen, run_dir: Path, count: int) -> bool:
+    """Wait (on the process, 0.3 s at a time) until ``count`` tables are committed or it ends."""
+    for _ in range(2000):
+        try:
+            process.wait(timeout=0.3)
+            return True
+        except subprocess.TimeoutExpired:
+            if len(finished_tables(run_dir)) >= count:
+                return True
+    return False
+
+
 def test_killed_repeatedly_then_resumed_matches_an_uninterrupted_run(tmp_path: Path) -> None:
     submissions = tmp_path / "submissions"
     make_field(submissions, 7)
@@ -72,19 +83,23 @@ def test_killed_repeatedly_then_resumed_matches_an_uninterrupted_run(tmp_path: P
     rng = random.Random(20111205)
     kills = 0
     seen: dict[str, int] = {}
-    for _ in range(KILLS):
+    # Kill early (while starting or mid-table), then just after a table is committed, then at random.
+    plans = [(0, rng.uniform(0.5, 4.0)), (1, rng.uniform(0.0, 3.0)), (0, rng.uniform(0.5, 8.0))]
+    for tables_first, delay in plans:
         process = run(submissions, run_dir)
+        if tables_first:
+            assert wait_until_tables_done(process, run_dir, len(seen) + tables_first)
         try:
-            process.wait(timeout=rng.uniform(0.5, 12.0))
+            process.wait(timeout=delay)
         except subprocess.TimeoutExpired:
             process.kill()
-            process.wait()
             kills += 1
+        process.wait()
         process.stderr.close()
         now = finished_tables(run_dir)
         assert {name: now[name] for name in seen} == seen, "a finished table was played again"
         seen = now
-    assert kills >= 1
+    assert kills >= 2
     final = run(submissions, run_dir)
     assert final.wait(timeout=600) == 0, final.stderr.read().decode()
     final.stderr.close()
