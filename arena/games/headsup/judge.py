@@ -1,0 +1,214 @@
+"""The judge of seed 001's protocol: plays a match against one player over a line channel.
+
+The channel is anything with ``send(line)`` and ``receive(timeout_s) -> str | None`` (the session
+transport, or an in-process fake in tests). The judge measures the player's time as the wall time
+between its prompt (the last line before a reply is due) and the reply; each reply may take at most
+what is left of the match's time limit. A malformed line, an illegal raise, a RATE query past the
+budget, or no reply in time ends the match: the judge prints ``-1`` (when the player is still there)
+and records a :class:`arena.faults.Fault`.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Protocol
+
+import numpy as np
+
+from arena.engines.headsup import BobPolicy, Deal, HandEvent, HeadsUpHand, Move
+from arena.faults import Fault, FaultKind
+from arena.games.headsup import protocol
+from arena.games.headsup.streams import bob_stream, hand_deck, rate_stream
+
+RateFn = Callable[[Sequence[int], Sequence[int], int, np.random.Generator], tuple[float, float]]
+
+
+class Channel(Protocol):
+    """The judge's side of a line session."""
+
+    def send(self, line: str) -> None: ...
+
+    def receive(self, timeout_s: float) -> str | None: ...
+
+
+@dataclass(frozen=True, slots=True)
+class MatchConfig:
+    """What a match is: number of hands, seed, RATE budget, the player's time limit."""
+
+    hands: int = 10_000
+    seed: int = 0
+    rate_budget: int = 3_000_000
+    time_limit_s: float = 10.0
+    team: str = "player"
+
+
+@dataclass(slots=True)
+class HandRecord:
+    """One played hand: its cards, what happened, and the RATE rollouts asked during it."""
+
+    hand: int
+    deal: Deal
+    events: list[HandEvent]
+    delta: int
+    rate_queries: int = 0
+    rate_samples: int = 0
+
+
+@dataclass(slots=True)
+class MatchOutcome:
+    """The whole match. ``fault`` is set when the match ended early."""
+
+    config: MatchConfig
+    deltas: list[int] = field(default_factory=list)
+    rate_used: int = 0
+    rate_queries: int = 0
+    think_s: float = 0.0
+    raises: int = 0
+    calls: int = 0
+    fault: Fault | None = None
+    transcript: list[str] | None = None
+
+    @property
+    def completed(self) -> bool:
+        """True when every hand was played and no fault ended the match."""
+        return self.fault is None and len(self.deltas) == self.config.hands
+
+
+class _Ended(Exception):
+    """Internal: the match stops here with a fault."""
+
+    def __init__(self, fault: Fault, *, tell_player: bool) -> None:
+        super().__init__(fault.reason)
+        self.fault = fault
+        self.tell_player = tell_player
+
+
+class Judge:
+    """Plays one match; :meth:`run` returns the :class:`MatchOutcome`."""
+
+    def __init__(
+        self, channel: Channel, config: MatchConfig, *, bob: BobPolicy, rates: RateFn,
+        on_hand: Callable[[HandRecord], None] | None = None, keep_transcript: bool = False,
+    ) -> None:
+        self._channel = channel
+        self._config = config
+        self._bob = bob
+        self._rates = rates
+        self._rate_rng = rate_stream(config.seed)
+        self._on_hand = on_hand
+        self.outcome = MatchOutcome(config, transcript=[] if keep_transcript else None)
+
+    def run(self) -> MatchOutcome:
+        """Play every hand, then print ``SCORE W``; stop at the first fault."""
+        out = self.outcome
+        try:
+            self._send(str(self._config.hands))
+            for hand in range(1, self._config.hands + 1):
+                self._play_hand(hand)
+            mean = sum(out.deltas) / len(out.deltas) if out.deltas else 0.0
+            self._send(protocol.score_line(mean))
+        except _Ended as ended:
+            out.fault = ended.fault
+            if ended.tell_player:
+                self._send_quietly(protocol.ABORT)
+        return out
+
+    def _play_hand(self, number: int) -> None:
+        state = HeadsUpHand(Deal.from_deck(hand_deck(self._config.seed, number)))
+        record = HandRecord(number, state.deal, state.events, 0)
+        bob_rng: np.random.Generator | None = None
+        while not state.over:
+            board = state.board_shown
+            self._send(protocol.state_lines(
+                hand=number, round_=state.round, alice_stack=state.alice_stack, bob_stack=state.bob_stack,
+                pot=state.pot, alice=state.deal.alice, board=board,
+            ))
+            while True:
+                reply = self._reply(number, state.round)
+                if isinstance(reply, protocol.RateRequest):
+                    self._answer_rate(reply.samples, state.deal.alice, board, number, record)
+                    continue
+                break
+            if reply.move is Move.CHECK:
+                state.check()
+                self._send("OPP CHECK")
+            elif reply.move is Move.FOLD:
+                state.fold()
+            else:
+                if not state.can_raise(reply.amount):
+                    raise self._fault(
+                        FaultKind.INVALID_ANSWER, number, state.round,
+                        f"RAISE {reply.amount} is outside 1..{state.alice_stack} (Alice's stack)",
+                    )
+                if bob_rng is None:
+                    bob_rng = bob_stream(self._config.seed, number)
+                events = state.raise_(reply.amount, self._bob, bob_rng)
+                answer = events[1]
+                self.outcome.raises += 1
+                self.outcome.calls += answer.move is Move.CALL
+                self._send(protocol.opp_line(answer.move, answer.amount))
+        record.delta = state.delta
+        self.outcome.deltas.append(state.delta)
+        self._send(protocol.result_line(state.delta))
+        if self._on_hand is not None:
+            self._on_hand(record)
+
+    def _answer_rate(
+        self, samples: int, alice: Sequence[int], board: Sequence[int], hand: int, record: HandRecord,
+    ) -> None:
+        out = self.outcome
+        if out.rate_used + samples > self._config.rate_budget:
+            raise self._fault(
+                FaultKind.RATE_BUDGET, hand, 0,
+                f"RATE {samples} would bring the match's rollouts to {out.rate_used + samples}, "
+                f"over the budget of {self._config.rate_budget}",
+            )
+        out.rate_used += samples
+        out.rate_queries += 1
+        record.rate_queries += 1
+        record.rate_samples += samples
+        win, tie = self._rates(alice, board, samples, self._rate_rng)
+        self._send(protocol.rates_line(win, tie))
+
+    def _reply(self, hand: int, round_: int) -> protocol.RateRequest | protocol.ActionReply:
+        out = self.outcome
+        left = self._config.time_limit_s - out.think_s
+        if left <= 0:
+            raise self._fault(
+                FaultKind.TIMEOUT, hand, round_,
+                f"used the whole match time limit of {self._config.time_limit_s:g} s", tell=True,
+            )
+        start = time.perf_counter()
+        line = self._channel.receive(left)
+        out.think_s += time.perf_counter() - start
+        if line is None:
+            over = out.think_s >= self._config.time_limit_s
+            kind = FaultKind.TIMEOUT if over else FaultKind.NO_ANSWER
+            reason = (
+                f"no reply within the match time limit of {self._config.time_limit_s:g} s"
+                if over else "the program closed its output (or exited) instead of replying"
+            )
+            raise self._fault(kind, hand, round_, reason, tell=over)
+        if out.transcript is not None:
+            out.transcript.append("< " + line)
+        try:
+            return protocol.parse_reply(line)
+        except protocol.MalformedLine as error:
+            raise self._fault(FaultKind.PROTOCOL_ERROR, hand, round_, str(error)) from None
+
+    def _fault(self, kind: FaultKind, hand: int, round_: int, reason: str, *, tell: bool = True) -> _Ended:
+        stage = f"round {round_}" if round_ else ""
+        return _Ended(Fault(self._config.team, kind, reason, deal=hand, stage=stage), tell_player=tell)
+
+    def _send(self, text: str) -> None:
+        if self.outcome.transcript is not None:
+            self.outcome.transcript.extend("> " + line for line in text.split("\n"))
+        self._channel.send(text)
+
+    def _send_quietly(self, text: str) -> None:
+        try:
+            self._send(text)
+        except OSError:
+            return

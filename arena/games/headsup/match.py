@@ -1,0 +1,188 @@
+"""One heads-up match of a program against Bob: build, run the judge over the session, write the files."""
+
+from __future__ import annotations
+
+import tempfile
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+import pydantic
+
+from arena.engines.headsup import BobPolicy
+from arena.errors import ConfigError
+from arena.faults import Fault, FaultKind
+from arena.games.headsup.judge import HandRecord, Judge, MatchConfig, MatchOutcome
+from arena.games.headsup.log import HandLog, write_results
+from arena.games.headsup.player import Interface, guess_interface, prepare_player
+from arena.games.headsup.scoring import MeanInterval, mean_interval, points
+from arena.rollouts import rollout_outcomes, win_tie_rates
+from arena.sandbox import Limits, RunResult, RunStatus, open_sandbox
+from arena.transports.lines import LineTransport
+
+WAIT_FACTOR = 3.0  # the wall time a player may spend waiting on replies, per second of its CPU limit
+WAIT_SLACK_S = 5.0
+
+
+class HeadsUpSettings(pydantic.BaseModel, frozen=True):
+    """A match as the user asked for it, validated once."""
+
+    hands: int = pydantic.Field(default=10_000, ge=1, le=1_000_000)
+    seed: int = pydantic.Field(default=0, ge=0)
+    rate_budget: int = pydantic.Field(default=3_000_000, ge=0)
+    time_limit_s: float = pydantic.Field(default=10.0, gt=0)
+    interface: Interface | None = None
+    memory_mb: int = pydantic.Field(default=512, ge=16)
+    isolation: str = "auto"
+
+
+@dataclass(frozen=True, slots=True)
+class MatchReport:
+    """What a match produced: the figures the CLI prints and ``results.json`` holds."""
+
+    program: str
+    interface: Interface
+    outcome: MatchOutcome
+    w: MeanInterval
+    points: int
+    player_cpu_s: float
+    time_limit_s: float
+    judge_cpu_s: float
+    run: RunResult | None
+    fault: Fault | None
+
+    @property
+    def scored(self) -> bool:
+        """001 scores only programs that finish every hand within the limits and the budget."""
+        return self.fault is None and self.outcome.completed
+
+    @property
+    def call_rate(self) -> float:
+        """Bob's calls per raise he faced."""
+        return self.outcome.calls / self.outcome.raises if self.outcome.raises else 0.0
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready form for ``results.json``."""
+        out = self.outcome
+        cfg = out.config
+        return {
+            "program": self.program,
+            "interface": self.interface.value,
+            "hands": cfg.hands,
+            "hands_played": len(out.deltas),
+            "seed": cfg.seed,
+            "W": self.w.mean,
+            "W_ci95": [self.w.low, self.w.high],
+            "W_stdev": self.w.stdev,
+            "points": self.points,
+            "scored": self.scored,
+            "bob_raises_faced": out.raises,
+            "bob_calls": out.calls,
+            "bob_call_rate": self.call_rate,
+            "rate_queries": out.rate_queries,
+            "rate_rollouts": out.rate_used,
+            "rate_budget": cfg.rate_budget,
+            "time_limit_s": self.time_limit_s,
+            "wait_allowance_s": cfg.time_limit_s,
+            "player_cpu_s": self.player_cpu_s,
+            "player_wait_s": out.think_s,
+            "judge_cpu_s": self.judge_cpu_s,
+            "player_exit": self.run.describe() if self.run is not None else "not started",
+            "fault": self.fault.to_dict() if self.fault is not None else None,
+        }
+
+
+def _limits(settings: HeadsUpSettings) -> Limits:
+    wall = settings.time_limit_s * WAIT_FACTOR + WAIT_SLACK_S + 120.0
+    return Limits(wall_time_s=wall, cpu_time_s=settings.time_limit_s, memory_mb=settings.memory_mb)
+
+
+def _run_fault(team: str, run: RunResult, limit_s: float, judged: Fault | None) -> Fault | None:
+    """The fault the program's exit explains better than the judge could (limits, crashes)."""
+    kinds = {
+        RunStatus.CPU_LIMIT: FaultKind.TIMEOUT,
+        RunStatus.TIMEOUT: FaultKind.TIMEOUT,
+        RunStatus.MEMORY_LIMIT: FaultKind.MEMORY_LIMIT,
+        RunStatus.OUTPUT_LIMIT: FaultKind.OUTPUT_LIMIT,
+        RunStatus.SIGNALED: FaultKind.CRASH,
+        RunStatus.NONZERO_EXIT: FaultKind.CRASH,
+    }
+    stderr = run.stderr.decode(errors="replace")[-2000:]
+    if judged is not None and judged.kind in (FaultKind.NO_ANSWER, FaultKind.TIMEOUT) and run.status in kinds:
+        return replace(judged, kind=kinds[run.status], reason=f"the program {run.describe()}", stderr=stderr)
+    if judged is None and run.cpu_ms > limit_s * 1000:
+        return Fault(team, FaultKind.TIMEOUT, f"used {run.cpu_ms / 1000:.2f} s of CPU, over the "
+                     f"{limit_s:g} s limit of the match", stage="match")
+    if judged is not None and not judged.stderr:
+        return replace(judged, stderr=stderr)
+    return judged
+
+
+def play_headsup(
+    program: Path, settings: HeadsUpSettings, out_dir: Path | None = None, *,
+    on_hand: Callable[[HandRecord], None] | None = None,
+) -> MatchReport:
+    """Build ``program``, play ``settings.hands`` hands against Bob, write results.json and hands.jsonl."""
+    program = program.resolve()
+    if not program.is_file():
+        raise ConfigError(f"{program}: no such program file")
+    interface = settings.interface or guess_interface(program)
+    config = MatchConfig(
+        hands=settings.hands, seed=settings.seed, rate_budget=settings.rate_budget,
+        time_limit_s=settings.time_limit_s * WAIT_FACTOR + WAIT_SLACK_S, team=program.stem,
+    )
+    with tempfile.TemporaryDirectory(prefix="arena-headsup-") as scratch:
+        workdir = Path(scratch) / "player"
+        workdir.mkdir()
+        workdir.chmod(0o777)
+        Path(scratch).chmod(0o755)
+        log = HandLog(out_dir / "hands.jsonl") if out_dir is not None else None
+
+        def record(hand: HandRecord) -> None:
+            if log is not None:
+                log.write(hand)
+            if on_hand is not None:
+                on_hand(hand)
+
+        try:
+            with open_sandbox(workdir, _limits(settings), isolation=settings.isolation) as sandbox:
+                prepared = prepare_player(program, interface, sandbox)
+                if not prepared.ok:
+                    reason = prepared.output[-2000:]
+                    fault = Fault(program.stem, FaultKind.BUILD_FAILED, reason, stage="build")
+                    outcome = MatchOutcome(config, fault=fault)
+                    return _finish(program, interface, outcome, None, 0.0, settings, out_dir)
+                transport = LineTransport(sandbox, prepared.argv)
+                transport.start()
+                judge = Judge(transport, config, bob=BobPolicy(rollout_outcomes), rates=win_tie_rates,
+                              on_hand=record)
+                cpu_start = time.process_time()
+                outcome = judge.run()
+                judge_cpu = time.process_time() - cpu_start
+                run = transport.close()
+        finally:
+            if log is not None:
+                log.close()
+    return _finish(program, interface, outcome, run, judge_cpu, settings, out_dir)
+
+
+def _finish(
+    program: Path, interface: Interface, outcome: MatchOutcome, run: RunResult | None, judge_cpu: float,
+    settings: HeadsUpSettings, out_dir: Path | None,
+) -> MatchReport:
+    fault = outcome.fault
+    if run is not None:
+        fault = _run_fault(program.stem, run, settings.time_limit_s, fault)
+    w = mean_interval(outcome.deltas)
+    report = MatchReport(
+        program=str(program), interface=interface, outcome=outcome, w=w,
+        points=points(w.mean) if outcome.completed and fault is None else 0,
+        player_cpu_s=run.cpu_ms / 1000 if run is not None else 0.0, time_limit_s=settings.time_limit_s,
+        judge_cpu_s=judge_cpu, run=run,
+        fault=fault,
+    )
+    if out_dir is not None:
+        write_results(out_dir / "results.json", report.to_dict())
+    return report

@@ -1,0 +1,92 @@
+"""Getting a heads-up player ready to run: which interface it speaks, and its build in the sandbox.
+
+* ``lines``: a program written for seed 001 (any language arena builds), run as it is.
+* ``texas``: a C++ file for seed 003 (``#include "texas.h"``, ``makeDecision``), compiled together
+  with arena's ``texas.h`` and ``texas_driver.cpp``, which speak 001's protocol for it.
+* ``python``: a Python module defining ``make_decision(state)``, run by ``texas_driver.py``.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+from dataclasses import dataclass
+from enum import StrEnum, unique
+from pathlib import Path
+
+from arena.errors import ConfigError, ToolchainError
+from arena.languages import build_program, python_interpreter, tool_path
+from arena.sandbox import Sandbox
+
+TEXAS_DIR = Path(__file__).resolve().parent / "texas"
+_INCLUDES_TEXAS = re.compile(r'^\s*#\s*include\s*[<"]texas\.h[>"]', re.MULTILINE)
+_DEFINES_DECISION = re.compile(r"^def\s+(make_decision|makeDecision)\s*\(", re.MULTILINE)
+
+
+@unique
+class Interface(StrEnum):
+    """How a player talks to the judge."""
+
+    LINES = "lines"
+    TEXAS = "texas"
+    PYTHON = "python"
+
+
+def guess_interface(program: Path) -> Interface:
+    """``.cpp`` including texas.h -> texas; ``.py`` defining make_decision -> python; else lines."""
+    suffix = program.suffix.lower()
+    if suffix in (".cpp", ".cc", ".cxx", ".py"):
+        try:
+            text = program.read_text(encoding="utf-8", errors="replace")
+        except OSError as error:
+            raise ConfigError(f"{program}: cannot read the program: {error.strerror}") from None
+        if suffix != ".py" and _INCLUDES_TEXAS.search(text):
+            return Interface.TEXAS
+        if suffix == ".py" and _DEFINES_DECISION.search(text):
+            return Interface.PYTHON
+    return Interface.LINES
+
+
+@dataclass(frozen=True, slots=True)
+class PreparedPlayer:
+    """A built player: the command that starts it in its folder, or why it could not be built."""
+
+    ok: bool
+    argv: tuple[str, ...]
+    output: str
+
+
+def prepare_player(program: Path, interface: Interface, sandbox: Sandbox) -> PreparedPlayer:
+    """Copy and build ``program`` in the sandbox's folder for ``interface``."""
+    if not program.is_file():
+        raise ConfigError(f"{program}: no such program file")
+    match interface:
+        case Interface.LINES:
+            built = build_program(program, sandbox.workdir, sandbox)
+            return PreparedPlayer(built.ok, built.run_argv, built.output)
+        case Interface.TEXAS:
+            return _build_texas(program, sandbox)
+        case Interface.PYTHON:
+            folder = sandbox.folder
+            shutil.copyfile(TEXAS_DIR / "texas.py", folder / "texas.py")
+            shutil.copyfile(TEXAS_DIR / "texas_driver.py", folder / "texas_driver.py")
+            shutil.copyfile(program, folder / "player_module.py")
+            python = str(python_interpreter(sandbox.isolation_level))
+            return PreparedPlayer(True, (python, "-E", "-s", "-B", "texas_driver.py", "player_module.py"), "")
+
+
+def _build_texas(program: Path, sandbox: Sandbox) -> PreparedPlayer:
+    if program.suffix.lower() not in (".cpp", ".cc", ".cxx"):
+        raise ConfigError(f"{program}: the texas interface needs a C++ source (.cpp)")
+    if tool_path("g++") is None:
+        raise ToolchainError("texas players need g++, which is not installed; install the Debian package g++")
+    folder = sandbox.folder
+    shutil.copyfile(TEXAS_DIR / "texas.h", folder / "texas.h")
+    shutil.copyfile(TEXAS_DIR / "texas_driver.cpp", folder / "texas_driver.cpp")
+    shutil.copyfile(program, folder / "player.cpp")
+    command = ["g++", "-O2", "-pipe", "-std=c++17", "-o", "player", "player.cpp", "texas_driver.cpp", "-lm"]
+    result = sandbox.run(command, wall_time_s=60.0)
+    output = (result.stdout + result.stderr).decode(errors="replace")
+    if not result.ok:
+        output = f"{output.rstrip()}\nbuild {result.describe()}".lstrip()
+    return PreparedPlayer(result.ok, ("./player",), output)
