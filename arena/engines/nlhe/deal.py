@@ -37,6 +37,9 @@ _PRE_FLOP, _FLOP, _TURN, _RIVER, _SHOWDOWN = (
     Street.RIVER,
     Street.SHOWDOWN,
 )
+# Frozen events that never vary are made once and shared.
+_ROUND_ENDED = {street: StreetEnded(street) for street in (_PRE_FLOP, _FLOP, _TURN, _RIVER)}
+_PRE_FLOP_STARTED = StreetStarted(_PRE_FLOP, ())
 _FOLD, _CHECK, _CALL, _BET, _RAISE = (
     ActionKind.FOLD,
     ActionKind.CHECK,
@@ -98,7 +101,7 @@ class Deal:
         seats = rules.seats
         if len(stacks) != seats:
             raise ValueError(f"{len(stacks)} stacks given for a table of {seats} seats")
-        if any(chips < 0 for chips in stacks):
+        if min(stacks) < 0:
             raise ValueError(f"stacks {list(stacks)} hold a negative amount")
         if not 1 <= dealer <= seats or stacks[dealer - 1] <= 0:
             raise ValueError(f"dealer {dealer} is not a seat 1..{seats} with chips")
@@ -107,12 +110,14 @@ class Deal:
         self.rules = rules
         self.deal_number = deal_number
         self.dealer = dealer
-        self.in_deal: tuple[int, ...] = tuple(i + 1 for i in range(seats) if stacks[i] > 0)
-        if len(self.in_deal) < 2:
-            raise ValueError(f"only {len(self.in_deal)} seat(s) have chips; a deal needs two")
+        dealt = [seat for seat, chips in enumerate(stacks, 1) if chips]
+        count = len(dealt)
+        if count < 2:
+            raise ValueError(f"only {count} seat(s) have chips; a deal needs two")
+        self.in_deal: tuple[int, ...] = tuple(dealt)
         # Seats in the deal, starting left of the dealer and ending with the dealer.
-        order = tuple(s for s in (*range(dealer + 1, seats + 1), *range(1, dealer + 1)) if stacks[s - 1] > 0)
-        count = len(order)
+        split = dealt.index(dealer) + 1
+        order = (*dealt[split:], *dealt[:split])
         self._order = order
         self._order2 = order + order  # so that "the seats after position i" is one slice
         size = seats + 1  # per-seat lists are indexed by seat number; index 0 is unused
@@ -160,7 +165,7 @@ class Deal:
         self._post(big, "big", rules.big_blind)
         for seat in order:
             events.append(HoleCardsDealt(seat, holes[seat]))  # type: ignore[arg-type]
-        events.append(StreetStarted(_PRE_FLOP, ()))
+        events.append(_PRE_FLOP_STARTED)
         self.actor = self._find_actor(position[big] + 1)
         if self.actor is None:
             self._end_round()
@@ -402,7 +407,7 @@ class Deal:
         events = self.events
         self.actor = None
         while True:
-            events.append(StreetEnded(self.street))
+            events.append(_ROUND_ENDED[self.street])
             if self._live == 1:
                 self._finish_by_folds()
                 return
@@ -415,7 +420,7 @@ class Deal:
         self._return_uncalled()
         while self.street is not _RIVER:
             self._start_street()
-            events.append(StreetEnded(self.street))
+            events.append(_ROUND_ENDED[self.street])
         self._showdown()
 
     def _start_street(self) -> None:
