@@ -42,7 +42,7 @@ def _simplex(allowed: tuple[bool, bool, bool], rng: np.random.Generator) -> np.n
     """A distribution uniform on the simplex of the allowed choices (0 elsewhere)."""
     probs = np.zeros(3)
     mask = np.array(allowed)
-    probs[mask] = rng.dirichlet(np.ones(mask.sum()))
+    probs[mask] = rng.dirichlet(np.ones(mask.sum())) if mask.sum() > 1 else 1.0
     return probs
 
 

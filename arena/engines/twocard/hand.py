@@ -25,7 +25,7 @@ class IllegalAnswer(Exception):
     def __init__(self, method: str, args: tuple[int, ...], answer: int, allowed: str) -> None:
         super().__init__(f"{method} {' '.join(map(str, args))} answered {answer}; allowed: {allowed}")
         self.method = method
-        self.args = args
+        self.arguments = args
         self.answer = answer
 
 
