@@ -201,7 +201,10 @@ def test_bot_answers_every_decision_with_one_protocol_integer(
     folder = install(bots[bot], tmp_path / bot)
     first = run(bots[bot], folder, case)
     assert first.returncode == 0, first.stderr
-    assert first.stderr == "", first.stderr
+    complaints = [
+        line for line in first.stderr.splitlines() if not line.startswith("Picked up ")
+    ]  # JVM notes
+    assert complaints == [], first.stderr
     answer = protocol_integer(first.output)
     if answer > 0:  # a raise is a full raise, or the whole stack (an all-in is always allowed)
         facing = situation(case)
