@@ -86,11 +86,16 @@ class _Ended(Exception):
 
 
 class Judge:
-    """Plays one match; :meth:`run` returns the :class:`MatchOutcome`."""
+    """Plays one match; :meth:`run` returns the :class:`MatchOutcome`.
+
+    ``deck_for(seed, hand)`` gives each hand's permuted deck (the seeded stream by default; tests
+    stack it).
+    """
 
     def __init__(
         self, channel: Channel, config: MatchConfig, *, bob: BobPolicy, rates: RateFn,
         on_hand: Callable[[HandRecord], None] | None = None, keep_transcript: bool = False,
+        deck_for: Callable[[int, int], Sequence[int]] = hand_deck,
     ) -> None:
         self._channel = channel
         self._config = config
@@ -98,6 +103,7 @@ class Judge:
         self._rates = rates
         self._rate_rng = rate_stream(config.seed)
         self._on_hand = on_hand
+        self._deck_for = deck_for
         self.outcome = MatchOutcome(config, transcript=[] if keep_transcript else None)
 
     def run(self) -> MatchOutcome:
@@ -116,7 +122,7 @@ class Judge:
         return out
 
     def _play_hand(self, number: int) -> None:
-        state = HeadsUpHand(Deal.from_deck(hand_deck(self._config.seed, number)))
+        state = HeadsUpHand(Deal.from_deck(self._deck_for(self._config.seed, number)))
         record = HandRecord(number, state.deal, state.events, 0)
         bob_rng: np.random.Generator | None = None
         while not state.over:
@@ -128,7 +134,7 @@ class Judge:
             while True:
                 reply = self._reply(number, state.round)
                 if isinstance(reply, protocol.RateRequest):
-                    self._answer_rate(reply.samples, state.deal.alice, board, number, record)
+                    self._answer_rate(reply.samples, state.deal.alice, board, number, state.round, record)
                     continue
                 break
             if reply.move is Move.CHECK:
@@ -156,12 +162,13 @@ class Judge:
             self._on_hand(record)
 
     def _answer_rate(
-        self, samples: int, alice: Sequence[int], board: Sequence[int], hand: int, record: HandRecord,
+        self, samples: int, alice: Sequence[int], board: Sequence[int], hand: int, round_: int,
+        record: HandRecord,
     ) -> None:
         out = self.outcome
         if out.rate_used + samples > self._config.rate_budget:
             raise self._fault(
-                FaultKind.RATE_BUDGET, hand, 0,
+                FaultKind.RATE_BUDGET, hand, round_,
                 f"RATE {samples} would bring the match's rollouts to {out.rate_used + samples}, "
                 f"over the budget of {self._config.rate_budget}",
             )
