@@ -1,4 +1,4 @@
-"""``arena twocard play`` with real sandboxed programs: the three interfaces, the sample bots, hostile programs."""
+"""``arena twocard play`` with real sandboxed programs: three interfaces, sample bots, hostile programs."""
 
 from __future__ import annotations
 
