@@ -12,7 +12,7 @@ from rich.table import Table
 from arena.cards import derive_seed
 from arena.errors import ConfigError
 from arena.table import PlayerSpec
-from arena.tournament.finals_logs import finalists, open_finished
+from arena.tournament.finals_logs import finalists, open_finished, require_tournament
 from arena.tournament.host import TournamentSettings, programs_by_team, table_config, write_atomically
 from arena.tournament.runner import TableRunner, TableTask, execute, run_lock
 from arena.tournament.schedule import TableJob
@@ -52,6 +52,7 @@ def run_final(
 ) -> list[ResultRow]:
     """Play (or show, when already played) the final table; write ``final.json``."""
     console = console or Console(stderr=True)
+    require_tournament(run_dir)
     with run_lock(run_dir):
         store = open_finished(run_dir)
         try:

@@ -29,10 +29,15 @@ def finalists(store: Store) -> list[str]:
     return [s.team for s in compute_standings(store, duplicate=duplicate)[:FINALISTS]]
 
 
-def open_finished(run_dir: Path) -> Store:
-    """The store of a tournament whose tables are all played (else a one-line error)."""
+def require_tournament(run_dir: Path) -> None:
+    """A one-line error unless RUN_DIR holds a tournament's database."""
     if not (run_dir / DB_NAME).is_file():
         raise ConfigError(f"{run_dir} holds no tournament ({DB_NAME} not found)")
+
+
+def open_finished(run_dir: Path) -> Store:
+    """The store of a tournament whose tables are all played (else a one-line error)."""
+    require_tournament(run_dir)
     store = Store(run_dir)
     unfinished = [t.name for t in store.tables("round") if t.status != "done"]
     if unfinished:
