@@ -10,20 +10,23 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from arena.engines.nlhe.actions import Action, CheckCall, Fold, RaiseTo
+from arena.engines.nlhe.event_makers import (
+    action_taken,
+    blind_posted,
+    deal_ended,
+    deal_started,
+    hand_shown,
+    hole_cards_dealt,
+    pot_awarded,
+    street_started,
+    uncalled_bet_returned,
+)
 from arena.engines.nlhe.events import (
     ActionKind,
-    ActionTaken,
-    BlindPosted,
-    DealEnded,
-    DealStarted,
     Event,
-    HandShown,
-    HoleCardsDealt,
-    PotAwarded,
     Street,
     StreetEnded,
     StreetStarted,
-    UncalledBetReturned,
 )
 from arena.engines.nlhe.pots import Pot, side_pots, split_pot
 from arena.engines.nlhe.rules import TableRules
@@ -155,7 +158,7 @@ class Deal:
         )
         self._late_min_bet = rules.late_street_min_bet
 
-        events: list[Event] = [DealStarted(deal_number, dealer, tuple(stacks), self.in_deal)]
+        events: list[Event] = [deal_started(deal_number, dealer, tuple(stacks), self.in_deal)]
         self.events = events
         if count == 2:  # heads-up: the dealer posts the small blind
             small, big = dealer, order[0]
@@ -164,7 +167,7 @@ class Deal:
         self._post(small, "small", rules.small_blind)
         self._post(big, "big", rules.big_blind)
         for seat in order:
-            events.append(HoleCardsDealt(seat, holes[seat]))  # type: ignore[arg-type]
+            events.append(hole_cards_dealt(seat, holes[seat]))  # type: ignore[arg-type]
         events.append(_PRE_FLOP_STARTED)
         self.actor = self._find_actor(position[big] + 1)
         if self.actor is None:
@@ -324,7 +327,7 @@ class Deal:
             self._acted[seat] = True
             self._faced[seat] = current
             events.append(
-                ActionTaken(
+                action_taken(
                     seat,
                     _CALL if added else _CHECK,
                     added,
@@ -349,13 +352,13 @@ class Deal:
             self._acted[seat] = True
             self._faced[seat] = amount
             self.current_bet = amount
-            events.append(ActionTaken(seat, _RAISE if previous else _BET, added, amount, self._all_in[seat]))
+            events.append(action_taken(seat, _RAISE if previous else _BET, added, amount, self._all_in[seat]))
         elif kind is Fold:
             seat = self._require_actor()
             self._folded[seat] = True
             self._live -= 1
             self._active -= 1
-            events.append(ActionTaken(seat, _FOLD, 0, self._bet[seat], False))
+            events.append(action_taken(seat, _FOLD, 0, self._bet[seat], False))
         else:
             raise ValueError(f"{action!r} is not a Fold, CheckCall or RaiseTo")
         if self._live == 1:
@@ -389,7 +392,7 @@ class Deal:
         self._put(seat, chips)
         if self._bet[seat] > self.current_bet:
             self.current_bet = self._bet[seat]
-        self.events.append(BlindPosted(seat, blind, chips, self._all_in[seat]))
+        self.events.append(blind_posted(seat, blind, chips, self._all_in[seat]))
 
     def _find_actor(self, start: int) -> int | None:
         """The first seat from ``order[start]`` on (wrapping) that still has to act this round."""
@@ -439,7 +442,7 @@ class Deal:
             bet[seat] = 0
             acted[seat] = False
         self.current_bet = 0
-        self.events.append(StreetStarted(street, cards))
+        self.events.append(street_started(street, cards))
 
     def _return_uncalled(self) -> None:
         """Give back the part of the largest contribution that no other seat matched."""
@@ -458,7 +461,7 @@ class Deal:
             self._bet[top_seat] = bet - excess if bet > excess else 0
             self._stack[top_seat] += excess
             self.pot_total -= excess
-            self.events.append(UncalledBetReturned(top_seat, excess))
+            self.events.append(uncalled_bet_returned(top_seat, excess))
 
     def _finish_by_folds(self) -> None:
         self._return_uncalled()
@@ -466,7 +469,7 @@ class Deal:
         amount = self.pot_total
         self._stack[winner] += amount
         self.pot_total = 0
-        self.events.append(PotAwarded(0, amount, (winner,), (winner,), (amount,), False))
+        self.events.append(pot_awarded(0, amount, (winner,), (winner,), (amount,), False))
         self._close(showdown=False)
 
     def _showdown(self) -> None:
@@ -479,7 +482,7 @@ class Deal:
             cards = holes[seat]
             strength = evaluate((cards[0], cards[1], b1, b2, b3, b4, b5))  # type: ignore[index]
             strengths[seat] = strength
-            events.append(HandShown(seat, cards, strength, folded[seat]))  # type: ignore[arg-type]
+            events.append(hand_shown(seat, cards, strength, folded[seat]))  # type: ignore[arg-type]
         live = [seat for seat in self.in_deal if not folded[seat]]
         level = total[live[0]]
         equal = True
@@ -511,7 +514,7 @@ class Deal:
                     stack[seat] += chips
                 shares = tuple(split[s] for s in winners)
             self.pot_total -= amount
-            events.append(PotAwarded(index, amount, eligible, winners, shares, True))
+            events.append(pot_awarded(index, amount, eligible, winners, shares, True))
         assert self.pot_total == 0, f"{self.pot_total} chips left in the middle after the awards"
         self._close(showdown=True)
 
@@ -519,4 +522,4 @@ class Deal:
         self.is_over = True
         self.actor = None
         self._final = tuple(self._stack[1:])
-        self.events.append(DealEnded(self._final, showdown))
+        self.events.append(deal_ended(self._final, showdown))
