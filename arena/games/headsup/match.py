@@ -96,28 +96,34 @@ class MatchReport:
 
 def _limits(settings: HeadsUpSettings) -> Limits:
     wall = settings.time_limit_s * WAIT_FACTOR + WAIT_SLACK_S + 120.0
-    return Limits(wall_time_s=wall, cpu_time_s=settings.time_limit_s, memory_mb=settings.memory_mb)
+    # RLIMIT_CPU one second above the limit: a program that spins is stopped, and any run whose measured
+    # CPU is over the limit is a timeout fault (rlimit accounting alone lags by a few ticks).
+    return Limits(wall_time_s=wall, cpu_time_s=settings.time_limit_s + 1.0, memory_mb=settings.memory_mb)
 
 
 def _run_fault(team: str, run: RunResult, limit_s: float, judged: Fault | None) -> Fault | None:
-    """The fault the program's exit explains better than the judge could (limits, crashes)."""
+    """The judge's fault, made precise by how the program ended (limits, crashes), or a CPU overrun."""
+    stderr = run.stderr.decode(errors="replace")[-2000:]
+    if run.cpu_ms > limit_s * 1000:
+        reason = f"used {run.cpu_ms / 1000:.2f} s of CPU, over the {limit_s:g} s limit of the match"
+        if judged is None:
+            return Fault(team, FaultKind.TIMEOUT, reason, stage="match", stderr=stderr)
+        return replace(judged, kind=FaultKind.TIMEOUT, reason=reason, stderr=stderr)
+    if judged is None:
+        return None
     kinds = {
         RunStatus.CPU_LIMIT: FaultKind.TIMEOUT,
-        RunStatus.TIMEOUT: FaultKind.TIMEOUT,
         RunStatus.MEMORY_LIMIT: FaultKind.MEMORY_LIMIT,
         RunStatus.OUTPUT_LIMIT: FaultKind.OUTPUT_LIMIT,
         RunStatus.SIGNALED: FaultKind.CRASH,
         RunStatus.NONZERO_EXIT: FaultKind.CRASH,
     }
-    stderr = run.stderr.decode(errors="replace")[-2000:]
-    if judged is not None and judged.kind in (FaultKind.NO_ANSWER, FaultKind.TIMEOUT) and run.status in kinds:
+    explained = judged.kind is FaultKind.NO_ANSWER or (
+        judged.kind is FaultKind.TIMEOUT and run.status is RunStatus.CPU_LIMIT
+    )
+    if explained and run.status in kinds:
         return replace(judged, kind=kinds[run.status], reason=f"the program {run.describe()}", stderr=stderr)
-    if judged is None and run.cpu_ms > limit_s * 1000:
-        return Fault(team, FaultKind.TIMEOUT, f"used {run.cpu_ms / 1000:.2f} s of CPU, over the "
-                     f"{limit_s:g} s limit of the match", stage="match")
-    if judged is not None and not judged.stderr:
-        return replace(judged, stderr=stderr)
-    return judged
+    return replace(judged, stderr=stderr)
 
 
 def play_headsup(
