@@ -62,14 +62,15 @@ class Deal:
     """
 
     __slots__ = (
-        "_acted",
         "_active",
         "_all_in",
         "_bet",
+        "_count",
         "_faced",
         "_final",
         "_folded",
         "_holes",
+        "_idle",
         "_late_min_bet",
         "_live",
         "_order",
@@ -122,6 +123,7 @@ class Deal:
         split = dealt.index(dealer) + 1
         order = (*dealt[split:], *dealt[:split])
         self._order = order
+        self._count = count
         self._order2 = order + order  # so that "the seats after position i" is one slice
         size = seats + 1  # per-seat lists are indexed by seat number; index 0 is unused
         position = [0] * size
@@ -133,8 +135,10 @@ class Deal:
         self._total = [0] * size  # chips in during the whole deal
         self._folded = [False] * size
         self._all_in = [False] * size
-        self._acted = [False] * size  # acted in this betting round
-        self._faced = [0] * size  # the current bet when the seat last acted
+        self._idle = [True] * size  # folded, all-in or not dealt in: never asked to act
+        for seat in order:
+            self._idle[seat] = False
+        self._faced = [-1] * size  # the current bet when the seat last acted this round; -1: not yet
         self._live = len(order)  # seats that have not folded
         self._active = len(order)  # seats that have not folded and are not all-in
         self.street = _PRE_FLOP
@@ -232,7 +236,8 @@ class Deal:
         current = self.current_bet
         if self._stack[seat] <= current - self._bet[seat]:
             return False
-        if self._acted[seat] and current - self._faced[seat] < self._raise_size:
+        faced = self._faced[seat]
+        if faced >= 0 and current - faced < self._raise_size:
             return False
         bet, stack, folded = self._bet, self._stack, self._folded
         for other in self._order:
@@ -268,7 +273,7 @@ class Deal:
             owed = self.current_bet - self._bet[seat]
             if self._stack[seat] <= owed:
                 reason = f"its stack {self._stack[seat]} does not exceed the {owed} it owes"
-            elif self._acted[seat] and self.current_bet - self._faced[seat] < self._raise_size:
+            elif self._faced[seat] >= 0 and self.current_bet - self._faced[seat] < self._raise_size:
                 reason = (
                     f"it already acted at a bet of {self._faced[seat]} and the raises since, to "
                     f"{self.current_bet}, add up to less than a full raise of {self._raise_size}"
@@ -304,44 +309,39 @@ class Deal:
     # ------------------------------------------------------------------------------------- apply
     def apply(self, action: Action) -> list[Event]:
         """Play ``action`` for the actor; return the events it produced (``ValueError`` if illegal)."""
-        events = self.events
-        start = len(events)
+        seat = self.actor
+        if seat is None:
+            raise ValueError(f"deal {self.deal_number} is over: no seat is to act")
         kind = type(action)
         if kind is CheckCall:
-            seat = self.actor
-            if seat is None:
-                self._require_actor()
             current = self.current_bet
             bet = self._bet
             stack = self._stack[seat]
             added = current - bet[seat]
-            if added >= stack:  # calls all-in (possibly for less)
+            all_in = added >= stack
+            if all_in:  # calls all-in, possibly for less
                 added = stack
-                self._all_in[seat] = True
+                self._all_in[seat] = self._idle[seat] = True
                 self._active -= 1
-            self._stack[seat] = stack - added
             street_total = bet[seat] + added
-            bet[seat] = street_total
-            self._total[seat] += added
-            self.pot_total += added
-            self._acted[seat] = True
+            if added:
+                self._stack[seat] = stack - added
+                bet[seat] = street_total
+                self._total[seat] += added
+                self.pot_total += added
             self._faced[seat] = current
-            events.append(
-                action_taken(
-                    seat,
-                    _CALL if added else _CHECK,
-                    added,
-                    street_total,
-                    self._all_in[seat],
-                )
-            )
+            event = action_taken(seat, _CALL if added else _CHECK, added, street_total, all_in)
+        elif kind is Fold:
+            self._folded[seat] = self._idle[seat] = True
+            self._live -= 1
+            self._active -= 1
+            event = action_taken(seat, _FOLD, 0, self._bet[seat], False)
         elif kind is RaiseTo:
             amount = action.amount  # type: ignore[union-attr]
-            seat = self.actor
-            if seat is None or not self.can_raise():
+            if not self.can_raise():
                 self.verify_raise_to(amount)  # raises, naming the reason
             previous = self.current_bet
-            high = self._bet[seat] + self._stack[seat]  # type: ignore[index]
+            high = self._bet[seat] + self._stack[seat]
             full = previous + self._raise_size
             if not (full if full < high else high) <= amount <= high:
                 self.verify_raise_to(amount)  # raises, naming the limits
@@ -349,24 +349,26 @@ class Deal:
             self._put(seat, added)
             if amount - previous >= self._raise_size:  # a full raise sets the next minimum
                 self._raise_size = amount - previous
-            self._acted[seat] = True
             self._faced[seat] = amount
             self.current_bet = amount
-            events.append(action_taken(seat, _RAISE if previous else _BET, added, amount, self._all_in[seat]))
-        elif kind is Fold:
-            seat = self._require_actor()
-            self._folded[seat] = True
-            self._live -= 1
-            self._active -= 1
-            events.append(action_taken(seat, _FOLD, 0, self._bet[seat], False))
+            event = action_taken(seat, _RAISE if previous else _BET, added, amount, self._all_in[seat])
         else:
             raise ValueError(f"{action!r} is not a Fold, CheckCall or RaiseTo")
-        if self._live == 1:
-            self._end_round()
-        else:
-            self.actor = self._find_actor(self._position[seat] + 1)  # type: ignore[index]
-            if self.actor is None:
-                self._end_round()
+        events = self.events
+        events.append(event)
+        if self._live > 1:
+            # The next seat that still has to act, going left (inlined: this is the hot path).
+            bet, idle, faced = self._bet, self._idle, self._faced
+            current, open_action = self.current_bet, self._active >= 2
+            start = self._position[seat] + 1
+            for other in self._order2[start : start + self._count]:
+                if idle[other]:
+                    continue
+                if bet[other] < current or (open_action and faced[other] < 0):
+                    self.actor = other
+                    return [event]
+        start = len(events) - 1
+        self._end_round()
         return events[start:]
 
     # ---------------------------------------------------------------------------------- internals
@@ -385,6 +387,7 @@ class Deal:
         self.pot_total += chips
         if stack == 0 and not self._all_in[seat]:
             self._all_in[seat] = True
+            self._idle[seat] = True
             self._active -= 1
 
     def _post(self, seat: int, blind: str, amount: int) -> None:
@@ -396,12 +399,12 @@ class Deal:
 
     def _find_actor(self, start: int) -> int | None:
         """The first seat from ``order[start]`` on (wrapping) that still has to act this round."""
-        bet, folded, all_in, acted = self._bet, self._folded, self._all_in, self._acted
+        bet, idle, faced = self._bet, self._idle, self._faced
         current, open_action = self.current_bet, self._active >= 2
-        for seat in self._order2[start : start + len(self._order)]:
-            if folded[seat] or all_in[seat]:
+        for seat in self._order2[start : start + self._count]:
+            if idle[seat]:
                 continue
-            if bet[seat] < current or (open_action and not acted[seat]):
+            if bet[seat] < current or (open_action and faced[seat] < 0):
                 return seat
         return None
 
@@ -437,10 +440,10 @@ class Deal:
             self._raise_size = self._late_min_bet
         self.street = street
         self.board += cards
-        bet, acted = self._bet, self._acted
+        bet, faced = self._bet, self._faced
         for seat in self._order:
             bet[seat] = 0
-            acted[seat] = False
+            faced[seat] = -1
         self.current_bet = 0
         self.events.append(street_started(street, cards))
 
