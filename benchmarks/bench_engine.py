@@ -30,17 +30,11 @@ STACK = 1500
 GOAL = 100.0
 
 
-FOLD, CALL, RAISE_MIN, RAISE_ANY = range(4)
-
-
-def choose(rng: random.Random, check_is_free: Callable[[], bool], may_raise: Callable[[], bool]) -> int:
-    """The shared player. The engine is asked only what the roll needs, the same way on both sides."""
-    roll = rng.random()
-    if roll < 0.15:
-        return CALL if check_is_free() else FOLD
-    if roll < 0.70 or not may_raise():
-        return CALL
-    return RAISE_MIN if rng.random() < 0.75 else RAISE_ANY
+# The shared player, written out in both loops below (one roll decides; the engine is asked only what
+# that roll needs): roll < FOLD_BELOW folds when owing chips (else checks), roll < CALL_BELOW checks or
+# calls, otherwise it raises when allowed (else calls), to the minimum when a second roll is below
+# MIN_RAISE_SHARE, else to a uniform amount up to all-in.
+FOLD_BELOW, CALL_BELOW, MIN_RAISE_SHARE = 0.15, 0.70, 0.75
 
 
 def play_ours(rng: random.Random, deals: int, first: int) -> int:
@@ -52,20 +46,21 @@ def play_ours(rng: random.Random, deals: int, first: int) -> int:
     shuffler = np.random.default_rng(rng.getrandbits(64))
     decks = shuffler.permuted(np.tile(np.arange(52), (deals, 1)), axis=1).tolist()
     fold, call = Fold(), CheckCall()
+    roll = rng.random
     actions = 0
     for number, deck in zip(range(first, first + deals), decks, strict=True):
         deal = Deal(rules=rules, deal_number=number, dealer=number % SEATS + 1, stacks=stacks, deck=deck)
-        check_is_free, may_raise = deal.can_check, deal.can_raise
+        apply = deal.apply
         while not deal.is_over:
-            move = choose(rng, check_is_free, may_raise)
-            if move == CALL:
-                deal.apply(call)
-            elif move == FOLD:
-                deal.apply(fold)
+            actions += 1
+            chance = roll()
+            if chance < FOLD_BELOW:
+                apply(call if deal.can_check() else fold)
+            elif chance < CALL_BELOW or not deal.can_raise():
+                apply(call)
             else:
                 low = deal.min_raise_to()
-                deal.apply(RaiseTo(low if move == RAISE_MIN else rng.randint(low, deal.max_raise_to())))
-            actions += 1
+                apply(RaiseTo(low if roll() < MIN_RAISE_SHARE else rng.randint(low, deal.max_raise_to())))
         if sum(deal.final_stacks) != total:
             raise AssertionError(f"deal {number}: chips not conserved: {deal.final_stacks}")
     return actions
@@ -73,7 +68,7 @@ def play_ours(rng: random.Random, deals: int, first: int) -> int:
 
 def play_pokerkit(rng: random.Random, deals: int, first: int) -> int:
     """Play ``deals`` deals with pokerkit (fully automated dealing); return the number of actions."""
-    from pokerkit import Automation, NoLimitTexasHoldem, State
+    from pokerkit import Automation, NoLimitTexasHoldem
 
     automations = (
         Automation.ANTE_POSTING,
@@ -88,25 +83,24 @@ def play_pokerkit(rng: random.Random, deals: int, first: int) -> int:
         Automation.CHIPS_PULLING,
     )
     total = STACK * SEATS
+    roll = rng.random
     actions = 0
     for number in range(first, first + deals):
         state = NoLimitTexasHoldem.create_state(automations, True, 0, (5, 10), 10, (STACK,) * SEATS, SEATS)
-
-        def check_is_free(state: State = state) -> bool:
-            return not state.can_fold()  # pokerkit allows a fold only when the seat owes chips
-
-        may_raise = state.can_complete_bet_or_raise_to
         while state.status:
-            move = choose(rng, check_is_free, may_raise)
-            if move == CALL:
+            actions += 1
+            chance = roll()
+            if chance < FOLD_BELOW:
+                if state.can_fold():  # pokerkit allows a fold only when the seat owes chips
+                    state.fold()
+                else:
+                    state.check_or_call()
+            elif chance < CALL_BELOW or not state.can_complete_bet_or_raise_to():
                 state.check_or_call()
-            elif move == FOLD:
-                state.fold()
             else:
                 low = state.min_completion_betting_or_raising_to_amount
                 high = state.max_completion_betting_or_raising_to_amount
-                state.complete_bet_or_raise_to(low if move == RAISE_MIN else rng.randint(low, high))
-            actions += 1
+                state.complete_bet_or_raise_to(low if roll() < MIN_RAISE_SHARE else rng.randint(low, high))
         if sum(state.stacks) != total:
             raise AssertionError(f"pokerkit deal {number}: chips not conserved: {state.stacks}")
     return actions
