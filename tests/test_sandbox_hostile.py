@@ -217,3 +217,18 @@ def test_closing_stdout_and_stderr_at_once_still_answers(arena: Arena) -> None:
     assert reply.text == "7\n"
     assert reply.run.stdout == b""
     arena.assert_outside_unchanged()
+
+
+def test_the_helper_cannot_be_attacked_from_inside(arena: Arena) -> None:
+    reply = arena.play("attack_helper.py")
+    assert reply.run.status is RunStatus.OK
+    assert reply.text is not None
+    outcomes = dict(item.split(":") for item in reply.text.split())
+    assert outcomes["prlimit"] != "done" and outcomes["environ"] != "done" and outcomes["fd"] != "done"
+    assert outcomes["ptrace"] != "done"
+    for capabilities in ("CapEff", "CapPrm", "CapAmb", "CapInh"):
+        assert int(outcomes[capabilities], 16) == 0
+    # Signals to PID 1 from inside its namespace are dropped; the helper keeps serving.
+    again = FileTransport(arena.sandbox, ["/bin/true"]).exchange({"inputf.txt": "1"})
+    assert again.run.ok
+    arena.assert_outside_unchanged()

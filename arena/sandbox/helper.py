@@ -108,15 +108,19 @@ class Helper:
     def become_sandbox_user(self) -> None:
         """In the namespaces: drop root for good, so each program starts with a bare ``posix_spawn``.
 
-        The helper then shares the programs' uid but not their reach: as PID 1 of the namespace it
-        ignores their signals, and with ``dumpable`` off they can neither ptrace it nor open its /proc
-        files. Its own limits (except CPU, set per program) are inherited by every program it starts.
+        The helper then shares the programs' real and effective uid but not their reach: as PID 1 of
+        the namespace it ignores their signals; its saved uid (0) differs from theirs, so they cannot
+        change its limits (prlimit); with ``dumpable`` off they can neither ptrace it nor open its /proc
+        files. Each program's saved uid becomes its effective uid at exec, so programs hold nothing.
+        Its own limits (except CPU, set per program) are inherited by every program it starts.
         """
         os.chdir(self.cwd)
         os.setgroups([])
         os.setresgid(self.gid, self.gid, self.gid)
-        os.setresuid(self.uid, self.uid, self.uid)
+        os.setresuid(self.uid, self.uid, 0)  # a saved uid of 0: programs may not prlimit or ptrace it
+        drop_all_capabilities()  # a saved uid of 0 keeps them otherwise, and programs would inherit them
         set_dumpable(False)
+        prctl(PR_SET_PDEATHSIG, signal.SIGKILL)  # a change of credentials cleared bubblewrap's setting
         for which, value in self.rlimits:
             if which == resource.RLIMIT_NPROC:
                 value += 1  # the helper itself
@@ -482,22 +486,49 @@ def remove_tree(path: str) -> None:
 
 
 DEFAULT_SIGNALS = (signal.SIGINT, signal.SIGPIPE, signal.SIGXFSZ)
+PR_SET_PDEATHSIG = 1
+PR_SET_DUMPABLE = 4
+PR_SET_NO_NEW_PRIVS = 38
+PR_CAP_AMBIENT = 47
+PR_CAP_AMBIENT_CLEAR_ALL = 4
+LINUX_CAPABILITY_VERSION_3 = 0x20080522
+LIBC = ctypes.CDLL(None, use_errno=True)
+
+
+class CapHeader(ctypes.Structure):
+    _fields_ = [("version", ctypes.c_uint32), ("pid", ctypes.c_int)]
+
+
+class CapData(ctypes.Structure):
+    _fields_ = [
+        ("effective", ctypes.c_uint32),
+        ("permitted", ctypes.c_uint32),
+        ("inheritable", ctypes.c_uint32),
+    ]
+
+
+def prctl(option: int, value: int, extra: int = 0) -> None:
+    if LIBC.prctl(option, value, extra, 0, 0) != 0:
+        raise OSError(ctypes.get_errno(), f"prctl({option}) failed")
+
+
+def drop_all_capabilities() -> None:
+    """Empty the ambient, effective, permitted and inheritable capability sets of this process."""
+    prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL)
+    header = CapHeader(LINUX_CAPABILITY_VERSION_3, 0)
+    data = (CapData * 2)()
+    if LIBC.capset(ctypes.byref(header), data) != 0:
+        raise OSError(ctypes.get_errno(), "capset failed")
 
 
 def set_dumpable(flag: bool) -> None:
     """PR_SET_DUMPABLE: off makes this process's /proc entries root's and forbids ptrace by its uid."""
-    libc = ctypes.CDLL(None, use_errno=True)
-    pr_set_dumpable = 4
-    if libc.prctl(pr_set_dumpable, int(flag), 0, 0, 0) != 0:
-        raise OSError(ctypes.get_errno(), "prctl(PR_SET_DUMPABLE) failed")
+    prctl(PR_SET_DUMPABLE, int(flag))
 
 
 def set_no_new_privs() -> None:
-    """No setuid binary inside the sandbox can raise a program's privileges."""
-    libc = ctypes.CDLL(None, use_errno=True)
-    pr_set_no_new_privs = 38
-    if libc.prctl(pr_set_no_new_privs, 1, 0, 0, 0) != 0:
-        raise OSError(ctypes.get_errno(), "prctl(PR_SET_NO_NEW_PRIVS) failed")
+    """No setuid binary or file capability inside the sandbox can raise a program's privileges."""
+    prctl(PR_SET_NO_NEW_PRIVS, 1)
 
 
 def main() -> None:

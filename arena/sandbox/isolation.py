@@ -98,6 +98,7 @@ def bwrap_argv(*, team_bytes: int, scratch_bytes: int, info_fd: int) -> list[str
         "--remount-ro",
         "/",
     ]
+    argv += ["--cap-drop", "ALL"]
     for cap in HELPER_CAPS:
         argv += ["--cap-add", cap]
     argv += ["--chdir", TEAM_DIR, str(interpreter), "-I", "-S", HELPER_PATH, "ns"]
