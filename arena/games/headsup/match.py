@@ -11,10 +11,10 @@ from typing import Any
 
 import pydantic
 
-from arena.engines.headsup import BobPolicy
+from arena.engines.headsup import BobPolicy, Outcomes
 from arena.errors import ConfigError
 from arena.faults import Fault, FaultKind
-from arena.games.headsup.judge import HandRecord, Judge, MatchConfig, MatchOutcome
+from arena.games.headsup.judge import HandRecord, Judge, MatchConfig, MatchOutcome, RateFn
 from arena.games.headsup.log import HandLog, write_results
 from arena.games.headsup.player import Interface, guess_interface, prepare_player
 from arena.games.headsup.scoring import MeanInterval, mean_interval, points
@@ -129,8 +129,12 @@ def _run_fault(team: str, run: RunResult, limit_s: float, judged: Fault | None) 
 def play_headsup(
     program: Path, settings: HeadsUpSettings, out_dir: Path | None = None, *,
     on_hand: Callable[[HandRecord], None] | None = None,
+    bob_outcomes: Outcomes = rollout_outcomes, rates: RateFn = win_tie_rates,
 ) -> MatchReport:
-    """Build ``program``, play ``settings.hands`` hands against Bob, write results.json and hands.jsonl."""
+    """Build ``program``, play ``settings.hands`` hands against Bob, write results.json and hands.jsonl.
+
+    ``bob_outcomes`` and ``rates`` are the rollout functions (the benchmark swaps in plain-Python ones).
+    """
     program = program.resolve()
     if not program.is_file():
         raise ConfigError(f"{program}: no such program file")
@@ -162,8 +166,7 @@ def play_headsup(
                     return _finish(program, interface, outcome, None, 0.0, settings, out_dir)
                 transport = LineTransport(sandbox, prepared.argv)
                 transport.start()
-                judge = Judge(transport, config, bob=BobPolicy(rollout_outcomes), rates=win_tie_rates,
-                              on_hand=record)
+                judge = Judge(transport, config, bob=BobPolicy(bob_outcomes), rates=rates, on_hand=record)
                 cpu_start = time.process_time()
                 outcome = judge.run()
                 judge_cpu = time.process_time() - cpu_start

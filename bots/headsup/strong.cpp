@@ -1,0 +1,455 @@
+// Strong heads-up player for seed 001's line protocol (C++17, one file, no RATE queries).
+//
+// Bob calls a raise x into pot P iff his 100-rollout equity estimate e (vs a uniformly random hand,
+// assuming Alice checks afterwards) satisfies e * (P + 2x) > x. Alice knows the rule, so for each
+// candidate x she can tell which of Bob's hands call. At every decision the player
+//   1. samples Bob hands from the unseen cards, weighting each by the chance it called Alice's
+//      earlier raises (Bob's range narrows as he calls);
+//   2. draws shared board completions and estimates, per sampled Bob hand, Alice's showdown equity
+//      and Bob's own equity against a random hand (what his rollouts estimate);
+//   3. models Bob's estimate as normal around that equity with the binomial spread of 100 rollouts;
+//   4. picks the x (or a check) that maximises fold equity plus called value, where the value of
+//      continuing credits part of the pot Alice can still win with later bets.
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <iostream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace {
+
+// ---- cards and evaluation: card = suit * 13 + rank (rank 0..12 = 2..A) ----
+uint64_t rng_state = 0x9E3779B97F4A7C15ULL;
+inline uint64_t next_u64() {
+    rng_state ^= rng_state << 7;
+    rng_state ^= rng_state >> 9;
+    return rng_state;
+}
+inline int below(int n) { return static_cast<int>((next_u64() >> 11) % static_cast<uint64_t>(n)); }
+
+int straight_top(int mask) {
+    for (int top = 12; top >= 4; --top) {
+        int window = 0x1F << (top - 4);
+        if ((mask & window) == window) return top;
+    }
+    if ((mask & 0x100F) == 0x100F) return 3;
+    return -1;
+}
+
+// Tables over 13-bit rank masks: the best straight's top rank (-1 if none) and the five highest ranks
+// packed four bits each, highest first (fewer ranks are left-aligned in the 20 bits).
+int8_t straight_table[8192];
+int top_ranks_table[8192];
+int bit_count_table[8192];
+
+void build_rank_tables() {
+    for (int mask = 0; mask < 8192; ++mask) {
+        straight_table[mask] = static_cast<int8_t>(straight_top(mask));
+        int packed = 0, k = 0;
+        for (int r = 12; r >= 0 && k < 5; --r)
+            if (mask >> r & 1) packed |= r << (16 - 4 * k++);
+        top_ranks_table[mask] = packed;
+        bit_count_table[mask] = __builtin_popcount(static_cast<unsigned>(mask));
+    }
+}
+
+inline int top_bit(int mask) { return 31 - __builtin_clz(static_cast<unsigned>(mask)); }
+
+// Strength of the best five of seven cards: category << 20 | ranks in comparison order.
+int evaluate7(const int* cards, int n) {
+    int suit_mask[4] = {0, 0, 0, 0};
+    int seen1 = 0, seen2 = 0, seen3 = 0, seen4 = 0;
+    for (int i = 0; i < n; ++i) {
+        int bit = 1 << (cards[i] % 13);
+        suit_mask[cards[i] / 13] |= bit;
+        seen4 |= seen3 & bit;
+        seen3 |= seen2 & bit;
+        seen2 |= seen1 & bit;
+        seen1 |= bit;
+    }
+    for (int s = 0; s < 4; ++s) {
+        int m = suit_mask[s];
+        if (bit_count_table[m] >= 5) {
+            int top = straight_table[m];
+            if (top >= 0) return 8 << 20 | top << 16;
+            return 5 << 20 | top_ranks_table[m];
+        }
+    }
+    if (seen4) {
+        int quad = top_bit(seen4);
+        return 7 << 20 | quad << 16 | top_bit(seen1 & ~(1 << quad)) << 12;
+    }
+    if (seen3) {
+        int trips = top_bit(seen3);
+        int rest = seen2 & ~(1 << trips);
+        if (rest) return 6 << 20 | trips << 16 | top_bit(rest) << 12;
+    }
+    int top = straight_table[seen1];
+    if (top >= 0) return 4 << 20 | top << 16;
+    if (seen3) {
+        int trips = top_bit(seen3);
+        return 3 << 20 | trips << 16 | (top_ranks_table[seen1 & ~(1 << trips)] >> 4 & 0xFF00);
+    }
+    if (seen2) {
+        int high = top_bit(seen2);
+        int rest = seen2 & ~(1 << high);
+        if (rest) {
+            int low = top_bit(rest);
+            int kick = top_bit(seen1 & ~(1 << high) & ~(1 << low));
+            return 2 << 20 | high << 16 | low << 12 | kick << 8;
+        }
+        return 1 << 20 | high << 16 | (top_ranks_table[seen1 & ~(1 << high)] >> 4 & 0xFFF0);
+    }
+    return top_ranks_table[seen1];
+}
+
+// ---- Bob's preflop equity against a random hand, per starting-hand class ----
+double preflop_equity[13][13];  // [high][low] suited if high > low stored at [low][high]
+
+int preflop_class(int a, int b, int* hi, int* lo) {
+    int ra = a % 13, rb = b % 13;
+    *hi = std::max(ra, rb);
+    *lo = std::min(ra, rb);
+    return a / 13 == b / 13;
+}
+
+double& preflop_cell(int a, int b) {
+    int hi, lo;
+    bool suited = preflop_class(a, b, &hi, &lo);
+    return suited ? preflop_equity[lo][hi] : preflop_equity[hi][lo];
+}
+
+void build_preflop_table() {
+    const int samples = 3000;
+    for (int hi = 0; hi < 13; ++hi) {
+        for (int lo = 0; lo <= hi; ++lo) {
+            for (int suited = 0; suited < 2; ++suited) {
+                if (suited && hi == lo) continue;
+                int a = hi, b = suited ? lo : 13 + lo;
+                double score = 0;
+                int cards[9];
+                bool used[52];
+                for (int t = 0; t < samples; ++t) {
+                    std::memset(used, 0, sizeof used);
+                    used[a] = used[b] = true;
+                    for (int i = 0; i < 7; ++i) {
+                        int c;
+                        do c = below(52); while (used[c]);
+                        used[c] = true;
+                        cards[i] = c;
+                    }
+                    int mine[7] = {a, b, cards[2], cards[3], cards[4], cards[5], cards[6]};
+                    int theirs[7] = {cards[0], cards[1], cards[2], cards[3], cards[4], cards[5], cards[6]};
+                    int x = evaluate7(mine, 7), y = evaluate7(theirs, 7);
+                    score += x > y ? 1.0 : x == y ? 0.5 : 0.0;
+                }
+                preflop_cell(a, b) = score / samples;
+            }
+        }
+    }
+}
+
+// ---- the normal model of Bob's 100-rollout estimate ----
+double normal_table[801];  // P(Z > z) for z = -4.00 .. 4.00 in steps of 0.01
+
+void build_normal_table() {
+    for (int i = 0; i <= 800; ++i) normal_table[i] = 0.5 * std::erfc((i - 400) / 100.0 / std::sqrt(2.0));
+}
+
+inline double inverse_spread(double equity) {
+    return 1.0 / std::sqrt(std::max(equity * (1 - equity), 0.0025) / 100.0);
+}
+
+// P(Bob's 100-rollout estimate > threshold) when his true equity is `equity`.
+inline double call_probability(double equity, double inv_sd, double threshold) {
+    double z = (threshold - equity) * inv_sd;
+    if (z <= -4) return 1.0;
+    if (z >= 4) return 0.0;
+    return normal_table[static_cast<int>((z + 4) * 100 + 0.5)];
+}
+
+inline double call_probability(double equity, double threshold) {
+    return call_probability(equity, inverse_spread(equity), threshold);
+}
+
+// ---- the player's view of one hand ----
+struct HandView {
+    int alice[2];
+    int board[5];
+    int shown = 0;
+    int stack = 100, pot = 10;
+    std::vector<std::pair<int, double>> raises;  // (shown cards when Bob called, threshold)
+};
+
+// Tunable strategy constants.
+#ifndef BOB_HANDS
+#define BOB_HANDS 36
+#define COMPLETIONS 20
+#endif
+int kBobHands = BOB_HANDS;                  // sampled Bob hands per decision
+int kCompletions = COMPLETIONS;             // shared board completions per decision
+constexpr int kRandomOpponents = 24;        // random hands per completion that stand for Bob's rollouts
+constexpr int kPreflopHands = 128, kPreflopCompletions = 48;  // the cached preflop decisions sample more
+constexpr int kMaxHands = 128, kMaxCompletions = 48;
+
+// What one decision knows about each sampled Bob hand h on each completion k.
+struct Samples {
+    int hands = 0, completions = 0;
+    int b0[kMaxHands], b1[kMaxHands];
+    double weight[kMaxHands];
+    double bob_equity[kMaxHands], bob_inv_sd[kMaxHands];  // Bob's equity vs a random hand now
+    double river_bob[kMaxCompletions][kMaxHands], river_inv_sd[kMaxCompletions][kMaxHands];  // ... at the river
+    double result[kMaxCompletions][kMaxHands];  // Alice's showdown share vs h: 1, 0.5, 0; -1 when cards clash
+};
+
+void unseen_cards(const int* alice, const int* board, int shown, int* out, int* n) {
+    bool seen[52] = {false};
+    seen[alice[0]] = seen[alice[1]] = true;
+    for (int i = 0; i < shown; ++i) seen[board[i]] = true;
+    *n = 0;
+    for (int c = 0; c < 52; ++c)
+        if (!seen[c]) out[(*n)++] = c;
+}
+
+// Fill `s` for the board cut at `shown` cards (Alice's result only when `with_alice`).
+void estimate(const HandView& v, int shown, Samples& s, bool with_alice) {
+    int unseen[52], n;
+    unseen_cards(v.alice, v.board, shown, unseen, &n);
+    int missing = 5 - shown;
+    s.completions = kCompletions;
+    double bob_sum[kMaxHands] = {0};
+    int bob_n[kMaxHands] = {0};
+    int full[7];
+    for (int k = 0; k < kCompletions; ++k) {
+        int pool[52];
+        std::memcpy(pool, unseen, sizeof(int) * n);
+        int need = std::min(missing + 2 * kRandomOpponents, n);
+        for (int i = 0; i < need; ++i) std::swap(pool[i], pool[i + below(n - i)]);
+        for (int i = 0; i < shown; ++i) full[2 + i] = v.board[i];
+        for (int i = 0; i < missing; ++i) full[2 + shown + i] = pool[i];
+        full[0] = v.alice[0];
+        full[1] = v.alice[1];
+        int alice_strength = evaluate7(full, 7);
+        // Bob's opponents: uniform hands from the cards he cannot see (Alice's real hand is one in ~1000).
+        int opponents[kRandomOpponents];
+        for (int j = 0; j < kRandomOpponents; ++j) {
+            // Reuse the tail of the shuffled pool two cards at a time (wrapping when the pool is short).
+            int c0 = pool[(missing + 2 * j) % n], c1 = pool[(missing + 2 * j + 1) % n];
+            full[0] = c0;
+            full[1] = c1;
+            opponents[j] = evaluate7(full, 7);
+        }
+        std::sort(opponents, opponents + kRandomOpponents);
+        for (int h = 0; h < s.hands; ++h) {
+            int b0 = s.b0[h], b1 = s.b1[h];
+            bool clash = false;
+            for (int i = shown; i < 5; ++i)
+                if (full[2 + i] == b0 || full[2 + i] == b1) clash = true;
+            if (clash) {
+                s.result[k][h] = -1;
+                continue;
+            }
+            full[0] = b0;
+            full[1] = b1;
+            int bob_strength = evaluate7(full, 7);
+            int* lo = std::lower_bound(opponents, opponents + kRandomOpponents, bob_strength);
+            int* hi = std::upper_bound(opponents, opponents + kRandomOpponents, bob_strength);
+            double eq = ((lo - opponents) + 0.5 * (hi - lo)) / kRandomOpponents;
+            s.river_bob[k][h] = eq;
+            s.river_inv_sd[k][h] = inverse_spread(eq);
+            bob_sum[h] += eq;
+            bob_n[h] += 1;
+            if (with_alice) {
+                s.result[k][h] = alice_strength > bob_strength ? 1.0 : alice_strength == bob_strength ? 0.5 : 0.0;
+            } else {
+                s.result[k][h] = 0;
+            }
+        }
+    }
+    for (int h = 0; h < s.hands; ++h) {
+        if (shown == 0) s.bob_equity[h] = preflop_cell(s.b0[h], s.b1[h]);
+        else s.bob_equity[h] = bob_n[h] > 0 ? bob_sum[h] / bob_n[h] : 0.5;
+        s.bob_inv_sd[h] = inverse_spread(s.bob_equity[h]);
+    }
+}
+
+const int kSizes[] = {1, 2, 3, 5, 7, 10, 14, 19, 25, 32, 40, 50, 62, 80, 100};      // river raises
+const int kPreflopSizes[] = {1, 2, 3, 5, 8, 12, 18, 25, 35, 50, 70, 100};  // round 1 raises (cached)
+const int kEarlySizes[] = {3, 7, 15, 30, 60, 100};                       // flop and turn raises
+const int kLookSizes[] = {5, 12, 25, 50, 100};                           // river raises looked ahead to
+
+// Best river value on completion k with pot P, stack a and per-hand weights w (unnormalised).
+double river_value(const Samples& s, int k, int P, int a, const double* w) {
+    double check = 0;
+    for (int h = 0; h < s.hands; ++h)
+        if (s.result[k][h] >= 0) check += w[h] * s.result[k][h] * P;
+    double best = check;
+    for (int size : kLookSizes) {
+        int y = std::min(size, a);
+        if (y < 1 || (size > a && size != 100)) continue;
+        double threshold = static_cast<double>(y) / (P + 2 * y), value = 0;
+        for (int h = 0; h < s.hands; ++h) {
+            double r = s.result[k][h];
+            if (r < 0) continue;
+            double pc = call_probability(s.river_bob[k][h], s.river_inv_sd[k][h], threshold);
+            value += w[h] * ((1 - pc) * P + pc * (r * (P + 2 * y) - y));
+        }
+        best = std::max(best, value);
+    }
+    return best;
+}
+
+std::pair<int, int> decide_sampled(HandView& v) {
+    int unseen[52], n;
+    unseen_cards(v.alice, v.board, v.shown, unseen, &n);
+    static Samples s, probe;
+    s.hands = kBobHands;
+    for (int h = 0; h < s.hands; ++h) {
+        int i = below(n), j;
+        do j = below(n); while (j == i);
+        s.b0[h] = unseen[i];
+        s.b1[h] = unseen[j];
+        s.weight[h] = 1.0;
+    }
+    // Bob's range narrows with every call: weight each hand by the chance it called before.
+    for (auto& r : v.raises) {
+        probe.hands = s.hands;
+        std::memcpy(probe.b0, s.b0, sizeof s.b0);
+        std::memcpy(probe.b1, s.b1, sizeof s.b1);
+        estimate(v, r.first, probe, false);
+        for (int h = 0; h < s.hands; ++h) s.weight[h] *= call_probability(probe.bob_equity[h], r.second);
+    }
+    estimate(v, v.shown, s, true);
+    int K = s.completions;
+    double wk[kMaxCompletions][kMaxHands];  // weight of h on completion k (0 when the cards clash)
+    double total = 0;
+    for (int k = 0; k < K; ++k)
+        for (int h = 0; h < s.hands; ++h) {
+            wk[k][h] = s.result[k][h] < 0 ? 0 : s.weight[h];
+            total += wk[k][h];
+        }
+    if (total <= 0) return {0, 0};
+    int P = v.pot, a = v.stack;
+    bool river = v.shown == 5;
+    double best_value = -1e18;
+    int best_x = 0;
+    const int* sizes = river ? kSizes : v.shown == 0 ? kPreflopSizes : kEarlySizes;
+    int n_sizes = river ? sizeof kSizes / sizeof kSizes[0]
+                        : v.shown == 0 ? sizeof kPreflopSizes / sizeof kPreflopSizes[0]
+                                       : sizeof kEarlySizes / sizeof kEarlySizes[0];
+    for (int i = -1; i < n_sizes; ++i) {
+        int x = i < 0 ? 0 : std::min(sizes[i], a);
+        if (i >= 0 && (x < 1 || (sizes[i] > a && sizes[i] != 100))) continue;
+        double threshold = x > 0 ? static_cast<double>(x) / (P + 2 * x) : 0;
+        double value = 0, pc_h[kMaxHands];
+        for (int h = 0; h < s.hands; ++h)
+            pc_h[h] = x > 0 ? call_probability(s.bob_equity[h], s.bob_inv_sd[h], threshold) : 1.0;
+        for (int k = 0; k < K; ++k) {
+            double w[kMaxHands];
+            double folded = 0, called = 0, showdown = 0;
+            for (int h = 0; h < s.hands; ++h) {
+                double pc = pc_h[h];
+                w[h] = wk[k][h] * pc;
+                folded += wk[k][h] * (1 - pc);
+                called += w[h];
+                if (s.result[k][h] >= 0) showdown += w[h] * s.result[k][h];
+            }
+            value += folded * P - called * x;
+            if (river || a - x == 0) value += showdown * (P + 2 * x);
+            else value += river_value(s, k, P + 2 * x, a - x, w);
+        }
+        value /= total;
+        if (value > best_value) {
+            best_value = value;
+            best_x = x;
+        }
+    }
+    return {best_x > 0 ? 1 : 0, best_x};
+}
+
+// Round 1 depends only on Alice's starting-hand class: decide each class once, with a larger sample.
+std::pair<int, int> preflop_cache[13][13];
+bool preflop_known[13][13];
+
+std::pair<int, int> decide(HandView& v) {
+    if (v.stack == 0) return {0, 0};
+    if (v.shown > 0) return decide_sampled(v);
+    int hi, lo;
+    bool suited = preflop_class(v.alice[0], v.alice[1], &hi, &lo);
+    int row = suited ? lo : hi, col = suited ? hi : lo;
+    if (!preflop_known[row][col]) {
+        kBobHands = kPreflopHands;
+        kCompletions = kPreflopCompletions;
+        preflop_cache[row][col] = decide_sampled(v);
+        preflop_known[row][col] = true;
+        kBobHands = BOB_HANDS;
+        kCompletions = COMPLETIONS;
+    }
+    return preflop_cache[row][col];
+}
+
+}  // namespace
+
+#ifndef STRONG_NO_MAIN
+int main() {
+    std::ios::sync_with_stdio(false);
+    build_rank_tables();
+    build_preflop_table();
+    build_normal_table();
+    std::string line;
+    HandView view;
+    int current_hand = -1;
+    while (std::getline(std::cin, line)) {
+        std::istringstream in(line);
+        std::string tag;
+        in >> tag;
+        if (tag == "-1" || tag == "SCORE") break;
+        if (tag != "STATE") continue;
+        int h, r, a, b, P, k;
+        in >> h >> r >> a >> b >> P >> k;
+        std::string alice_line, board_line;
+        std::getline(std::cin, alice_line);
+        std::getline(std::cin, board_line);
+        std::istringstream ai(alice_line), bi(board_line);
+        std::string t;
+        ai >> t;
+        bi >> t;
+        if (h != current_hand) {
+            current_hand = h;
+            view = HandView();
+        }
+        for (int i = 0; i < 2; ++i) {
+            int s, val;
+            ai >> s >> val;
+            view.alice[i] = s * 13 + val - 1;
+        }
+        for (int i = 0; i < k; ++i) {
+            int s, val;
+            bi >> s >> val;
+            view.board[i] = s * 13 + val - 1;
+        }
+        // A pot that grew since the last decision means Bob called our raise.
+        view.shown = k;
+        view.stack = a;
+        view.pot = P;
+        auto [kind, x] = decide(view);
+        if (kind == 1) {
+            std::cout << "ACTION RAISE " << x << std::endl;
+            std::string reply;
+            if (!std::getline(std::cin, reply)) break;
+            if (reply.rfind("OPP CALL", 0) == 0) view.raises.push_back({k, static_cast<double>(x) / (P + 2 * x)});
+            if (reply == "-1") break;
+        } else if (kind == -1) {
+            std::cout << "ACTION FOLD" << std::endl;
+        } else {
+            std::cout << "ACTION CHECK" << std::endl;
+        }
+    }
+    return 0;
+}
+#endif
