@@ -71,3 +71,9 @@ def test_a_missing_toolchain_says_what_to_install(
 def test_building_elsewhere_than_the_sandbox_folder_is_refused(sandbox: Sandbox, tmp_path: Path) -> None:
     with pytest.raises(ConfigError, match="not the work folder of this sandbox"):
         build_program(TINY / "TinyC.c", tmp_path / "elsewhere", sandbox)
+
+
+@pytest.mark.parametrize(("program", "has_runtime"), [("TinyC.c", False), ("TinyJava.java", True)])
+def test_start_up_is_measured_for_runtimes_only(sandbox: Sandbox, program: str, has_runtime: bool) -> None:
+    built = build(sandbox, TINY / program)
+    assert (built.startup_ms > 0) is has_runtime

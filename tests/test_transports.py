@@ -92,3 +92,9 @@ def test_no_file_is_left_writable_by_the_program_except_the_output(sandbox: Sand
     output = (sandbox.folder / "outputf.txt").lstat()
     assert (output.st_uid, stat.S_IMODE(output.st_mode)) == (0, 0o666)
     assert stat.S_IMODE(os.stat(sandbox.folder).st_mode) == 0o1777
+
+
+def test_a_transport_can_carry_its_own_wall_limit(sandbox: Sandbox) -> None:
+    reply = FileTransport(sandbox, ["sleep", "5"], wall_time_s=0.1).exchange(INPUTS)
+    assert reply.run.status is RunStatus.TIMEOUT
+    assert reply.run.describe() == "ran past the 0.1 s wall limit"

@@ -46,6 +46,7 @@ class FileTransport:
         *,
         output_name: str = "outputf.txt",
         protected: Collection[str] = (),
+        wall_time_s: float | None = None,
     ) -> None:
         self.sandbox = sandbox
         self.argv = tuple(argv)
@@ -53,13 +54,14 @@ class FileTransport:
         self.protected = {output_name, *protected}
         self.folder = sandbox.folder
         self.owned: set[str] = set()
+        self.wall_time_s = wall_time_s
 
     def exchange(self, inputs: Mapping[str, str]) -> FileReply:
         """Write ``inputs`` (name -> text), run the program, read its answer, police its help files."""
         for name, text in inputs.items():
             self._write(name, text.encode(), 0o444)
         self._write(self.output_name, b"", 0o666)
-        run = self.sandbox.run(self.argv)
+        run = self.sandbox.run(self.argv, wall_time_s=self.wall_time_s)
         text = self._read_output()
         count, violations = self._police_help_files(set(inputs))
         return FileReply(text=text, run=run, help_files=count, violations=violations)
