@@ -63,9 +63,9 @@ class Deal:
 
     __slots__ = (
         "_active",
+        "_after",
         "_all_in",
         "_bet",
-        "_count",
         "_faced",
         "_final",
         "_folded",
@@ -74,8 +74,6 @@ class Deal:
         "_late_min_bet",
         "_live",
         "_order",
-        "_order2",
-        "_position",
         "_raise_size",
         "_stack",
         "_street_cards",
@@ -123,13 +121,13 @@ class Deal:
         split = dealt.index(dealer) + 1
         order = (*dealt[split:], *dealt[:split])
         self._order = order
-        self._count = count
-        self._order2 = order + order  # so that "the seats after position i" is one slice
         size = seats + 1  # per-seat lists are indexed by seat number; index 0 is unused
-        position = [0] * size
+        # after[seat]: the other seats of the deal going left from ``seat``, then ``seat`` itself.
+        twice = order + order
+        after: list[tuple[int, ...]] = [()] * size
         for i, seat in enumerate(order):
-            position[seat] = i
-        self._position = position
+            after[seat] = twice[i + 1 : i + 1 + count]
+        self._after = after
         self._stack = [0, *stacks]
         self._bet = [0] * size  # chips in during the current betting round
         self._total = [0] * size  # chips in during the whole deal
@@ -160,7 +158,7 @@ class Deal:
             (deck[base + 5],),
             (deck[base + 7],),
         )
-        self._late_min_bet = rules.late_street_min_bet
+        self._late_min_bet = rules.late_street_multiplier * rules.big_blind
 
         events: list[Event] = [deal_started(deal_number, dealer, tuple(stacks), self.in_deal)]
         self.events = events
@@ -173,7 +171,7 @@ class Deal:
         for seat in order:
             events.append(hole_cards_dealt(seat, holes[seat]))  # type: ignore[arg-type]
         events.append(_PRE_FLOP_STARTED)
-        self.actor = self._find_actor(position[big] + 1)
+        self.actor = self._find_actor(after[big])
         if self.actor is None:
             self._end_round()
 
@@ -360,8 +358,7 @@ class Deal:
             # The next seat that still has to act, going left (inlined: this is the hot path).
             bet, idle, faced = self._bet, self._idle, self._faced
             current, open_action = self.current_bet, self._active >= 2
-            start = self._position[seat] + 1
-            for other in self._order2[start : start + self._count]:
+            for other in self._after[seat]:
                 if idle[other]:
                     continue
                 if bet[other] < current or (open_action and faced[other] < 0):
@@ -397,11 +394,11 @@ class Deal:
             self.current_bet = self._bet[seat]
         self.events.append(blind_posted(seat, blind, chips, self._all_in[seat]))
 
-    def _find_actor(self, start: int) -> int | None:
-        """The first seat from ``order[start]`` on (wrapping) that still has to act this round."""
+    def _find_actor(self, seats: tuple[int, ...]) -> int | None:
+        """The first of ``seats`` (in order) that still has to act in this round."""
         bet, idle, faced = self._bet, self._idle, self._faced
         current, open_action = self.current_bet, self._active >= 2
-        for seat in self._order2[start : start + self._count]:
+        for seat in seats:
             if idle[seat]:
                 continue
             if bet[seat] < current or (open_action and faced[seat] < 0):
@@ -420,7 +417,7 @@ class Deal:
             if self.street is _RIVER or self._active < 2:
                 break
             self._start_street()
-            self.actor = self._find_actor(0)
+            self.actor = self._find_actor(self._order)
             if self.actor is not None:
                 return
         self._return_uncalled()
@@ -481,18 +478,20 @@ class Deal:
         b1, b2, b3, b4, b5 = self.board
         folded, holes, total, stack = self._folded, self._holes, self._total, self._stack
         strengths = [0] * len(holes)
+        live: list[int] = []
+        level, equal = -1, True
         for seat in self.in_deal:
             cards = holes[seat]
             strength = evaluate((cards[0], cards[1], b1, b2, b3, b4, b5))  # type: ignore[index]
             strengths[seat] = strength
-            events.append(hand_shown(seat, cards, strength, folded[seat]))  # type: ignore[arg-type]
-        live = [seat for seat in self.in_deal if not folded[seat]]
-        level = total[live[0]]
-        equal = True
-        for seat in live:
-            if total[seat] != level:
-                equal = False
-                break
+            out = folded[seat]
+            events.append(hand_shown(seat, cards, strength, out))
+            if not out:
+                live.append(seat)
+                if level < 0:
+                    level = total[seat]
+                elif total[seat] != level:
+                    equal = False
         if equal:  # the live seats put in the same: one pot, whatever the folded seats put in
             pots = [Pot(self.pot_total, tuple(live))]
         else:
