@@ -14,6 +14,8 @@ from __future__ import annotations
 import time
 from typing import Any, Protocol
 
+import psutil
+
 from arena.faults import Fault, FaultKind
 from arena.sandbox.result import RunResult, RunStatus
 
@@ -115,15 +117,45 @@ class ObjectSeat:
         """Nothing to release."""
 
 
+def _session_process(transport: Any) -> psutil.Process | None:
+    """The program's process, found from the session's pidfd (None when it cannot be found)."""
+    pidfd = getattr(getattr(transport, "session", None), "pidfd", None)
+    if pidfd is None:
+        return None
+    try:
+        with open(f"/proc/self/fdinfo/{pidfd}") as info:
+            pid = next(int(line.split()[1]) for line in info if line.startswith("Pid:"))
+        return psutil.Process(pid) if pid > 0 else None
+    except (OSError, ValueError, StopIteration, psutil.Error):
+        return None
+
+
 class LineSeat:
-    """A program kept alive for the whole test case, one call line in and one answer line out."""
+    """A program kept alive for the whole test case, one call line in and one answer line out.
+
+    The player's own time is the CPU time of its process (000: "time spent in your code"), so the
+    pipe round trips of a loaded machine are not charged to it; when the process cannot be measured,
+    the wall time of each call is charged instead. One call may never wait longer than what is left
+    of the budget, so a program that sleeps or hangs is stopped too.
+    """
 
     def __init__(self, transport: Any, *, team: str, budget_s: float) -> None:
         self.transport = transport
         self.team = team
         self.budget_s = budget_s
         self.used_s = 0.0
+        self._wall_s = 0.0
         self.transport.start()
+        self._process = _session_process(transport)
+
+    def _cpu_s(self) -> float | None:
+        if self._process is None:
+            return None
+        try:
+            times = self._process.cpu_times()
+        except psutil.Error:
+            return None
+        return times.user + times.system + times.children_user + times.children_system
 
     def call(self, method: str, args: tuple[int, ...]) -> int:
         """Send the call line and wait for the answer within what is left of the budget."""
@@ -134,11 +166,16 @@ class LineSeat:
         except (BrokenPipeError, OSError):
             raise self._ended(method) from None
         answer = self.transport.receive(max(remaining, 0.001))
-        self.used_s += time.perf_counter() - start
+        waited = time.perf_counter() - start
+        self._wall_s += waited
+        cpu = self._cpu_s()
+        self.used_s = max(self.used_s, cpu) if cpu is not None else self._wall_s
         if answer is None:
-            if self.used_s >= self.budget_s:
+            if waited >= remaining or self.used_s >= self.budget_s:
                 raise _time_fault(self.team, self.budget_s, method, args)
             raise self._ended(method)
+        if self.used_s > self.budget_s:
+            raise _time_fault(self.team, self.budget_s, method, args)
         return parse_answer(method, args, answer, self.team)
 
     def _ended(self, method: str) -> SeatFault:
