@@ -49,7 +49,7 @@ class Deal:
 
     @classmethod
     def from_deck(cls, deck: Sequence[int]) -> Deal:
-        """Deal from a permuted deck in seed 001's order: Alice, Bob, flop, turn, river."""
+        """Deal from a permuted deck (its first nine cards) in 001's order: Alice, Bob, flop, turn, river."""
         return cls(
             alice=(deck[0], deck[1]),
             bob=(deck[2], deck[3]),

@@ -20,7 +20,7 @@ import numpy as np
 from arena.engines.headsup import BobPolicy, Deal, HandEvent, HeadsUpHand, Move
 from arena.faults import Fault, FaultKind
 from arena.games.headsup import protocol
-from arena.games.headsup.streams import bob_stream, hand_deck, rate_stream
+from arena.games.headsup.streams import DeckStream, bob_stream, rate_stream
 
 RateFn = Callable[[Sequence[int], Sequence[int], int, np.random.Generator], tuple[float, float]]
 
@@ -88,14 +88,14 @@ class _Ended(Exception):
 class Judge:
     """Plays one match; :meth:`run` returns the :class:`MatchOutcome`.
 
-    ``deck_for(seed, hand)`` gives each hand's permuted deck (the seeded stream by default; tests
+    ``deck_for(seed, hand)`` gives each hand's dealt cards (the seeded deck stream by default; tests
     stack it).
     """
 
     def __init__(
         self, channel: Channel, config: MatchConfig, *, bob: BobPolicy, rates: RateFn,
         on_hand: Callable[[HandRecord], None] | None = None, keep_transcript: bool = False,
-        deck_for: Callable[[int, int], Sequence[int]] = hand_deck,
+        deck_for: Callable[[int, int], Sequence[int]] | None = None,
     ) -> None:
         self._channel = channel
         self._config = config
@@ -103,8 +103,10 @@ class Judge:
         self._rates = rates
         self._rate_rng = rate_stream(config.seed)
         self._on_hand = on_hand
-        self._deck_for = deck_for
+        decks = DeckStream(config.seed)
+        self._deck_for = deck_for or (lambda seed, hand: decks.dealt(hand))
         self.outcome = MatchOutcome(config, transcript=[] if keep_transcript else None)
+        self._pending: list[str] = []
 
     def run(self) -> MatchOutcome:
         """Play every hand, then print ``SCORE W``; stop at the first fault."""
@@ -118,7 +120,10 @@ class Judge:
         except _Ended as ended:
             out.fault = ended.fault
             if ended.tell_player:
-                self._send_quietly(protocol.ABORT)
+                self._send(protocol.ABORT)
+            else:
+                self._pending.clear()
+        self._flush_quietly()
         return out
 
     def _play_hand(self, number: int) -> None:
@@ -187,6 +192,7 @@ class Judge:
                 FaultKind.TIMEOUT, hand, round_,
                 f"used the whole match time limit of {self._config.time_limit_s:g} s", tell=True,
             )
+        self._flush()
         start = time.perf_counter()
         line = self._channel.receive(left)
         out.think_s += time.perf_counter() - start
@@ -210,12 +216,19 @@ class Judge:
         return _Ended(Fault(self._config.team, kind, reason, deal=hand, stage=stage), tell_player=tell)
 
     def _send(self, text: str) -> None:
+        """Queue lines for the player; they go out together when a reply is due (one write, not many)."""
         if self.outcome.transcript is not None:
             self.outcome.transcript.extend("> " + line for line in text.split("\n"))
-        self._channel.send(text)
+        self._pending.append(text)
 
-    def _send_quietly(self, text: str) -> None:
+    def _flush(self) -> None:
+        if self._pending:
+            text = "\n".join(self._pending)
+            self._pending.clear()
+            self._channel.send(text)
+
+    def _flush_quietly(self) -> None:
         try:
-            self._send(text)
+            self._flush()
         except OSError:
             return

@@ -1,6 +1,9 @@
 """The three random streams of a heads-up match, each derived from the match seed alone.
 
-* **decks**: hand ``h`` is dealt from ``shuffled_deck(derive_seed(seed, "headsup", "deck", h))``.
+* **decks**: hands are dealt in blocks of 1,000; block ``b`` (hands ``1000 b + 1 .. 1000 b + 1000``)
+  draws a ``1000 x 52`` array of uniforms from ``numpy.random.default_rng(derive_seed(seed, "headsup",
+  "decks", b))`` and each row's ``argsort`` is that hand's deck (a uniform permutation; only its first
+  nine cards are dealt). One draw for a thousand hands keeps the judge's cost per hand small.
 * **Bob**: hand ``h`` gives Bob a fresh ``numpy`` generator seeded ``derive_seed(seed, "headsup",
   "bob", h)``; every raise in that hand draws his 100 rollouts from it, in order.
 * **RATE answers**: one generator for the match, ``derive_seed(seed, "headsup", "rate")``.
@@ -13,12 +16,34 @@ from __future__ import annotations
 
 import numpy as np
 
-from arena.cards import derive_seed, shuffled_deck
+from arena.cards import derive_seed
+
+DECK_BLOCK = 1000
+DEALT = 9  # Alice 2, Bob 2, board 5
+
+
+class DeckStream:
+    """The dealt cards of every hand of a match, computed a block of 1,000 hands at a time."""
+
+    def __init__(self, seed: int) -> None:
+        self.seed = seed
+        self._block = -1
+        self._cards: list[list[int]] = []
+
+    def dealt(self, hand: int) -> list[int]:
+        """The nine cards dealt in hand ``hand`` (1-based), in 001's order."""
+        block, row = divmod(hand - 1, DECK_BLOCK)
+        if block != self._block:
+            rng = np.random.default_rng(derive_seed(self.seed, "headsup", "decks", block))
+            order = np.argsort(rng.random((DECK_BLOCK, 52)), axis=1)[:, :DEALT]
+            self._cards = order.tolist()
+            self._block = block
+        return self._cards[row]
 
 
 def hand_deck(seed: int, hand: int) -> list[int]:
-    """The permuted deck of hand ``hand`` (1-based)."""
-    return shuffled_deck(derive_seed(seed, "headsup", "deck", hand))
+    """The dealt cards of hand ``hand`` (1-based) of the match with ``seed``, replayable alone."""
+    return DeckStream(seed).dealt(hand)
 
 
 def bob_stream(seed: int, hand: int) -> np.random.Generator:
