@@ -3,7 +3,7 @@
 Run: ``python benchmarks/bench_scale.py`` (``--quick`` for 12 and 40 teams only; ``--deals N`` per table).
 ``python benchmarks/bench_scale.py --duplicate-ci sample_tables --deals 10`` measures instead how much
 duplicate mode narrows the 95% confidence intervals: one duplicate tournament (each table replayed with the
-seats rotated) against one ordinary tournament with as many deals per team (tables ``6 x`` as long).
+seats rotated) against six ordinary tournaments of the same table length with other seeds, pooled.
 
 The teams are small Perl programs (a caller, a card-strength raiser and a folder), so the arena's own
 cost is visible next to the programs'. Reference, measured in the same run: starting the same number of
@@ -119,33 +119,46 @@ def table_memory(root: Path, deals: int) -> list[tuple[int, int]]:
 
 
 def duplicate_ci(submissions: Path, deals: int, jobs: int, root: Path) -> None:
-    """Print mean CI half-widths of a duplicate and an ordinary tournament of the same cost."""
-    from arena.tournament.standings import compute_standings
+    """Print mean CI half-widths of a duplicate tournament and of ordinary ones of the same cost.
 
-    runs = {
-        "duplicate": TournamentSettings(deals=deals, seed=3, duplicate=True, time_limit_s=5.0),
-        "ordinary": TournamentSettings(deals=deals * 6, seed=3, time_limit_s=5.0),
-    }
-    widths: dict[str, float] = {}
-    for label, settings in runs.items():
-        start = time.perf_counter()
+    Same cost: six ordinary tournaments (seeds S..S+5) of the same table length, pooled per team, play as
+    many tables and deals as one duplicate tournament (every table six times, seats rotated).
+    """
+    from arena.tournament.standings import mean_interval, observations
+
+    def run(label: str, settings: TournamentSettings) -> Store:
         run_tournament(submissions, root / label, settings, jobs=jobs, console=Console(quiet=True))
-        store = Store(root / label)
-        standings = compute_standings(store, duplicate=settings.duplicate)
-        if label == "duplicate":
-            naive = compute_standings(store, duplicate=False)
-            widths["duplicate data, per-deal estimator"] = statistics.mean(s.ci95_half_width for s in naive)
+        return Store(root / label)
+
+    start = time.perf_counter()
+    store = run("duplicate", TournamentSettings(deals=deals, seed=3, duplicate=True, time_limit_s=5.0))
+    duplicate = observations(store, duplicate=True)
+    per_deal_on_duplicate = observations(store, duplicate=False)
+    store.close()
+    print(f"duplicate tournament: {time.perf_counter() - start:.1f} s")
+    start = time.perf_counter()
+    ordinary: dict[str, list[float]] = {}
+    for seed in range(3, 9):
+        store = run(f"ordinary{seed}", TournamentSettings(deals=deals, seed=seed, time_limit_s=5.0))
+        for team, values in observations(store, duplicate=False).items():
+            ordinary.setdefault(team, []).extend(values)
         store.close()
-        widths[label] = statistics.mean(s.ci95_half_width for s in standings)
-        print(
-            f"{label:>9}: {time.perf_counter() - start:6.1f} s, deals per team "
-            f"{statistics.mean(s.deals for s in standings):.0f}"
-        )
-        for s in standings:
-            print(f"    {s.team:<10} {s.profit_per_deal:+8.2f} ± {s.ci95_half_width:6.2f} chips/deal")
-    for label, width in widths.items():
-        print(f"mean 95% half-width, {label}: {width:.2f} chips/deal")
-    print(f"ratio duplicate / ordinary: {widths['duplicate'] / widths['ordinary']:.2f}")
+    print(f"six ordinary tournaments: {time.perf_counter() - start:.1f} s")
+    widths: dict[str, list[float]] = {"duplicate": [], "ordinary": [], "per-deal on duplicate data": []}
+    print(f"{'team':<10} {'duplicate':>22} {'ordinary':>22}")
+    for team in sorted(duplicate):
+        d_mean, d_low, d_high = mean_interval(duplicate[team])
+        o_mean, o_low, o_high = mean_interval(ordinary[team])
+        widths["duplicate"].append((d_high - d_low) / 2)
+        widths["ordinary"].append((o_high - o_low) / 2)
+        _m, p_low, p_high = mean_interval(per_deal_on_duplicate[team])
+        widths["per-deal on duplicate data"].append((p_high - p_low) / 2)
+        d_half, o_half = (d_high - d_low) / 2, (o_high - o_low) / 2
+        print(f"{team:<10} {d_mean:+9.2f} ± {d_half:7.2f}   {o_mean:+9.2f} ± {o_half:7.2f}")
+    for label, values in widths.items():
+        print(f"mean 95% half-width, {label}: {statistics.mean(values):.2f} chips/deal")
+    ratio = statistics.mean(widths["duplicate"]) / statistics.mean(widths["ordinary"])
+    print(f"ratio duplicate / ordinary: {ratio:.2f}")
 
 
 def main() -> int:

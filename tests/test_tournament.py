@@ -175,3 +175,23 @@ def test_too_many_help_files_is_one_clear_error(played, tmp_path: Path, capsys) 
         (tmp_path / top / f"h{i}.txt").write_text("x")
     assert main(["final", str(run_dir), "--help-files", str(tmp_path), "--deals", "3"]) == 2
     assert "16 help files" in capsys.readouterr().err
+
+
+@pytest.mark.slow
+def test_the_sample_tables_tournament_meets_every_pair_and_records_the_faulty_teams(tmp_path: Path) -> None:
+    sample = Path(__file__).resolve().parent.parent / "sample_tables"
+    run_dir = tmp_path / "demo"
+    code = main(
+        ["tournament", str(sample), "--out", str(run_dir), "--deals", "3", "--jobs", "2", "--seed", "4"]
+    )
+    assert code == 0
+    results = json.loads((run_dir / "results.json").read_text())
+    teams = sorted(
+        p.stem for p in sample.iterdir() if p.suffix in {".c", ".cpp", ".java", ".pl", ".rb", ".py"}
+    )
+    met = {frozenset(p) for t in results["tables"] for p in combinations(t["seats"], 2)}
+    assert met == {frozenset(p) for p in combinations(teams, 2)}
+    assert all(sum(r["profit"] for r in t["results"]) == 0 for t in results["tables"])
+    faulty = {f["team"] for f in results["faults"]}
+    assert "Pr0011" in faulty
+    assert {f["kind"] for f in results["faults"] if f["team"] == "Pr0011"} == {"crash"}
