@@ -151,7 +151,7 @@ class Meter:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--seconds", type=float, default=20.0, help="CPU seconds per side (default 20)")
+    parser.add_argument("--seconds", type=float, default=8.0, help="CPU seconds per side (default 8)")
     parser.add_argument(
         "--slice", type=float, default=1.0, help="CPU seconds per alternating slice (default 1)"
     )
