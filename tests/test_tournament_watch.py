@@ -6,7 +6,16 @@ import os
 import threading
 from pathlib import Path
 
-from arena.tournament.watch import Checked, SubmissionWatcher, render_check, report_path, start_watching
+import pytest
+
+from arena.tournament.watch import (
+    Checked,
+    SubmissionWatcher,
+    check_in_process,
+    render_check,
+    report_path,
+    start_watching,
+)
 
 QUIET_S = 1.5
 WAIT_S = 60
@@ -111,3 +120,15 @@ def test_a_check_report_is_rendered_readably_from_json() -> None:
         "messages:",
         "boom",
     ]
+
+
+@pytest.mark.slow
+def test_the_default_check_is_arena_checks_own_report(tmp_path: Path) -> None:
+    program = tmp_path / "Pr0099.py"
+    program.write_text("raise SystemExit(3)\n")
+    watcher = SubmissionWatcher(tmp_path, quiet_s=QUIET_S)
+    assert watcher.checker is check_in_process
+    done = watcher.check(program)
+    assert done is not None
+    report = done.report.read_text()
+    assert "arena check" in report and "crash" in report and "verdict: FAIL" in report

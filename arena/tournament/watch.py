@@ -8,9 +8,12 @@ bytes did not change since its last check is not checked again.
 
 from __future__ import annotations
 
+import importlib
+import io
 import json
 import subprocess
 import sys
+import tempfile
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -19,10 +22,13 @@ from pathlib import Path
 from watchdog.events import FileSystemEvent, FileSystemEventHandler
 from watchdog.observers import Observer
 
+from arena.errors import ArenaError
 from arena.tournament.submissions import REPORT_SUFFIX, file_digest, is_program_name
 
 Checker = Callable[[Path], str]
 CHECK_TIMEOUT_S = 600
+CHECK_DEALS = 50
+REPORT_WIDTH = 100
 
 
 @dataclass(frozen=True)
@@ -37,6 +43,40 @@ class Checked:
 def report_path(program: Path) -> Path:
     """``<TeamId>.report.txt`` beside the program."""
     return program.with_name(program.stem + REPORT_SUFFIX)
+
+
+def check_in_process(program: Path) -> str:
+    """Check a program with ``arena check``'s library function; the report as ``arena check`` prints it."""
+    from rich.console import Console
+
+    check = importlib.import_module("arena.cli.check")
+    text = io.StringIO()
+    console = Console(file=text, width=REPORT_WIDTH, no_color=True, highlight=False, force_terminal=False)
+    try:
+        with tempfile.TemporaryDirectory(prefix="arena-watch-") as folder:
+            report = check.check_program(
+                program,
+                deals=CHECK_DEALS,
+                seed=0,
+                time_limit_s=1.0,
+                out=Path(folder),
+                console=Console(quiet=True),
+            )
+    except ArenaError as error:
+        return f"program: {program.name}\nresult: not checked: {error}\n"
+    check.print_report(console, report)
+    return text.getvalue()
+
+
+def default_checker() -> Checker:
+    """``arena check``'s library function when this installation has it, else its command line."""
+    try:
+        module = importlib.import_module("arena.cli.check")
+    except ImportError:
+        return check_with_cli
+    if hasattr(module, "check_program") and hasattr(module, "print_report"):
+        return check_in_process
+    return check_with_cli
 
 
 def check_with_cli(program: Path) -> str:
@@ -82,12 +122,12 @@ class SubmissionWatcher(FileSystemEventHandler):
         self,
         folder: Path,
         *,
-        checker: Checker = check_with_cli,
+        checker: Checker | None = None,
         quiet_s: float = 1.0,
         on_checked: Callable[[Checked], None] | None = None,
     ) -> None:
         self.folder = folder.resolve()
-        self.checker = checker
+        self.checker = checker or default_checker()
         self.quiet_s = quiet_s
         self.on_checked = on_checked
         self._lock = threading.Lock()
