@@ -154,12 +154,14 @@ def build_program(program: Path, workdir: Path, sandbox: Sandbox) -> BuildResult
     build, run_argv = _commands(language, team, source, sandbox)
     before = {path.name for path in sandbox.folder.iterdir()}
     if build is None:
+        sandbox.build_products.add(source)
         return BuildResult(True, "", tuple(run_argv), 0.0, (source,))
     started = time.perf_counter()
     result = sandbox.run(build, wall_time_s=BUILD_WALL_S)
     wall_ms = (time.perf_counter() - started) * 1000
     output = (result.stdout + result.stderr).decode(errors="replace")
     products = tuple(sorted({path.name for path in sandbox.folder.iterdir()} - before | {source}))
+    sandbox.build_products.update(products)
     if not result.ok:
         output = f"{output.rstrip()}\nbuild {result.describe()}".lstrip()
     startup_ms = measure_startup(language, run_argv, sandbox) if result.ok else 0.0

@@ -98,3 +98,10 @@ def test_a_transport_can_carry_its_own_wall_limit(sandbox: Sandbox) -> None:
     reply = FileTransport(sandbox, ["sleep", "5"], wall_time_s=0.1).exchange(INPUTS)
     assert reply.run.status is RunStatus.TIMEOUT
     assert reply.run.describe() == "ran past the 0.1 s wall limit"
+
+
+def test_the_build_is_never_counted_as_help_files(sandbox: Sandbox) -> None:
+    built = build(sandbox, TINY / "TinyJava.java")
+    reply = FileTransport(sandbox, ["/bin/true"]).exchange(INPUTS)
+    assert set(built.products) == {"TinyJava.java", "TinyJava.class"}
+    assert reply.help_files == 0

@@ -40,6 +40,8 @@ class Sandbox:
         self.cgroup: SandboxCgroup | None = None
         self.sessions: list[Session] = []
         self.closed = False
+        # Names (relative to the team folder) of the program and what its build made: never help files.
+        self.build_products: set[str] = set()
         self._oom_seen = 0
         self._start_helper()
 

@@ -36,7 +36,8 @@ class FileTransport:
 
     Input files are written by the arena, owned by root and read-only (the folder is sticky, so the
     program can neither change nor replace them); the output file is root's too, writable but not
-    replaceable, and is read back with ``O_NOFOLLOW``.
+    replaceable, and is read back with ``O_NOFOLLOW``. The program and its build products (recorded on
+    the sandbox by ``build_program``) are never counted as help files, besides the ``protected`` names.
     """
 
     def __init__(
@@ -108,7 +109,7 @@ class FileTransport:
     def _police_help_files(self, inputs: set[str]) -> tuple[int, tuple[str, ...]]:
         """Count help files; remove those past the count or size limit (newest first) and say so."""
         limits = self.sandbox.limits
-        protected = self.protected | inputs
+        protected = self.protected | inputs | self.sandbox.build_products
         found: list[tuple[float, int, Path]] = []
         _collect(self.folder, protected, found, top=True)
         violations: list[str] = []
