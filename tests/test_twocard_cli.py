@@ -97,6 +97,10 @@ def test_generate_without_bets_draws_them_from_the_seed(tmp_path: Path) -> None:
             "both --bet1 and --bet2",
         ),
         (["play", "nothing.py", "--strategy", "missing.txt"], "cannot read"),
+        (
+            ["play", "p.py", "--strategy", "s.txt", "--time-limit", "0"],
+            "--time-limit: Input should be greater",
+        ),
     ],
 )
 def test_bad_input_is_one_error_line(

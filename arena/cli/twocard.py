@@ -8,6 +8,7 @@ import random
 from pathlib import Path
 
 import numpy as np
+import pydantic
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
@@ -194,13 +195,20 @@ def run_generate(args: argparse.Namespace) -> int:
 
 def run_play(args: argparse.Namespace) -> int:
     """``arena twocard play``."""
-    config = MatchConfig(
-        hands=args.hands,
-        seed=args.seed,
-        time_limit_s=args.time_limit,
-        give_strategy=args.give_strategy,
-        interface=Interface(args.interface) if args.interface else None,
-    )
+    try:
+        config = MatchConfig(
+            hands=args.hands,
+            seed=args.seed,
+            time_limit_s=args.time_limit,
+            give_strategy=args.give_strategy,
+            interface=Interface(args.interface) if args.interface else None,
+        )
+    except pydantic.ValidationError as error:
+        flags = {"hands": "--hands", "time_limit_s": "--time-limit"}
+        problems = "; ".join(
+            f"{flags.get(str(e['loc'][0]), e['loc'][0])}: {e['msg']}" for e in error.errors()
+        )
+        raise ConfigError(problems) from None
     strategies = [(path, read_strategy(path)) for path in args.strategy]
     console = Console(stderr=True)
     columns = (
