@@ -9,7 +9,7 @@ a fault. 000's one tolerance applies: 0 from the first ``round2`` call of a hand
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from arena.engines.twocard.rules import CARD_VALUES, MAX_BETS, Outcome, after_draw, compare, hand_index
@@ -63,9 +63,9 @@ class HandRecord:
         }
 
 
-def _choice(rng: random.Random, probs: object) -> int:
+def _choice(rng: random.Random, probs: Sequence[float]) -> int:
     """Sample 0, 1 or 2 from three probabilities (the last one takes any rounding remainder)."""
-    p0, p1, _ = (float(p) for p in probs)  # type: ignore[attr-defined]
+    p0, p1 = float(probs[0]), float(probs[1])
     u = rng.random()
     return 0 if u < p0 else 1 if u < p0 + p1 else 2
 
@@ -95,7 +95,9 @@ def play_hand(number: int, strategy: Strategy, winnings: int, rng: random.Random
             return legal_call(method, args, 3, "0 fold, 1 call, 2 raise")
         return legal_call(method, args, 2, "0 fold, 1 call (3 bets is the limit)")
 
-    def betting(opening: int, server_probs: Callable[[int], object], player: Callable[[int], int]) -> tuple:
+    def betting(
+        opening: int, server_probs: Callable[[int], Sequence[float]], player: Callable[[int], int]
+    ) -> tuple[str, int, bool, str]:
         """Returns (folded_by, bets, server_first, letters); folded_by is 'you', 'server' or ''."""
         bets = opening
         letters = ["b" if opening else "k"]
