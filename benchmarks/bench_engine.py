@@ -155,6 +155,7 @@ def main() -> int:
     parser.add_argument(
         "--slice", type=float, default=1.0, help="CPU seconds per alternating slice (default 1)"
     )
+    parser.add_argument("--max-wall", type=float, default=100.0, help="stop after this many wall seconds")
     parser.add_argument("--seed", type=int, default=2026)
     args = parser.parse_args()
     random.seed(args.seed)  # pokerkit shuffles its decks with the module-level generator
@@ -170,6 +171,9 @@ def main() -> int:
     with Progress(console=console, transient=True) as progress:
         task = progress.add_task("pokerkit and arena, alternating", total=2 * args.seconds)
         while any(meter.seconds < args.seconds for meter in sides.values()):
+            if time.perf_counter() - wall > args.max_wall and all(m.slice_rates for m in sides.values()):
+                console.print(f"stopped at the {args.max_wall:.0f} s wall limit (a busy machine)")
+                break
             for meter in sides.values():
                 if meter.seconds < args.seconds:
                     meter.run_slice()
