@@ -145,14 +145,12 @@ def run_value(args: argparse.Namespace) -> int:
     console.print(f"{args.file}: bets {strategy.bet1}/{strategy.bet2}")
     console.print(f"value {result.value:.8f} per hand (a perfect opponent wins {-result.value:.8f})")
     if args.policy:
-        table = Table(title="best response (hands 00..44)")
-        table.add_column("call")
-        table.add_column("choice per hand: " + " ".join(f"{a}{b}" for a, b in HANDS))
+        console.print("best response: the choice for each of your hands", highlight=False)
+        print(f"{'situation':<52}" + "".join(f"{a}{b:<2}" for a, b in HANDS))
         for row in _policy_rows(result.policy):
             choice = row["choice"]
             assert isinstance(choice, dict)
-            table.add_row(str(row["call"]), "".join(f"{v:>3}" for v in choice.values()))
-        console.print(table)
+            print(f"{row['call']!s:<52}" + "".join(f"{v:<3}" for v in choice.values()))
     return 0
 
 
