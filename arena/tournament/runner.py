@@ -17,6 +17,7 @@ import queue
 import shutil
 import signal
 import tempfile
+import threading
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
@@ -38,7 +39,7 @@ from rich.progress import (
 )
 from rich.text import Text
 
-from arena.errors import ConfigError
+from arena.errors import ArenaError, ConfigError
 from arena.table import PlayerSpec, TableConfig, run_table
 
 TableRunner = Callable[..., Any]
@@ -87,6 +88,19 @@ def run_lock(run_dir: Path) -> Iterator[None]:
         yield
     finally:
         os.close(fd)
+
+
+@contextmanager
+def _workers_ignore_ctrl_c() -> Iterator[None]:
+    """Ignore SIGINT while workers are spawned, so they start with it ignored (Ctrl-C is ours)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 def _die_with_parent(parent: int) -> None:
@@ -193,42 +207,58 @@ def execute(
         TextColumn("left"),
         TimeRemainingColumn(),
     )
-    with (
-        Progress(*columns, console=console, transient=False) as progress,
-        ProcessPoolExecutor(
-            max_workers=jobs,
-            mp_context=context,
-            initializer=_init_worker,
-            initargs=(progress_queue, os.getpid()),
-        ) as pool,
-    ):
-        table_bar = progress.add_task(label, total=len(tasks))
-        deal_bar = progress.add_task("deals", total=sum(t.config.deals for t in tasks))
-        configured = {t.name: t.config.deals for t in tasks}
-        pending: dict[Future[TableOutcome], str] = {
-            pool.submit(play_table, task, tables_dir, runner): task.name for task in tasks
-        }
-        while pending:
-            done, _ = wait(pending, timeout=0.2, return_when=FIRST_COMPLETED)
-            _drain(progress_queue, progress, deal_bar, deals_seen)
-            for future in done:
-                name = pending.pop(future)
-                try:
-                    outcome = future.result()
-                except BrokenProcessPool as error:
-                    raise ConfigError(f"a worker process died while playing {name}: {error}") from error
-                except Exception as error:  # a table that raised is reported and retried by the next run
-                    message = f"{name}: {type(error).__name__}: {error}"
-                    store.record_failure(name, message)
-                    failures.append(message)
-                    console.print(f"[red]table failed[/red] {message}")
-                else:
-                    folder = _install(outcome, tables_dir)
-                    store.record_table(name, outcome.result, read_deals(folder))
-                progress.update(deal_bar, advance=configured[name] - deals_seen.get(name, 0))
-                deals_seen[name] = configured[name]
-                progress.advance(table_bar)
+    pool = ProcessPoolExecutor(
+        max_workers=jobs, mp_context=context, initializer=_init_worker, initargs=(progress_queue, os.getpid())
+    )
+    try:
+        with Progress(*columns, console=console, transient=False) as progress:
+            table_bar = progress.add_task(label, total=len(tasks))
+            deal_bar = progress.add_task("deals", total=sum(t.config.deals for t in tasks))
+            configured = {t.name: t.config.deals for t in tasks}
+            with _workers_ignore_ctrl_c():
+                pending: dict[Future[TableOutcome], str] = {
+                    pool.submit(play_table, task, tables_dir, runner): task.name for task in tasks
+                }
+            while pending:
+                done, _ = wait(pending, timeout=0.2, return_when=FIRST_COMPLETED)
+                _drain(progress_queue, progress, deal_bar, deals_seen)
+                for future in done:
+                    name = pending.pop(future)
+                    _collect(future, name, store, tables_dir, failures, console)
+                    progress.update(deal_bar, advance=configured[name] - deals_seen.get(name, 0))
+                    deals_seen[name] = configured[name]
+                    progress.advance(table_bar)
+    except BaseException:
+        # Interrupted or broken: stop the tables being played now; the next run plays them again.
+        for child in multiprocessing.active_children():
+            child.kill()
+        pool.shutdown(wait=False, cancel_futures=True)
+        raise
+    pool.shutdown(wait=True)
     return failures
+
+
+def _collect(
+    future: Future[TableOutcome],
+    name: str,
+    store: Any,
+    tables_dir: Path,
+    failures: list[str],
+    console: Console,
+) -> None:
+    """Commit a finished table, or record why it failed (it is retried by the next run)."""
+    try:
+        outcome = future.result()
+    except BrokenProcessPool as error:
+        raise ArenaError(f"a worker process died while playing {name}: {error}") from error
+    except Exception as error:
+        message = f"{name}: {type(error).__name__}: {error}"
+        store.record_failure(name, message)
+        failures.append(message)
+        console.print(f"[red]table failed[/red] {message}", highlight=False)
+        return
+    folder = _install(outcome, tables_dir)
+    store.record_table(name, outcome.result, read_deals(folder))
 
 
 def _drain(progress_queue: Any, progress: Progress, deal_bar: Any, seen: dict[str, int]) -> None:
