@@ -293,3 +293,12 @@ def test_bad_deals_and_actions_after_the_end_are_refused() -> None:
     with pytest.raises(ValueError, match="is over"):
         deal.verify_fold()
     assert not deal.can_raise() and not deal.can_check()
+
+
+def test_a_raise_must_be_a_whole_number_of_chips() -> None:
+    deal = Deal(rules=RULES, deal_number=13, dealer=1, stacks=[1500] * 6, deck=shuffled_deck(13))
+    before = len(deal.events)
+    for amount in (25.5, "30", True):
+        with pytest.raises(ValueError, match="whole number of chips"):
+            deal.apply(RaiseTo(amount=amount))  # type: ignore[arg-type]
+    assert len(deal.events) == before and deal.pot_total == 15

@@ -267,6 +267,8 @@ class Deal:
     def verify_raise_to(self, amount: int) -> None:
         """Raise ``ValueError``, naming the numbers, unless the actor may raise to ``amount``."""
         seat = self._require_actor()
+        if type(amount) is not int:
+            raise ValueError(f"raise to {amount!r}: a street total must be a whole number of chips")
         if not self.can_raise():
             owed = self.current_bet - self._bet[seat]
             if self._stack[seat] <= owed:
@@ -336,7 +338,7 @@ class Deal:
             event = action_taken(seat, _FOLD, 0, self._bet[seat], False)
         elif kind is RaiseTo:
             amount = action.amount  # type: ignore[union-attr]
-            if not self.can_raise():
+            if type(amount) is not int or not self.can_raise():
                 self.verify_raise_to(amount)  # raises, naming the reason
             previous = self.current_bet
             high = self._bet[seat] + self._stack[seat]
