@@ -185,13 +185,20 @@ def main() -> int:
             f"{'bare s':>7} {'ratio':>6}"
         )
         for teams in sizes:
+            bare_by_runs: dict[int, float] = {}
+            walls: list[float] = []
             for jobs in (1, 2):
                 wall, tables, runs = tournament(teams, jobs, args.deals, root)
-                bare = bare_starts(make_programs(root / f"sub{teams}", teams), runs, root / "bare")
+                walls.append(wall)
+                if runs not in bare_by_runs:
+                    programs = make_programs(root / f"sub{teams}", teams)
+                    bare_by_runs[runs] = bare_starts(programs, runs, root / "bare")
+                bare = bare_by_runs[runs]
                 print(
                     f"{teams:>5} {jobs:>4} {tables:>6} {runs:>6} {wall:>8.1f} {1000 * wall / runs:>7.2f} "
                     f"{bare:>7.1f} {wall / bare:>6.2f}"
                 )
+            print(f"{'':>5} --jobs 2 is {walls[0] / walls[1]:.2f}x faster than --jobs 1")
         samples = table_memory(root, memory_deals)
     print(f"\none table of six Perl programs, {memory_deals} deals: RSS of the table process")
     for deal, rss in samples:
