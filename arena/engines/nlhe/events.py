@@ -6,7 +6,7 @@ give a JSON-ready round trip. Seats are numbered 1..N; cards are indices 0..51 (
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, fields
+from dataclasses import dataclass, fields
 from enum import StrEnum, unique
 from typing import Any, ClassVar
 
@@ -167,10 +167,14 @@ EVENT_TYPES: dict[str, type] = {
 _ENUM_FIELDS: dict[str, type] = {"street": Street, "action": ActionKind}
 
 
+_FIELD_NAMES: dict[type, tuple[str, ...]] = {cls: tuple(f.name for f in fields(cls)) for cls in EVENT_TYPES.values()}
+
+
 def event_to_dict(event: Event) -> dict[str, Any]:
-    """JSON-ready dict with the ``kind`` tag first."""
+    """JSON-ready dict with the ``kind`` tag first (events hold only flat values and tuples of ints)."""
     data: dict[str, Any] = {"kind": event.kind}
-    for name, value in asdict(event).items():
+    for name in _FIELD_NAMES[type(event)]:
+        value = getattr(event, name)
         data[name] = list(value) if isinstance(value, tuple) else value
     return data
 
