@@ -167,7 +167,9 @@ EVENT_TYPES: dict[str, type] = {
 _ENUM_FIELDS: dict[str, type] = {"street": Street, "action": ActionKind}
 
 
-_FIELD_NAMES: dict[type, tuple[str, ...]] = {cls: tuple(f.name for f in fields(cls)) for cls in EVENT_TYPES.values()}
+_FIELD_NAMES: dict[type, tuple[str, ...]] = {
+    cls: tuple(f.name for f in fields(cls)) for cls in EVENT_TYPES.values()
+}
 
 
 def event_to_dict(event: Event) -> dict[str, Any]:
