@@ -87,7 +87,7 @@ def _print(report: MatchReport, out: Path | None) -> None:
         f"Bob call rate  {report.call_rate:.3f} ({out_.calls} calls of {out_.raises} raises)",
         f"RATE rollouts  {out_.rate_used} of {out_.config.rate_budget} ({out_.rate_queries} queries)",
         f"player time    {report.player_cpu_s:.2f} s CPU of {report.time_limit_s:g} s "
-        f"({out_.think_s:.2f} s waited on replies, {out_.config.time_limit_s:g} s allowed)",
+        f"({out_.think_s:.2f} s waited on replies, at most {out_.config.reply_wait_s:g} s for one)",
         f"judge time     {report.judge_cpu_s:.2f} s CPU "
         f"({report.judge_cpu_s / max(1, len(out_.deltas)) * 1e3:.3f} ms a hand)",
     ]

@@ -1,11 +1,12 @@
 """The judge of seed 001's protocol: plays a match against one player over a line channel.
 
 The channel is anything with ``send(line)`` and ``receive(timeout_s) -> str | None`` (the session
-transport, or an in-process fake in tests). The judge measures the player's time as the wall time
-between its prompt (the last line before a reply is due) and the reply; each reply may take at most
-what is left of the match's time limit. A malformed line, an illegal raise, a RATE query past the
-budget, or no reply in time ends the match: the judge prints ``-1`` (when the player is still there)
-and records a :class:`arena.faults.Fault`.
+transport, or an in-process fake in tests). The judge adds up the wall time it waits for replies (from
+its prompt, the last line before a reply is due, to the reply); one reply may take at most
+``reply_wait_s`` (the match's CPU limit itself is enforced on the process, see ``match.py``).
+
+A malformed line, an illegal raise, a RATE query past the budget, or no reply in time ends the match:
+the judge prints ``-1`` (when the player is still there) and records a :class:`arena.faults.Fault`.
 """
 
 from __future__ import annotations
@@ -35,12 +36,12 @@ class Channel(Protocol):
 
 @dataclass(frozen=True, slots=True)
 class MatchConfig:
-    """What a match is: number of hands, seed, RATE budget, the player's time limit."""
+    """What a match is: hands, seed, RATE budget, and the longest wall time one reply may take."""
 
     hands: int = 10_000
     seed: int = 0
     rate_budget: int = 3_000_000
-    time_limit_s: float = 10.0
+    reply_wait_s: float = 15.0
     team: str = "player"
 
 
@@ -186,21 +187,17 @@ class Judge:
 
     def _reply(self, hand: int, round_: int) -> protocol.RateRequest | protocol.ActionReply:
         out = self.outcome
-        left = self._config.time_limit_s - out.think_s
-        if left <= 0:
-            raise self._fault(
-                FaultKind.TIMEOUT, hand, round_,
-                f"used the whole match time limit of {self._config.time_limit_s:g} s", tell=True,
-            )
+        wait = self._config.reply_wait_s
         self._flush()
         start = time.perf_counter()
-        line = self._channel.receive(left)
-        out.think_s += time.perf_counter() - start
+        line = self._channel.receive(wait)
+        waited = time.perf_counter() - start
+        out.think_s += waited
         if line is None:
-            over = out.think_s >= self._config.time_limit_s
+            over = waited >= wait
             kind = FaultKind.TIMEOUT if over else FaultKind.NO_ANSWER
             reason = (
-                f"no reply within the match time limit of {self._config.time_limit_s:g} s"
+                f"no reply within {wait:g} s (the longest one reply may take)"
                 if over else "the program closed its output (or exited) instead of replying"
             )
             raise self._fault(kind, hand, round_, reason, tell=over)

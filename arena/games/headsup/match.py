@@ -22,8 +22,7 @@ from arena.rollouts import rollout_outcomes, win_tie_rates
 from arena.sandbox import Limits, RunResult, RunStatus, open_sandbox
 from arena.transports.lines import LineTransport
 
-WAIT_FACTOR = 3.0  # the wall time a player may spend waiting on replies, per second of its CPU limit
-WAIT_SLACK_S = 5.0
+REPLY_SLACK_S = 5.0  # one reply may take the whole CPU limit of the match plus this much wall time
 
 
 class HeadsUpSettings(pydantic.BaseModel, frozen=True):
@@ -85,7 +84,7 @@ class MatchReport:
             "rate_rollouts": out.rate_used,
             "rate_budget": cfg.rate_budget,
             "time_limit_s": self.time_limit_s,
-            "wait_allowance_s": cfg.time_limit_s,
+            "reply_wait_s": cfg.reply_wait_s,
             "player_cpu_s": self.player_cpu_s,
             "player_wait_s": out.think_s,
             "judge_cpu_s": self.judge_cpu_s,
@@ -95,7 +94,7 @@ class MatchReport:
 
 
 def _limits(settings: HeadsUpSettings) -> Limits:
-    wall = settings.time_limit_s * WAIT_FACTOR + WAIT_SLACK_S + 120.0
+    wall = settings.time_limit_s + REPLY_SLACK_S
     # RLIMIT_CPU one second above the limit: a program that spins is stopped, and any run whose measured
     # CPU is over the limit is a timeout fault (rlimit accounting alone lags by a few ticks).
     return Limits(wall_time_s=wall, cpu_time_s=settings.time_limit_s + 1.0, memory_mb=settings.memory_mb)
@@ -141,7 +140,7 @@ def play_headsup(
     interface = settings.interface or guess_interface(program)
     config = MatchConfig(
         hands=settings.hands, seed=settings.seed, rate_budget=settings.rate_budget,
-        time_limit_s=settings.time_limit_s * WAIT_FACTOR + WAIT_SLACK_S, team=program.stem,
+        reply_wait_s=settings.time_limit_s + REPLY_SLACK_S, team=program.stem,
     )
     with tempfile.TemporaryDirectory(prefix="arena-headsup-") as scratch:
         workdir = Path(scratch) / "player"
