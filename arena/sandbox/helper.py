@@ -63,6 +63,9 @@ class Helper:
                 self.reply(*self.run(request["argv"], stdin, request["wall"], request.get("cpu")))
             elif op == "start":
                 self.start(request["argv"])
+            elif op == "sweep":
+                self.sweep(keep=self.sessions.values())
+                self.reply({"ok": True})
             elif op == "end":
                 self.reply(*self.end(request["id"], request["grace"]))
             elif op == "quit":
@@ -356,12 +359,17 @@ class Helper:
 
     def end(self, session: int, grace: float) -> tuple[dict, bytes, bytes]:
         pid = self.sessions.pop(session)
-        pidfd = os.pidfd_open(pid)
-        ended_by_arena = not select.select([pidfd], [], [], grace)[0]
-        if ended_by_arena:
-            os.kill(pid, signal.SIGKILL)
-        os.close(pidfd)
-        _, status, usage = os.wait4(pid, 0)
+        ended_by_arena = False
+        if pid in REAPED:
+            status, usage = REAPED[pid]
+        else:
+            pidfd = os.pidfd_open(pid)
+            ended_by_arena = not select.select([pidfd], [], [], grace)[0]
+            if ended_by_arena:
+                os.kill(pid, signal.SIGKILL)
+            os.close(pidfd)
+            _, status, usage = os.wait4(pid, 0)
+        REAPED.clear()
         self.sweep(keep=self.sessions.values())
         header = self.describe(status, usage, 0.0, "")
         if ended_by_arena:
@@ -372,6 +380,8 @@ class Helper:
     def sweep(self, keep) -> None:
         """End every process the programs left behind (daemons, fork bombs), except live sessions."""
         keep = set(keep)
+        for pid in [pid for pid in REAPED if pid not in keep]:
+            del REAPED[pid]  # only a session's own end is asked for later
         if self.mode == "ns":
             if keep:
                 self.kill_except(keep)
@@ -461,15 +471,19 @@ def descends_from(pid: int, roots: set[int]) -> bool:
     return False
 
 
+REAPED: dict[int, tuple[int, resource.struct_rusage]] = {}
+
+
 def reap_all(*, block: bool) -> None:
-    """Collect every exited child (as PID 1, orphans are ours too)."""
+    """Collect every exited child (as PID 1, orphans are ours too); keep how each ended, for sessions."""
     while True:
         try:
-            pid, _ = os.waitpid(-1, 0 if block else os.WNOHANG)
+            pid, status, usage = os.wait4(-1, 0 if block else os.WNOHANG)
         except ChildProcessError:
             return
         if pid == 0:
             return
+        REAPED[pid] = (status, usage)
 
 
 def remove_tree(path: str) -> None:

@@ -17,6 +17,8 @@ TEAM_DIR = "/team"
 SCRATCH_DIR = "/tmp"
 HELPER_PATH = "/.arena/helper.py"
 HELPER_SOURCE = Path(__file__).with_name("helper.py")
+FORKSERVER_PATH = "/.arena/forkserver.py"
+FORKSERVER_SOURCE = Path(__file__).with_name("forkserver.py")
 
 # Read-only system folders the toolchains need; nothing else of the host is visible.
 SYSTEM_BINDS = ("/usr",)
@@ -92,9 +94,16 @@ def bwrap_argv(*, team_bytes: int, scratch_bytes: int, info_fd: int) -> list[str
         str(scratch_bytes),
         "--tmpfs",
         SCRATCH_DIR,
+        "--perms",
+        "0755",
+        "--dir",
+        "/.arena",
         "--ro-bind",
         str(HELPER_SOURCE),
         HELPER_PATH,
+        "--ro-bind",
+        str(FORKSERVER_SOURCE),
+        FORKSERVER_PATH,
         "--remount-ro",
         "/",
     ]

@@ -274,6 +274,17 @@ class Sandbox:
         self._oom_seen = count
         return happened
 
+    def sweep(self) -> None:
+        """End every process that is not a live session's (after work done inside a session)."""
+        self._request({"op": "sweep"})
+
+    @property
+    def forkserver_path(self) -> str:
+        """Where the Python fork server's script is, as programs in this sandbox see it."""
+        if self.isolation_level == isolation.NAMESPACES:
+            return isolation.FORKSERVER_PATH
+        return str(isolation.FORKSERVER_SOURCE)
+
     def start(self, argv: Sequence[str]) -> Session:
         """Start a persistent process in the team folder; talk to it through the returned session."""
         if not argv:
