@@ -156,9 +156,13 @@ void build_preflop_table() {
 
 // ---- the normal model of Bob's 100-rollout estimate ----
 double normal_table[801];  // P(Z > z) for z = -4.00 .. 4.00 in steps of 0.01
+float normal_table_f[801];
 
 void build_normal_table() {
-    for (int i = 0; i <= 800; ++i) normal_table[i] = 0.5 * std::erfc((i - 400) / 100.0 / std::sqrt(2.0));
+    for (int i = 0; i <= 800; ++i) {
+        normal_table[i] = 0.5 * std::erfc((i - 400) / 100.0 / std::sqrt(2.0));
+        normal_table_f[i] = static_cast<float>(normal_table[i]);
+    }
 }
 
 inline double inverse_spread(double equity) {
@@ -204,6 +208,9 @@ struct Samples {
     double weight[kMaxHands];
     double bob_equity[kMaxHands], bob_inv_sd[kMaxHands];  // Bob's equity vs a random hand now
     double river_bob[kMaxCompletions][kMaxHands], river_inv_sd[kMaxCompletions][kMaxHands];  // ... at the river
+    // Bob's river call chance for a threshold t is normal_table[clamp(int(t * slope + offset))].
+    float call_slope[kMaxCompletions][kMaxHands], call_offset[kMaxCompletions][kMaxHands];
+    float share[kMaxCompletions][kMaxHands];  // result, 0 when the cards clash
     double result[kMaxCompletions][kMaxHands];  // Alice's showdown share vs h: 1, 0.5, 0; -1 when cards clash
 };
 
@@ -252,6 +259,9 @@ void estimate(const HandView& v, int shown, Samples& s, bool with_alice) {
                 if (full[2 + i] == b0 || full[2 + i] == b1) clash = true;
             if (clash) {
                 s.result[k][h] = -1;
+                s.share[k][h] = 0;
+                s.call_slope[k][h] = 0;
+                s.call_offset[k][h] = 0;
                 continue;
             }
             full[0] = b0;
@@ -262,6 +272,8 @@ void estimate(const HandView& v, int shown, Samples& s, bool with_alice) {
             double eq = ((lo - opponents) + 0.5 * (hi - lo)) / kRandomOpponents;
             s.river_bob[k][h] = eq;
             s.river_inv_sd[k][h] = inverse_spread(eq);
+            s.call_slope[k][h] = static_cast<float>(100 * s.river_inv_sd[k][h]);
+            s.call_offset[k][h] = static_cast<float>(400.5 - 100 * eq * s.river_inv_sd[k][h]);
             bob_sum[h] += eq;
             bob_n[h] += 1;
             if (with_alice) {
@@ -269,6 +281,7 @@ void estimate(const HandView& v, int shown, Samples& s, bool with_alice) {
             } else {
                 s.result[k][h] = 0;
             }
+            s.share[k][h] = static_cast<float>(s.result[k][h]);
         }
     }
     for (int h = 0; h < s.hands; ++h) {
@@ -284,22 +297,30 @@ const int kEarlySizes[] = {3, 7, 15, 30, 60, 100};                       // flop
 const int kLookSizes[] = {5, 12, 25, 50, 100};                           // river raises looked ahead to
 
 // Best river value on completion k with pot P, stack a and per-hand weights w (unnormalised).
+// w is 0 for hands whose cards clash with completion k.
 double river_value(const Samples& s, int k, int P, int a, const double* w) {
-    double check = 0;
-    for (int h = 0; h < s.hands; ++h)
-        if (s.result[k][h] >= 0) check += w[h] * s.result[k][h] * P;
-    double best = check;
+    double total = 0, won = 0;
+    for (int h = 0; h < s.hands; ++h) {
+        total += w[h];
+        won += w[h] * s.share[k][h];
+    }
+    double best = won * P;  // check
+    const float* slope = s.call_slope[k];
+    const float* offset = s.call_offset[k];
+    const float* share = s.share[k];
     for (int size : kLookSizes) {
         int y = std::min(size, a);
         if (y < 1 || (size > a && size != 100)) continue;
-        double threshold = static_cast<double>(y) / (P + 2 * y), value = 0;
+        // Folds give Alice P; calls give share * (P + 2y) - y: value = P * total + sum w pc (share c1 + c0).
+        float threshold = static_cast<float>(y) / (P + 2 * y), c1 = static_cast<float>(P + 2 * y);
+        float c0 = static_cast<float>(-(y + P));
+        double extra = 0;
         for (int h = 0; h < s.hands; ++h) {
-            double r = s.result[k][h];
-            if (r < 0) continue;
-            double pc = call_probability(s.river_bob[k][h], s.river_inv_sd[k][h], threshold);
-            value += w[h] * ((1 - pc) * P + pc * (r * (P + 2 * y) - y));
+            int index = static_cast<int>(threshold * slope[h] + offset[h]);
+            index = index < 0 ? 0 : index > 800 ? 800 : index;
+            extra += w[h] * normal_table_f[index] * (share[h] * c1 + c0);
         }
-        best = std::max(best, value);
+        best = std::max(best, P * total + extra);
     }
     return best;
 }
