@@ -24,6 +24,7 @@ from rich.progress import track
 from arena.languages import build_program
 from arena.sandbox import Limits, open_sandbox
 from arena.transports import FileTransport
+from arena.transports.warm import WarmPythonTransport
 
 GOAL = 1.3
 PROGRAM = r"""
@@ -38,6 +39,29 @@ int main(void) {
     fprintf(out, "%ld\n", total > 100 ? 0 : -10);
     fclose(out);
     return 0;
+}
+"""
+PYTHON_PLAIN = """
+values = [int(word) for word in open("inputf.txt").read().split()]
+open("outputf.txt", "w").write("0\\n" if sum(values) > 100 else "-10\\n")
+"""
+PYTHON_NUMPY = """
+import numpy
+values = numpy.array([int(word) for word in open("inputf.txt").read().split()])
+open("outputf.txt", "w").write("0\\n" if int(values.sum()) > 100 else "-10\\n")
+"""
+JAVA_TINY = """
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+public class Tiny {
+    public static void main(String[] args) throws Exception {
+        long total = 0;
+        for (String word : Files.readString(Path.of("inputf.txt")).trim().split("\\\\s+")) {
+            total += Long.parseLong(word);
+        }
+        Files.writeString(Path.of("outputf.txt"), (total > 100 ? "0" : "-10") + "\\n");
+    }
 }
 """
 DEAL = "Dealer         3\nStage          Flop\nMain_Pot       60\n\nPre_Flop\n" + "Call 10        " * 6 + "\n"
@@ -67,6 +91,12 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--decisions", type=int, default=400)
     parser.add_argument("--isolation", default="auto")
+    parser.add_argument(
+        "--start-decisions",
+        type=int,
+        default=20,
+        help="decisions per language in the start-up part (0 skips it)",
+    )
     args = parser.parse_args()
     console = Console()
     shared = "/dev/shm" if Path("/dev/shm").is_dir() else None
@@ -115,7 +145,77 @@ def main() -> int:
     )
     verdict = "[green]meets[/green]" if ratio <= GOAL else "[red]misses[/red]"
     console.print(f"ratio sandboxed / bare: {ratio:.2f}x  ({verdict} the goal of at most {GOAL}x)")
+    if args.start_decisions > 0:
+        with tempfile.TemporaryDirectory(prefix="arena-bench-", dir=shared) as root_name:
+            start_up(console, Path(root_name), args.start_decisions, args.isolation)
     return 0
+
+
+def start_up(console: Console, root: Path, decisions: int, isolation: str) -> None:
+    """Interpreter start-up (issue 7 item 3): Python warm start and Java class-data sharing, each against
+    the plain way in the same sandbox, interleaved; medians of wall and CPU ms per decision."""
+    root.chmod(0o711)
+    programs = {"Plain.py": PYTHON_PLAIN, "Numpy.py": PYTHON_NUMPY, "Tiny.java": JAVA_TINY}
+    for name, text in programs.items():
+        (root / name).write_text(text)
+    limits = Limits(wall_time_s=30)
+    for name in ("Plain.py", "Numpy.py"):
+        with open_sandbox(root / name.lower(), limits, isolation=isolation) as sandbox:
+            built = build_program(root / name, sandbox.workdir, sandbox)
+            fresh = FileTransport(sandbox, built.run_argv)
+            warm = WarmPythonTransport(sandbox, built.run_argv)
+            times = _interleave([fresh, warm], decisions, console, f"python {name}")
+            warm.close()
+        _print_pair(console, f"python {name}", "fresh interpreter", "warm start (fork server)", times)
+    with open_sandbox(root / "java", limits, isolation=isolation) as sandbox:
+        built = build_program(root / "Tiny.java", sandbox.workdir, sandbox)
+        runtime, flags = built.run_argv[0], list(built.run_argv[1:-3])
+        dump_argv = [runtime, *flags, "-XX:ArchiveClassesAtExit=Tiny.jsa", "-cp", ".", "Tiny"]
+        dump = FileTransport(sandbox, dump_argv, protected={"Tiny.jsa"}).exchange(inputs(0)).run
+        if not dump.ok or not (sandbox.folder / "Tiny.jsa").exists():
+            console.print(f"java: no per-program archive: {dump.describe()} {dump.stderr[-300:]!r}")
+        shared_argv = [runtime, *flags, "-XX:SharedArchiveFile=Tiny.jsa", "-cp", ".", "Tiny"]
+        plain = FileTransport(sandbox, built.run_argv)
+        archived = FileTransport(sandbox, shared_argv, protected={"Tiny.jsa"})
+        times = _interleave([plain, archived], decisions, console, "java")
+    _print_pair(
+        console,
+        "java Tiny" + ("" if dump.ok else " (archive failed)"),
+        "default CDS archive",
+        "per-program CDS archive",
+        times,
+    )
+
+
+def _interleave(
+    transports: list[FileTransport], decisions: int, console: Console, label: str
+) -> list[tuple[list[float], list[float]]]:
+    times: list[tuple[list[float], list[float]]] = [([], []) for _ in transports]
+    answers: list[str | None] = []
+    for decision in track(range(decisions + 2), description=label, console=console, transient=True):
+        answers.clear()
+        for transport, (walls, cpus) in zip(transports, times, strict=True):
+            started = time.perf_counter()
+            reply = transport.exchange(inputs(decision))
+            if decision >= 2:  # the first two start servers and fill caches
+                walls.append((time.perf_counter() - started) * 1000)
+                cpus.append(reply.run.cpu_ms)
+            answers.append(reply.text)
+        if len(set(answers)) != 1:
+            raise SystemExit(f"{label}: answers differ at decision {decision}: {answers}")
+    return times
+
+
+def _print_pair(
+    console: Console, label: str, plain: str, faster: str, times: list[tuple[list[float], list[float]]]
+) -> None:
+    (plain_wall, plain_cpu), (fast_wall, fast_cpu) = times
+    wall_a, wall_b = statistics.median(plain_wall), statistics.median(fast_wall)
+    cpu_a, cpu_b = statistics.median(plain_cpu), statistics.median(fast_cpu)
+    console.print(
+        f"{label}: {plain} {wall_a:.1f} ms wall / {cpu_a:.1f} ms CPU; {faster} {wall_b:.1f} ms wall / "
+        f"{cpu_b:.1f} ms CPU; speed-up {wall_a / wall_b:.1f}x wall, {cpu_a / max(cpu_b, 0.001):.1f}x CPU"
+    )
 
 
 def _p90(values: list[float]) -> float:
