@@ -1,6 +1,7 @@
 """Tournament scale: time for 12, 40 and 100 teams with --jobs 1 and 2, and a table's memory over 1000 deals.
 
-Run: ``python benchmarks/bench_scale.py`` (``--quick`` for 12 and 40 teams only; ``--deals N`` per table).
+Run: ``python benchmarks/bench_scale.py`` (``--quick``: 12 and 40 teams, 200-deal memory table; ``--teams``,
+``--deals``, ``--memory-deals`` to choose).
 ``python benchmarks/bench_scale.py --duplicate-ci sample_tables --deals 10`` measures instead how much
 duplicate mode narrows the 95% confidence intervals: one duplicate tournament (each table replayed with the
 seats rotated) against six ordinary tournaments of the same table length with other seeds, pooled.
@@ -165,7 +166,10 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="12 and 40 teams only, 200-deal memory table")
     parser.add_argument("--deals", type=int, default=3, help="deals per tournament table (default 3)")
-    parser.add_argument("--memory-deals", type=int, default=1000)
+    parser.add_argument(
+        "--teams", type=int, nargs="*", help="team counts (default 12 40 100; none: memory only)"
+    )
+    parser.add_argument("--memory-deals", type=int, default=1000, help="deals of the memory table (0: skip)")
     parser.add_argument(
         "--duplicate-ci", type=Path, metavar="SUBMISSIONS", help="measure duplicate mode's CIs"
     )
@@ -175,7 +179,7 @@ def main() -> int:
         with tempfile.TemporaryDirectory() as tmp:
             duplicate_ci(args.duplicate_ci, args.deals, args.jobs, Path(tmp))
         return 0
-    sizes = (12, 40) if args.quick else (12, 40, 100)
+    sizes = args.teams if args.teams is not None else (12, 40) if args.quick else (12, 40, 100)
     memory_deals = 200 if args.quick else args.memory_deals
     print(f"tournament scale, {args.deals} deals a table, Perl programs, {psutil.cpu_count()} cores")
     with tempfile.TemporaryDirectory() as tmp:
@@ -199,7 +203,9 @@ def main() -> int:
                     f"{bare:>7.1f} {wall / bare:>6.2f}"
                 )
             print(f"{'':>5} --jobs 2 is {walls[0] / walls[1]:.2f}x faster than --jobs 1")
-        samples = table_memory(root, memory_deals)
+        samples = table_memory(root, memory_deals) if memory_deals else []
+    if not samples:
+        return 0
     print(f"\none table of six Perl programs, {memory_deals} deals: RSS of the table process")
     for deal, rss in samples:
         print(f"  after deal {deal:>5}: {rss / 2**20:7.1f} MiB")
