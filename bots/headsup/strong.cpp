@@ -9,13 +9,18 @@
 //      and Bob's own equity against a random hand (what his rollouts estimate);
 //   3. models Bob's estimate as normal around that equity with the binomial spread of 100 rollouts;
 //   4. picks the x (or a check) that maximises fold equity plus called value, where the value of
-//      continuing credits part of the pot Alice can still win with later bets.
+//      continuing is the best river play on each completion (Alice knows the board there, not Bob's cards).
+// Round-1 decisions depend only on the starting-hand class and are computed once per class. The sample
+// sizes after the flop follow a CPU budget (about 7 s for the whole match, read from G), so the
+// player stays inside 001's 10 s on a busy machine and samples more when it has time.
 #include <algorithm>
 #include <array>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
+#include <ctime>
+#include <cctype>
 #include <iostream>
 #include <sstream>
 #include <string>
@@ -197,6 +202,7 @@ struct HandView {
 #endif
 int kBobHands = BOB_HANDS;                  // sampled Bob hands per decision
 int kCompletions = COMPLETIONS;             // shared board completions per decision
+int postflop_hands = BOB_HANDS, postflop_completions = COMPLETIONS;  // set by the time budget
 constexpr int kRandomOpponents = 24;        // random hands per completion that stand for Bob's rollouts
 constexpr int kPreflopHands = 128, kPreflopCompletions = 48;  // the cached preflop decisions sample more
 constexpr int kMaxHands = 128, kMaxCompletions = 48;
@@ -408,10 +414,29 @@ std::pair<int, int> decide(HandView& v) {
         kCompletions = kPreflopCompletions;
         preflop_cache[row][col] = decide_sampled(v);
         preflop_known[row][col] = true;
-        kBobHands = BOB_HANDS;
-        kCompletions = COMPLETIONS;
+        kBobHands = postflop_hands;
+        kCompletions = postflop_completions;
     }
     return preflop_cache[row][col];
+}
+
+// Sample sizes by effort level; the player moves between levels to spend about kCpuTarget seconds.
+constexpr int kLevels[][2] = {{20, 12}, {28, 16}, {36, 20}, {48, 24}, {64, 32}};
+constexpr int kLevelCount = 5;
+constexpr double kCpuTarget = 7.0;  // of 001's 10 s, leaving room for a busy machine
+
+void set_level(int level) {
+    postflop_hands = kBobHands = kLevels[level][0];
+    postflop_completions = kCompletions = kLevels[level][1];
+}
+
+// Called at the start of hand h of g: a level up when well under the budget, down when over it.
+void pace(int h, int g, int& level) {
+    if (h < 50 || h % 50 != 0 || g <= 0) return;
+    double used = static_cast<double>(std::clock()) / CLOCKS_PER_SEC;
+    double per_hand_so_far = used / h, per_hand_left = (kCpuTarget - used) / std::max(1, g - h);
+    if (per_hand_left < per_hand_so_far * 1.05 && level > 0) set_level(--level);
+    else if (per_hand_left > per_hand_so_far * 2.2 && level + 1 < kLevelCount) set_level(++level);
 }
 
 }  // namespace
@@ -424,12 +449,17 @@ int main() {
     build_normal_table();
     std::string line;
     HandView view;
-    int current_hand = -1;
+    int current_hand = -1, hands = 0, level = 2;
+    set_level(level);
     while (std::getline(std::cin, line)) {
         std::istringstream in(line);
         std::string tag;
         in >> tag;
         if (tag == "-1" || tag == "SCORE") break;
+        if (current_hand < 0 && hands == 0 && !tag.empty() && std::isdigit(static_cast<unsigned char>(tag[0]))) {
+            hands = std::stoi(tag);
+            continue;
+        }
         if (tag != "STATE") continue;
         int h, r, a, b, P, k;
         in >> h >> r >> a >> b >> P >> k;
@@ -443,6 +473,7 @@ int main() {
         if (h != current_hand) {
             current_hand = h;
             view = HandView();
+            pace(h, hands, level);
         }
         for (int i = 0; i < 2; ++i) {
             int s, val;
