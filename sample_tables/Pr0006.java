@@ -2,11 +2,16 @@
 // Equity: a Code'em Poker team program (Java 17) that estimates its chance of winning by simulation.
 //
 // Each decision deals the unknown cards at random TRIALS times: a hand for every live opponent and the
-// rest of the board, and counts how often its own best five cards win (a tie counts as a share). With
-// that equity it compares the pot odds (the price of a call against the pot it would win): it calls when
-// the equity beats the odds by a margin, raises three quarters of the pot with a clearly strong equity,
-// and otherwise checks or folds. The random generator is seeded with a hash of the three input files, so
-// the same files always give the same answer.
+// rest of the board, and counts how often its own best five cards win (a tie counts as a share). An
+// opponent who raised in this deal (blinds aside) is not dealt any two cards: its hand is drawn from
+// the range such a player raises with, the best RAISE_RANGE of starting hands by a Chen-style score for
+// one raise and the best RERAISE_RANGE for two raises or more, so an aggressive raiser is credited with
+// a wide range and a re-raiser with a narrow one. With that equity it compares the pot odds (the price
+// of a call against the pot it would win): it calls when the equity beats the odds by a margin, raises
+// three quarters of the pot with a clearly strong equity, and otherwise checks or folds. The random
+// generator is seeded with a hash of the three input files, so the same files always give the same
+// answer. The program avoids the costly parts of JVM start-up (lambdas, streams, regular expressions,
+// string concatenation) so that one decision stays well inside the time limit.
 //
 // Files: reads inputf.txt, deals_money.txt, deal.txt (split on white space); writes one integer to
 // outputf.txt, nothing at Stage Show_Down. No help files.
@@ -25,8 +30,11 @@ import java.util.TreeSet;
 
 public class Pr0006 {
     static final int BIG_BLIND = 10;
-    static final int TRIALS = 3000;
-    static final List<String> ROUNDS = List.of("Pre_Flop", "Flop", "Fourth_Street", "Fifth_Street");
+    static final int TRIALS = 1500;
+    static final double RAISE_RANGE = 0.40;     // share of starting hands a single raise is credited with
+    static final double RERAISE_RANGE = 0.15;   // ... and two raises or more
+    static final int DRAW_ATTEMPTS = 30;        // redraws of an opponent's hand before taking any two cards
+    static final String[] ROUNDS = {"Pre_Flop", "Flop", "Fourth_Street", "Fifth_Street"};
 
     // ---- deal.txt, read by white space ----
     String stage = "";
@@ -37,14 +45,35 @@ public class Pr0006 {
 
     static String read(String path) {
         try {
-            return Files.readString(Path.of(path), StandardCharsets.ISO_8859_1);
+            return new String(Files.readAllBytes(Path.of(path)), StandardCharsets.ISO_8859_1);
         } catch (IOException | RuntimeException e) {
             return "";
         }
     }
 
     static boolean isNumber(String word) {
-        return word.matches("-?\\d{1,9}");
+        int start = word.startsWith("-") ? 1 : 0;
+        if (word.length() <= start || word.length() - start > 9) return false;
+        for (int i = start; i < word.length(); i++) if (word.charAt(i) < '0' || word.charAt(i) > '9') return false;
+        return true;
+    }
+
+    // The words of a line, split on white space.
+    static String[] words(String line) {
+        List<String> found = new ArrayList<>();
+        int i = 0;
+        while (i < line.length()) {
+            while (i < line.length() && Character.isWhitespace(line.charAt(i))) i++;
+            int start = i;
+            while (i < line.length() && !Character.isWhitespace(line.charAt(i))) i++;
+            if (i > start) found.add(line.substring(start, i));
+        }
+        return found.toArray(new String[0]);
+    }
+
+    static boolean isRound(String word) {
+        for (String name : ROUNDS) if (name.equals(word)) return true;
+        return false;
     }
 
     void readDeal(String text) {
@@ -52,21 +81,23 @@ public class Pr0006 {
         List<Integer> header = new ArrayList<>();
         int boardLeft = 0;
         for (String line : text.split("\n")) {
-            String[] words = line.trim().split("\\s+");
-            if (words[0].isEmpty()) continue;
+            String[] words = words(line);
+            if (words.length == 0) continue;
             String head = words[0];
+            boolean allNumbers = true;
+            for (String w : words) allNumbers &= isNumber(w);
             if (words.length >= 2 && head.equals("Stage")) {
                 stage = words[1];
             } else if (words.length >= 2 && head.equals("Main_Pot") && isNumber(words[1])) {
                 pot = Integer.parseInt(words[1]);
-            } else if (words.length == 1 && (ROUNDS.contains(head) || head.equals("Show_Down"))) {
+            } else if (words.length == 1 && (isRound(head) || head.equals("Show_Down"))) {
                 current = head;
                 header.clear();
                 boardLeft = head.equals("Flop") ? 3 : head.equals("Fourth_Street") || head.equals("Fifth_Street") ? 1 : 0;
                 rounds.putIfAbsent(current, new ArrayList<>());
             } else if (current.isEmpty() || current.equals("Show_Down") || head.equals("End")) {
                 continue;
-            } else if (Arrays.stream(words).allMatch(Pr0006::isNumber)) {
+            } else if (allNumbers) {
                 if (boardLeft > 0) {
                     for (int i = 0; i < words.length && i < boardLeft; i++) board.add(Integer.parseInt(words[i]));
                     boardLeft = 0;
@@ -78,8 +109,8 @@ public class Pr0006 {
                 for (int i = 0; i < words.length; i++) {
                     if (words[i].equals("-")) {
                         column++;
-                    } else if (List.of("Call", "Rise", "Fold").contains(words[i]) && i + 1 < words.length
-                            && isNumber(words[i + 1])) {
+                    } else if ((words[i].equals("Call") || words[i].equals("Rise") || words[i].equals("Fold"))
+                            && i + 1 < words.length && isNumber(words[i + 1])) {
                         int seat = column < header.size() ? header.get(column) : column + 1;
                         rounds.get(current).add(new int[] {seat, words[i].charAt(0), Integer.parseInt(words[i + 1])});
                         if (words[i].equals("Fold")) folded.add(seat);
@@ -93,20 +124,43 @@ public class Pr0006 {
 
     String currentRound() {
         if (rounds.containsKey(stage)) return stage;
-        for (int i = ROUNDS.size() - 1; i >= 0; i--) if (rounds.containsKey(ROUNDS.get(i))) return ROUNDS.get(i);
+        for (int i = ROUNDS.length - 1; i >= 0; i--) if (rounds.containsKey(ROUNDS[i])) return ROUNDS[i];
         return "Pre_Flop";
+    }
+
+    List<int[]> actions(String round) {
+        List<int[]> found = rounds.get(round);
+        return found == null ? new ArrayList<>() : found;
     }
 
     int minRaise(String round) {
         int minimum = round.equals("Pre_Flop") || round.equals("Flop") ? BIG_BLIND : 2 * BIG_BLIND;
         TreeSet<Integer> levels = new TreeSet<>();
-        for (int[] a : rounds.getOrDefault(round, List.of())) if (a[1] == 'R') levels.add(a[2]);
+        for (int[] a : actions(round)) if (a[1] == 'R') levels.add(a[2]);
         int previous = 0;
         for (int level : levels) {
             minimum = Math.max(minimum, level - previous);
             previous = level;
         }
         return minimum;
+    }
+
+    // How many times `seat` raised in this deal; the blinds (the first two pre-flop Rise cells of at most
+    // a big blind) are not raises.
+    int raisesBy(int seat) {
+        int count = 0;
+        for (String round : ROUNDS) {
+            int blinds = 0;
+            for (int[] a : actions(round)) {
+                if (a[1] != 'R') continue;
+                if (round.equals("Pre_Flop") && blinds < 2 && a[2] <= BIG_BLIND) {
+                    blinds++;
+                    continue;
+                }
+                if (a[0] == seat) count++;
+            }
+        }
+        return count;
     }
 
     // ---- a seven-card evaluator: higher wins, equal ties ----
@@ -159,8 +213,36 @@ public class Pr0006 {
         return packed << (4 * k);
     }
 
-    // The share of the pot won on average against `opponents` random hands.
-    static double equity(int[] hole, List<Integer> board, int opponents, Random random) {
+    // ---- opponents' starting-hand ranges ----
+
+    // A Chen-style score of two cards, doubled to stay whole: higher is a better starting hand.
+    static int startingScore(int c1, int c2) {
+        int[] high = {2, 3, 4, 5, 6, 7, 8, 9, 10, 12, 14, 16, 20};
+        int a = (c1 - 1) % 13, b = (c2 - 1) % 13;
+        int top = Math.max(a, b), low = Math.min(a, b);
+        if (top == low) return Math.max(10, 2 * high[top]);
+        int score = high[top];
+        if ((c1 - 1) / 13 == (c2 - 1) / 13) score += 4;
+        int gap = top - low - 1;
+        score -= gap == 0 ? 0 : gap == 1 ? 2 : gap == 2 ? 4 : gap == 3 ? 8 : 10;
+        if (gap <= 1 && top < 10) score += 2;
+        return score;
+    }
+
+    // The lowest starting score among the best `share` of all 1326 two-card hands.
+    static int rangeThreshold(double share) {
+        int[] scores = new int[1326];
+        int n = 0;
+        for (int c1 = 1; c1 <= 52; c1++) for (int c2 = c1 + 1; c2 <= 52; c2++) scores[n++] = startingScore(c1, c2);
+        Arrays.sort(scores);
+        int keep = Math.max(1, (int) Math.round(share * n));
+        return scores[n - keep];
+    }
+
+    // The share of the pot won on average against the opponents; opponent `o` is dealt a hand scoring at
+    // least minScore[o] (after DRAW_ATTEMPTS misses it keeps the last hand drawn).
+    static double equity(int[] hole, List<Integer> board, int[] minScore, Random random) {
+        int opponents = minScore.length;
         boolean[] used = new boolean[53];
         for (int c : hole) used[c] = true;
         for (int c : board) used[c] = true;
@@ -171,8 +253,20 @@ public class Pr0006 {
         int[] mine = new int[7], theirs = new int[7];
         double won = 0;
         for (int trial = 0; trial < TRIALS; trial++) {
-            int draw = missing + 2 * opponents;
-            for (int i = 0; i < draw; i++) {   // partial Fisher-Yates shuffle of the first `draw` cards
+            int dealt = 0;   // deck[0 .. dealt) are taken this trial (partial Fisher-Yates shuffle)
+            for (int o = 0; o < opponents; o++) {
+                for (int attempt = 0; ; attempt++) {
+                    for (int i = dealt; i < dealt + 2; i++) {
+                        int j = i + random.nextInt(size - i);
+                        int t = deck[i];
+                        deck[i] = deck[j];
+                        deck[j] = t;
+                    }
+                    if (startingScore(deck[dealt], deck[dealt + 1]) >= minScore[o] || attempt >= DRAW_ATTEMPTS) break;
+                }
+                dealt += 2;
+            }
+            for (int i = dealt; i < dealt + missing; i++) {
                 int j = i + random.nextInt(size - i);
                 int t = deck[i];
                 deck[i] = deck[j];
@@ -181,14 +275,14 @@ public class Pr0006 {
             mine[0] = hole[0];
             mine[1] = hole[1];
             for (int i = 0; i < board.size(); i++) mine[2 + i] = board.get(i);
-            for (int i = 0; i < missing; i++) mine[2 + board.size() + i] = deck[i];
+            for (int i = 0; i < missing; i++) mine[2 + board.size() + i] = deck[dealt + i];
             int best = evaluate(mine, 7);
             int ties = 1;
             boolean lost = false;
             for (int o = 0; o < opponents && !lost; o++) {
                 System.arraycopy(mine, 2, theirs, 2, 5);
-                theirs[0] = deck[missing + 2 * o];
-                theirs[1] = deck[missing + 2 * o + 1];
+                theirs[0] = deck[2 * o];
+                theirs[1] = deck[2 * o + 1];
                 int score = evaluate(theirs, 7);
                 if (score > best) lost = true;
                 else if (score == best) ties++;
@@ -201,7 +295,7 @@ public class Pr0006 {
     public static void main(String[] args) throws IOException {
         String inputText = read("inputf.txt"), moneyText = read("deals_money.txt"), dealText = read("deal.txt");
         int[] numbers = new int[4];
-        String[] inputWords = inputText.trim().split("\\s+");
+        String[] inputWords = words(inputText);
         for (int i = 0; i < 4 && i < inputWords.length; i++) numbers[i] = isNumber(inputWords[i]) ? Integer.parseInt(inputWords[i]) : 0;
         int[] hole = {numbers[0], numbers[1]};
         int seat = numbers[2], spent = numbers[3];
@@ -212,34 +306,42 @@ public class Pr0006 {
 
         Map<Integer, Integer> money = new HashMap<>();
         for (String line : moneyText.split("\n")) {
-            String[] w = line.trim().split("\\s+");
+            String[] w = words(line);
             if (w.length >= 2 && isNumber(w[0]) && isNumber(w[1])) money.put(Integer.parseInt(w[0]), Integer.parseInt(w[1]));
         }
-        int opponents = 0;
-        for (Map.Entry<Integer, Integer> e : money.entrySet())
-            if (e.getValue() > 0 && e.getKey() != seat && !deal.folded.contains(e.getKey())) opponents++;
-        opponents = Math.max(1, Math.min(opponents, 5));
+        List<Integer> live = new ArrayList<>();
+        for (Map.Entry<Integer, Integer> e : new java.util.TreeMap<>(money).entrySet())
+            if (e.getValue() > 0 && e.getKey() != seat && !deal.folded.contains(e.getKey())) live.add(e.getKey());
+        int opponents = Math.max(1, Math.min(live.size(), 5));
+        int raiseScore = rangeThreshold(RAISE_RANGE), reraiseScore = rangeThreshold(RERAISE_RANGE);
+        int[] minScore = new int[opponents];   // 0: any two cards
+        for (int o = 0; o < opponents && o < live.size(); o++) {
+            int raises = deal.raisesBy(live.get(o));
+            minScore[o] = raises >= 2 ? reraiseScore : raises == 1 ? raiseScore : 0;
+        }
 
         String round = deal.currentRound();
         Map<Integer, Integer> totals = new HashMap<>();
-        for (int[] a : deal.rounds.getOrDefault(round, List.of())) totals.put(a[0], a[2]);
-        int highest = totals.values().stream().max(Integer::compare).orElse(0);
+        for (int[] a : deal.actions(round)) totals.put(a[0], a[2]);
+        int highest = 0;
+        for (int total : totals.values()) highest = Math.max(highest, total);
         int toCall = Math.max(0, highest - totals.getOrDefault(seat, 0));
         int behind = money.getOrDefault(seat, 1500) - spent - toCall;
         int potAfterCall = deal.pot + toCall;
 
         boolean validCards = hole[0] >= 1 && hole[0] <= 52 && hole[1] >= 1 && hole[1] <= 52 && hole[0] != hole[1];
-        deal.board.removeIf(c -> c < 1 || c > 52 || c == hole[0] || c == hole[1]);
-        while (deal.board.size() > 5) deal.board.remove(deal.board.size() - 1);
+        List<Integer> board = new ArrayList<>();
+        for (int c : deal.board) if (c >= 1 && c <= 52 && c != hole[0] && c != hole[1] && !board.contains(c) && board.size() < 5) board.add(c);
         long seed = 1125899906842597L;
-        for (char ch : (inputText + moneyText + dealText).toCharArray()) seed = 31 * seed + ch;
-        double share = validCards ? equity(hole, deal.board, opponents, new Random(seed)) : 0.0;
+        for (String text : new String[] {inputText, moneyText, dealText})
+            for (int i = 0; i < text.length(); i++) seed = 31 * seed + text.charAt(i);
+        double share = validCards ? equity(hole, board, minScore, new Random(seed)) : 0.0;
 
         double odds = toCall == 0 ? 0.0 : (double) toCall / potAfterCall;   // my share of the pot I would win
         boolean strong = share >= 0.65 || (opponents >= 2 && share >= 2.0 / (opponents + 1));
         int answer = toCall > 0 ? -10 : 0;
         if (strong && behind > 0) answer = Math.min(Math.max(potAfterCall * 3 / 4, deal.minRaise(round)), behind);
         else if (toCall > 0 && share >= odds + 0.05) answer = 0;
-        Files.writeString(Path.of("outputf.txt"), answer + "\n");
+        Files.write(Path.of("outputf.txt"), Integer.toString(answer).concat("\n").getBytes(StandardCharsets.US_ASCII));
     }
 }

@@ -9,10 +9,14 @@
 # At every Show_Down run the complete deal.txt is counted.
 #
 # Play: hands are strong, medium or weak (pre-flop by cards; later by what the hole cards add to the
-# board). Strong hands raise two thirds of the pot; medium hands call reasonable bets; weak hands check or
-# fold. Against the seat that made the highest bet this round: a loose player (VPIP above 45%) is called
-# down with medium hands; a tight aggressive one (VPIP below 25%, aggression 1.5 or more) gets medium
-# hands folded. Statistics count only after 15 hands of a seat.
+# board; two pair with the board's pair counts as one pair). Strong hands raise two thirds of the pot,
+# but only the best of them (Q-Q and better, A-K pre-flop; trips or better later) raise again after two
+# raises in the round or raise a bet that costs more than a quarter of the stack: the others call. Medium hands call reasonable bets; weak hands check or fold. Against the seat that made the
+# highest bet this round: a loose player (VPIP above 45%) is called down with medium hands; a loose
+# aggressive one (VPIP 25% or more, aggression 1.5 or more) is called with medium hands up to 10 big
+# blinds pre-flop and up to the pot later, as its raises come from a wide range; a tight aggressive one
+# (VPIP below 25%, aggression 1.5 or more) gets medium hands folded. Statistics count only after 15
+# hands of a seat.
 #
 # Files: reads inputf.txt, deals_money.txt, deal.txt (split on white space); writes one integer to
 # outputf.txt, nothing at Stage Show_Down.
@@ -158,14 +162,16 @@ class Stats
     File.rename("#{STATS}.tmp", STATS)
   end
 
-  # :loose, :tight_aggressive or :unknown.
+  # :loose, :loose_aggressive, :tight_aggressive or :unknown.
   def style(seat)
     hands, vpip, raises, calls = @table.fetch(seat, [0, 0, 0, 0])
     return :unknown if hands < MIN_HANDS
 
     rate = vpip.to_f / hands
+    aggressive = raises >= 1.5 * [calls, 1].max
+    return :loose_aggressive if rate >= 0.25 && aggressive
     return :loose if rate > 0.45
-    return :tight_aggressive if rate < 0.25 && raises >= 1.5 * [calls, 1].max
+    return :tight_aggressive if rate < 0.25 && aggressive
 
     :unknown
   end
@@ -191,6 +197,15 @@ def category(cards)
   counts[0] == 2 ? 1 : 0
 end
 
+# The best of the strong hands: Q-Q and better or A-K pre-flop, trips or better with a hole card later.
+def premium?(hole, board)
+  high, low = hole.map { |c| rank(c) }.sort.reverse
+  return (high == low && high >= 10) || (high == 12 && low == 11) if board.empty?
+
+  mine = category(hole + board)
+  mine >= 3 && mine > category(board)
+end
+
 def strength(hole, board)
   if board.empty?
     high, low = hole.map { |c| rank(c) }.sort.reverse
@@ -201,7 +216,9 @@ def strength(hole, board)
     return :weak
   end
   mine = category(hole + board)
-  return :weak if mine <= category(board)
+  shared = category(board)
+  return :weak if mine <= shared
+  return :medium if mine == 2 && shared == 1 # two pair with the board's pair: one pair of its own
 
   mine >= 2 ? :strong : :medium
 end
@@ -241,11 +258,18 @@ def main
 
   bettor = totals.select { |s, t| t == highest && s != seat }.keys.first
   style = to_call.positive? && bettor ? stats.style(bettor) : :unknown
-  limit = round == 'Pre_Flop' ? 4 * BIG_BLIND : pot / 2
+  # the largest call for a medium hand: pre-flop in big blinds; later a bet of half the pot before it
+  # (the whole pot against a loose aggressive bettor), as deal.pot already holds the bet
+  limit = round == 'Pre_Flop' ? 4 * BIG_BLIND : deal.pot / 3
+  limit = [round == 'Pre_Flop' ? 10 * BIG_BLIND : deal.pot / 2, (behind + to_call) / 8].min if style == :loose_aggressive
+  big_bet = to_call * 4 > behind + to_call
   answer = to_call.positive? ? -10 : 0
   case strength(hole, deal.board)
   when :strong
-    answer = style == :tight_aggressive && to_call > pot / 2 ? 0 : raise_by.call(pot * 2 / 3)
+    war = (deal.rounds[round] || []).count { |_s, action, total| action == 'Rise' && total > BIG_BLIND } >= 2
+    calls_only = (style == :tight_aggressive && to_call > pot / 2) ||
+                 ((big_bet || war) && !premium?(hole, deal.board))
+    answer = calls_only ? 0 : raise_by.call(pot * 2 / 3)
   when :medium
     answer = 0 if to_call <= limit || style == :loose
     answer = -10 if to_call.positive? && style == :tight_aggressive
