@@ -92,7 +92,14 @@ def tournament(teams: int, jobs: int, deals: int, root: Path) -> tuple[float, in
 
 
 def _table_memory(root: str, deals: int, samples: multiprocessing.Queue) -> None:
-    programs = make_programs(Path(root) / "mem", 6)
+    # Two callers and four folders: the callers check every deal down to a showdown while the folders only
+    # pay blinds, so the table lasts all its deals (a random walk of 10-chip pots cannot bust a caller).
+    folder = Path(root) / "mem"
+    folder.mkdir(parents=True, exist_ok=True)
+    programs = []
+    for i, source in enumerate((CALLER, FOLDER, FOLDER, CALLER, FOLDER, FOLDER), start=1):
+        programs.append(folder / f"M{i}.pl")
+        programs[-1].write_text(source)
     process = psutil.Process()
     marks = {1, deals // 10, deals // 4, deals // 2, 3 * deals // 4, deals}
 
@@ -206,7 +213,9 @@ def main() -> int:
         samples = table_memory(root, memory_deals) if memory_deals else []
     if not samples:
         return 0
-    print(f"\none table of six Perl programs, {memory_deals} deals: RSS of the table process")
+    print(
+        f"\none table of six Perl programs (2 callers, 4 folders), {memory_deals} deals: RSS of the table process"
+    )
     for deal, rss in samples:
         print(f"  after deal {deal:>5}: {rss / 2**20:7.1f} MiB")
     later = [rss for deal, rss in samples if deal >= memory_deals // 4]

@@ -100,8 +100,9 @@ def _watch(args: argparse.Namespace) -> int:
     stop = threading.Event()
 
     def checked(done: Checked) -> None:
-        first = done.report.read_text().splitlines()[1:2]
-        console.print(f"checked {done.program.name}: {first[0] if first else ''} -> {done.report.name}")
+        lines = done.report.read_text().splitlines()
+        verdict = next((line for line in lines if line.startswith(("verdict:", "result:"))), "checked")
+        console.print(f"{done.program.name}: {verdict} -> {done.report.name}", highlight=False)
 
     signal.signal(signal.SIGTERM, lambda *_: stop.set())
     console.print(f"watching {args.submissions} (Ctrl-C to stop)")
