@@ -214,7 +214,7 @@ def main() -> int:
     if not samples:
         return 0
     print(
-        f"\none table of six Perl programs (2 callers, 4 folders), {memory_deals} deals: RSS of the table process"
+        f"\none table of six Perl programs (2 callers, 4 folders), {memory_deals} deals: RSS of its process"
     )
     for deal, rss in samples:
         print(f"  after deal {deal:>5}: {rss / 2**20:7.1f} MiB")
