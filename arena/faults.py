@@ -13,6 +13,9 @@ class FaultKind(StrEnum):
 
     BUILD_FAILED = "build_failed"
     TIMEOUT = "timeout"
+    CPU_LIMIT = "cpu_limit"
+    FILE_SIZE_LIMIT = "file_size_limit"
+    NOT_STARTED = "not_started"
     CRASH = "crash"
     MEMORY_LIMIT = "memory_limit"
     OUTPUT_LIMIT = "output_limit"

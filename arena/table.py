@@ -47,12 +47,16 @@ from arena.sandbox import open_sandbox
 from arena.sandbox.limits import Limits
 from arena.sandbox.result import RunResult, RunStatus
 from arena.transports.files import FileReply, FileTransport
+from arena.transports.warm import WarmPythonTransport
 
 STDERR_KEPT = 2000
 _RUN_FAULTS = {
     RunStatus.TIMEOUT: FaultKind.TIMEOUT,
+    RunStatus.CPU_LIMIT: FaultKind.CPU_LIMIT,
     RunStatus.MEMORY_LIMIT: FaultKind.MEMORY_LIMIT,
     RunStatus.OUTPUT_LIMIT: FaultKind.OUTPUT_LIMIT,
+    RunStatus.FILE_SIZE_LIMIT: FaultKind.FILE_SIZE_LIMIT,
+    RunStatus.NOT_STARTED: FaultKind.NOT_STARTED,
 }
 
 
@@ -65,6 +69,7 @@ class TableConfig(BaseModel):
     seed: int = 0
     time_limit_s: float = Field(1.0, gt=0)
     max_faults: int = Field(10, ge=1)
+    warm_python: bool = True
     rules: TableRules = TableRules()
     limits: Limits = Limits()
 
@@ -246,25 +251,32 @@ class _Table:
 
 
 def _open_seat(
-    stack: ExitStack, player: PlayerSpec, seat_no: int, out_dir: Path, limits: Limits
+    stack: ExitStack, player: PlayerSpec, seat_no: int, out_dir: Path, limits: Limits, *, warm_python: bool
 ) -> tuple[_Seat, str]:
     workdir = out_dir / "teams" / player.team
     if workdir.exists():
         shutil.rmtree(workdir)
     workdir.mkdir(parents=True)
-    sandbox = stack.enter_context(open_sandbox(workdir, limits))
-    build = build_program(player.program, workdir, sandbox)
-    if not build.ok:
-        return _Seat(player.team, seat_no, None, build_output=build.output), sandbox.isolation_level
-    protected = {p.relative_to(workdir).as_posix() for p in workdir.rglob("*") if p.is_file()}
-    protected.update(PROTOCOL_FILES)
+    # Help files go in before the sandbox opens: it takes in what the folder holds at that moment.
+    helps: set[str] = set()
     if player.help_dir is not None:
         for source in sorted(player.help_dir.rglob("*")):
             if source.is_file():
                 target = workdir / source.relative_to(player.help_dir)
                 target.parent.mkdir(parents=True, exist_ok=True)
                 shutil.copyfile(source, target)
-    transport = FileTransport(sandbox, build.run_argv, protected=protected)
+                helps.add(source.relative_to(player.help_dir).as_posix())
+    sandbox = stack.enter_context(open_sandbox(workdir, limits))
+    build = build_program(player.program, workdir, sandbox)
+    if not build.ok:
+        return _Seat(player.team, seat_no, None, build_output=build.output), sandbox.isolation_level
+    protected = {*build.products, *PROTOCOL_FILES} - helps
+    # Fair time across languages: the runtime's own start (JVM, interpreter), measured once per team in its
+    # sandbox at build time, is added to the decision's wall limit (docs/sandbox.md).
+    wall_time_s = limits.wall_time_s + build.startup_ms / 1000
+    python = language_for(player.program).name == "python"
+    kind = WarmPythonTransport if warm_python and python else FileTransport
+    transport = kind(sandbox, build.run_argv, protected=protected, wall_time_s=wall_time_s)
     return _Seat(player.team, seat_no, transport, build_output=build.output), sandbox.isolation_level
 
 
@@ -290,7 +302,9 @@ def run_table(
         seats: list[_Seat] = []
         isolation = ""
         for seat_no, player in enumerate(players, 1):
-            seat, isolation = _open_seat(stack, player, seat_no, out_dir, limits)
+            seat, isolation = _open_seat(
+                stack, player, seat_no, out_dir, limits, warm_python=config.warm_python
+            )
             seats.append(seat)
         if notify is not None:
             notify(f"sandbox isolation: {isolation}")

@@ -36,6 +36,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         metavar="K",
         help="faults after which a team is disqualified from the table (default 10)",
     )
+    parser.add_argument(
+        "--no-warm-start",
+        dest="warm_python",
+        action="store_false",
+        help="run Python programs with a fresh interpreter per decision instead of the equivalent, "
+        "faster fork server (docs/sandbox.md)",
+    )
     parser.add_argument("--json", action="store_true", help="print results.json instead of a table")
     parser.set_defaults(handler=run)
 
@@ -65,7 +72,11 @@ def run(args: argparse.Namespace) -> int:
     console = Console(stderr=args.json)
     players = [PlayerSpec(team=p.stem, program=p) for p in args.programs]
     config = TableConfig(
-        deals=args.deals, seed=args.seed, time_limit_s=args.time_limit, max_faults=args.max_faults
+        deals=args.deals,
+        seed=args.seed,
+        time_limit_s=args.time_limit,
+        max_faults=args.max_faults,
+        warm_python=args.warm_python,
     )
     with Progress(
         TextColumn("[bold]table"),
