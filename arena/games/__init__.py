@@ -1,0 +1,1 @@
+"""Game adapters beyond Code'em: each sub-package is one game (its judge, streams and files)."""
