@@ -188,13 +188,14 @@ def main() -> int:
         return 0
     sizes = args.teams if args.teams is not None else (12, 40) if args.quick else (12, 40, 100)
     memory_deals = 200 if args.quick else args.memory_deals
-    print(f"tournament scale, {args.deals} deals a table, Perl programs, {psutil.cpu_count()} cores")
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)
-        print(
-            f"{'teams':>5} {'jobs':>4} {'tables':>6} {'runs':>6} {'wall s':>8} {'ms/run':>7} "
-            f"{'bare s':>7} {'ratio':>6}"
-        )
+        if sizes:
+            print(f"tournament scale, {args.deals} deals a table, Perl programs, {psutil.cpu_count()} cores")
+            print(
+                f"{'teams':>5} {'jobs':>4} {'tables':>6} {'runs':>6} {'wall s':>8} {'ms/run':>7} "
+                f"{'bare s':>7} {'ratio':>6}"
+            )
         for teams in sizes:
             bare_by_runs: dict[int, float] = {}
             walls: list[float] = []
