@@ -26,31 +26,53 @@ def register(subparsers: Any) -> None:
         "tables in parallel, and write standings.csv and results.json. Running the same command "
         "again after an interruption finishes the tournament.",
     )
-    tournament.add_argument("submissions", type=Path, metavar="SUBMISSIONS_DIR")
-    tournament.add_argument("--out", type=Path, required=True, metavar="RUN_DIR")
-    tournament.add_argument("--deals", type=int, default=1000, help="deals per table (default 1000)")
-    tournament.add_argument("--seed", type=int, default=0, help="tournament seed (default 0)")
-    tournament.add_argument("--jobs", type=int, default=1, help="tables played at once (default 1)")
+    tournament.add_argument(
+        "submissions", type=Path, metavar="SUBMISSIONS_DIR", help="folder of <TeamId>.<ext> programs"
+    )
+    tournament.add_argument(
+        "--out",
+        type=Path,
+        required=True,
+        metavar="RUN_DIR",
+        help="where the database, tables and standings go",
+    )
+    tournament.add_argument(
+        "--deals", type=int, default=1000, metavar="N", help="deals per table (default 1000)"
+    )
+    tournament.add_argument("--seed", type=int, default=0, metavar="S", help="tournament seed (default 0)")
+    tournament.add_argument(
+        "--jobs", type=int, default=1, metavar="J", help="tables played at once (default 1)"
+    )
     tournament.add_argument("--duplicate", action="store_true", help="replay each table with seats rotated")
-    tournament.add_argument("--time-limit", type=float, default=1.0, help="seconds per decision (default 1)")
+    tournament.add_argument(
+        "--time-limit", type=float, default=1.0, metavar="T", help="seconds per decision (default 1)"
+    )
     tournament.set_defaults(handler=_tournament)
 
     final = subparsers.add_parser("final", help="play the final table of the top six")
-    final.add_argument("run_dir", type=Path, metavar="RUN_DIR")
+    final.add_argument("run_dir", type=Path, metavar="RUN_DIR", help="a finished tournament's RUN_DIR")
     final.add_argument(
         "--help-files", type=Path, metavar="DIR", help="DIR/<TeamId>/: a finalist's help files"
     )
-    final.add_argument("--deals", type=int, default=1000, help="deals at the final table (default 1000)")
+    final.add_argument(
+        "--deals", type=int, default=1000, metavar="N", help="deals at the final table (default 1000)"
+    )
     final.set_defaults(handler=_final)
 
     logs = subparsers.add_parser("finals-logs", help="write 004's log folders for the finalists")
-    logs.add_argument("run_dir", type=Path, metavar="RUN_DIR")
-    logs.add_argument("--out", type=Path, required=True, metavar="DIR")
+    logs.add_argument("run_dir", type=Path, metavar="RUN_DIR", help="a finished tournament's RUN_DIR")
+    logs.add_argument("--out", type=Path, required=True, metavar="DIR", help="where the folders go")
     logs.set_defaults(handler=_finals_logs)
 
     watch = subparsers.add_parser("watch", help="check new and changed programs in a folder as they arrive")
-    watch.add_argument("submissions", type=Path, metavar="SUBMISSIONS_DIR")
-    watch.add_argument("--quiet", type=float, default=1.0, help="seconds without writes before a check")
+    watch.add_argument("submissions", type=Path, metavar="SUBMISSIONS_DIR", help="the folder to watch")
+    watch.add_argument(
+        "--quiet",
+        type=float,
+        default=1.0,
+        metavar="SECONDS",
+        help="seconds without writes before a check (default 1)",
+    )
     watch.set_defaults(handler=_watch)
 
 
