@@ -10,6 +10,9 @@
  * what its hole cards add to the board: two pair of its own raises (a re-raise war only with trips or
  * better), top pair, an overpair or a pair on a paired board calls a bet of up to the pot, anything
  * weaker checks or folds to a bet.
+ * Deep stacks: once the deal would hold more than DEEP (100 big blinds) of its chips, only a monster
+ * (A-A pre-flop, a full house or better later) raises, and anything else folds to a bet bigger than
+ * the pot before it.
  *
  * Files: reads inputf.txt, deals_money.txt, deal.txt (split on white space, so irregular layouts are
  * fine); writes one integer to outputf.txt, nothing at Stage Show_Down. No help files.
@@ -23,6 +26,7 @@
 #define RAISE_GROUP 2   /* pre-flop: hand groups up to this one raise */
 #define CALL_GROUP 3    /* ... up to this one call a raise of at most 6 big blinds */
 #define DEFEND_GROUP 4  /* ... and up to this one call a raise of at most 3 big blinds */
+#define DEEP (100 * BIG_BLIND)   /* chips in one deal past which only a monster raises */
 #define MAX_SEATS 16
 #define MAX_LINE 512
 
@@ -232,8 +236,10 @@ int main(void) {
     }
 
     int answer = to_call > 0 ? -10 : 0;
+    int monster = 0;   /* A-A pre-flop, a full house or better of its own later */
     if (round == PRE_FLOP) {
         int group = hand_group(c1, c2);
+        monster = (c1 - 1) % 13 == 12 && (c2 - 1) % 13 == 12;
         if (group == 1 || (group <= RAISE_GROUP && to_call <= 4 * BIG_BLIND))
             answer = sized_raise(3 * BIG_BLIND + 2 * to_call, min_raise, stack - to_call);
         else if (group <= RAISE_GROUP && to_call * 5 <= stack) answer = 0;            /* call, not re-raise */
@@ -251,10 +257,14 @@ int main(void) {
         /* two pair with the board's pair is one pair of its own; trips or better raise in any war */
         int strong = (category >= 3 && category > board_category) || (category == 2 && board_category == 0);
         int pair_on_paired_board = category == 2 && board_category == 1;
+        monster = category >= 6 && category > board_category;
         if (strong && (category >= 3 || d.rise_count[round] <= 1))
             answer = sized_raise(d.pot * 2 / 3, min_raise, stack - to_call);
         else if (strong || ((top_pair || pair_on_paired_board) && 2 * to_call <= d.pot)) answer = 0;
     }
+    /* Deep in the deal only a monster raises, or goes on against a bet bigger than the pot before it. */
+    if (!monster && answer > 0 && spent + to_call + answer > DEEP) answer = 0;
+    if (!monster && answer == 0 && spent + to_call > DEEP && 2 * to_call > d.pot) answer = -10;
     FILE *out = fopen("outputf.txt", "w");
     if (!out) return 1;
     fprintf(out, "%d\n", answer);

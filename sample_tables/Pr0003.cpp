@@ -13,7 +13,9 @@
 // Raises are sized from the pot (the pot after calling; three quarters of it with a pair), never below
 // the minimum raise worked out from this round's rows of deal.txt. The whole stack goes in only with a
 // premium hand (score 12 or more) or a very strong made hand: other raises stop at a third of the
-// chips behind, and when even the minimum raise is beyond that it calls instead.
+// chips behind, and when even the minimum raise is beyond that it calls instead. Deep stacks: once the
+// deal would hold more than kDeep (100 big blinds) of its chips, only a monster (A-A pre-flop, a full
+// house or better later) raises, and anything else folds to a bet bigger than the pot before it.
 //
 // Files: reads inputf.txt, deals_money.txt, deal.txt (split on white space); writes one integer to
 // outputf.txt, nothing at Stage Show_Down. No help files.
@@ -36,6 +38,8 @@ constexpr int kRaiseScore = 8;  // pre-flop Chen score that raises
 constexpr int kCallScore = 6;   // pre-flop Chen score that calls a bet of up to 6 big blinds
 constexpr int kDefendScore = 10;   // pre-flop Chen score that calls a re-raise costing a small part of the stack
 constexpr int kPremiumScore = 12;  // pre-flop Chen score that re-raises again and may commit the stack
+constexpr int kMonsterScore = 20;  // pre-flop Chen score (A-A only) that raises past kDeep
+constexpr int kDeep = 100 * kBigBlind;  // chips in one deal past which only a monster raises
 const std::vector<std::string> kRounds = {"Pre_Flop", "Flop", "Fourth_Street", "Fifth_Street"};
 
 bool IsNumber(const std::string& word) {
@@ -171,7 +175,8 @@ int ChenScore(int c1, int c2) {
   return static_cast<int>(std::ceil(score));
 }
 
-// How the hole cards work with the board: 3 = a very strong made hand (two pair with both hole cards on
+// How the hole cards work with the board: 4 = a monster (a full house or four of a kind using a hole
+// card), 3 = a very strong made hand (two pair with both hole cards on
 // an unpaired board, trips or better using a hole card, a straight), 2 = a pair using a hole card, 1 = a
 // strong draw, 0 = nothing of its own.
 int PostFlopStrength(const std::vector<int>& hole, const std::vector<int>& board) {
@@ -179,12 +184,16 @@ int PostFlopStrength(const std::vector<int>& hole, const std::vector<int>& board
   std::array<int, 4> suits{};
   for (int c : board) on_board[Rank(c)]++, all[Rank(c)]++, suits[Suit(c)]++;
   for (int c : hole) all[Rank(c)]++, suits[Suit(c)]++;
-  int paired_with_hole = 0, board_pairs = 0, trips_or_better = 0;
+  int paired_with_hole = 0, board_pairs = 0, trips_or_better = 0, pair_ranks = 0, trip_ranks = 0, quads = 0;
   for (int r = 0; r < 13; r++) {
     if (all[r] >= 2 && all[r] > on_board[r]) paired_with_hole++;
     if (all[r] >= 3 && all[r] > on_board[r]) trips_or_better++;
     if (on_board[r] >= 2) board_pairs++;
+    if (all[r] >= 2) pair_ranks++;
+    if (all[r] >= 3) trip_ranks++;
+    if (all[r] == 4 && on_board[r] < 4) quads++;
   }
+  if (quads || (trip_ranks && pair_ranks >= 2 && paired_with_hole)) return 4;
   if (trips_or_better || (paired_with_hole >= 2 && board_pairs == 0)) return 3;
   if (paired_with_hole) return 2;
   bool flush_draw = false;
@@ -234,9 +243,12 @@ int main() {
   const int pot_after_call = deal.pot + to_call;
   // A raise of about `wanted`: at least the minimum raise; the whole stack only when `commit`, else at
   // most a third of the chips behind (a call when the minimum raise is already beyond that).
+  const bool monster = round == "Pre_Flop" ? ChenScore(hole[0], hole[1]) >= kMonsterScore
+                                           : PostFlopStrength(hole, deal.board) == 4;
   auto raise_by = [&](int wanted, bool commit) {
     if (behind <= 0) return 0;  // calling is already all-in
     int amount = std::max(wanted, min_raise);
+    if (!monster && spent + to_call + amount > kDeep) return 0;  // deep in the deal: no more raising
     if (commit) return std::min(amount, behind);
     amount = std::min(amount, behind / 3);
     return amount >= min_raise ? amount : 0;
@@ -258,11 +270,13 @@ int main() {
     }
   } else {
     const int strength = PostFlopStrength(hole, deal.board);
-    if (strength == 3) answer = raise_by(pot_after_call, true);
+    if (strength >= 3) answer = raise_by(pot_after_call, true);
     else if (strength == 2 && raises == 0) answer = raise_by(pot_after_call * 3 / 4, false);
     else if (strength == 2) answer = to_call * 3 <= deal.pot && to_call * 3 <= behind + to_call ? 0 : -10;
     else if (strength == 1) answer = to_call == 0 ? raise_by(pot_after_call / 2, false) : (to_call * 3 <= deal.pot ? 0 : -10);
   }
+  // Past kDeep chips in the deal only a monster goes on against a bet bigger than the pot before it.
+  if (!monster && answer == 0 && spent + to_call > kDeep && to_call * 2 > deal.pot) answer = -10;
   std::ofstream("outputf.txt") << answer << "\n";
   return 0;
 }

@@ -7,10 +7,12 @@
 // one raise and the best RERAISE_RANGE for two raises or more, so an aggressive raiser is credited with
 // a wide range and a re-raiser with a narrow one. With that equity it compares the pot odds (the price
 // of a call against the pot it would win): it calls when the equity beats the odds by a margin, raises
-// three quarters of the pot with a clearly strong equity, and otherwise checks or folds. The random
-// generator is seeded with a hash of the three input files, so the same files always give the same
-// answer. The program avoids the costly parts of JVM start-up (lambdas, streams, regular expressions,
-// string concatenation) so that one decision stays well inside the time limit.
+// three quarters of the pot with a clearly strong equity, and otherwise checks or folds. Deep stacks:
+// once the deal would hold more than DEEP (100 big blinds) of its chips it raises only with an equity
+// of 85% and calls a bet bigger than the pot before it only with 60%. The random generator is seeded
+// with a hash of the three input files, so the same files always give the same answer. The program
+// avoids the costly parts of JVM start-up (lambdas, streams, regular expressions, string
+// concatenation) so that one decision stays well inside the time limit.
 //
 // Files: reads inputf.txt, deals_money.txt, deal.txt (split on white space); writes one integer to
 // outputf.txt, nothing at Stage Show_Down. No help files.
@@ -32,6 +34,9 @@ public class Equity {
     static final int TRIALS = 1500;
     static final double RAISE_RANGE = 0.40;     // share of starting hands a single raise is credited with
     static final double RERAISE_RANGE = 0.15;   // ... and two raises or more
+    static final int DEEP = 100 * BIG_BLIND;    // chips in one deal past which only a near-sure winner raises
+    static final double DEEP_RAISE = 0.85;      // ... the equity it needs to raise there
+    static final double DEEP_CALL = 0.60;       // ... and to call a bet bigger than the pot before it
     static final int DRAW_ATTEMPTS = 30;        // redraws of an opponent's hand before taking any two cards
     static final String[] ROUNDS = {"Pre_Flop", "Flop", "Fourth_Street", "Fifth_Street"};
 
@@ -341,6 +346,8 @@ public class Equity {
         int answer = toCall > 0 ? -10 : 0;
         if (strong && behind > 0) answer = Math.min(Math.max(potAfterCall * 3 / 4, deal.minRaise(round)), behind);
         else if (toCall > 0 && share >= odds + 0.05) answer = 0;
+        if (answer > 0 && spent + toCall + answer > DEEP && share < DEEP_RAISE) answer = 0;
+        if (answer == 0 && spent + toCall > DEEP && toCall * 2 > deal.pot && share < DEEP_CALL) answer = -10;
         Files.write(Path.of("outputf.txt"), Integer.toString(answer).concat("\n").getBytes(StandardCharsets.US_ASCII));
     }
 }

@@ -11,7 +11,10 @@
 # Play: hands are strong, medium or weak (pre-flop by cards; later by what the hole cards add to the
 # board; two pair with the board's pair counts as one pair). Strong hands raise two thirds of the pot,
 # but only the best of them (Q-Q and better, A-K pre-flop; trips or better later) raise again after two
-# raises in the round or raise a bet that costs more than a quarter of the stack: the others call. Medium hands call reasonable bets; weak hands check or fold. Against the seat that made the
+# raises in the round or raise a bet that costs more than a quarter of the stack: the others call.
+# Deep stacks: once the deal would hold more than DEEP (100 big blinds) of its chips, only a monster
+# (A-A, a full house or better) raises, and anything else folds to a bet bigger than the pot before it.
+# Medium hands call reasonable bets; weak hands check or fold. Against the seat that made the
 # highest bet this round: a loose player (VPIP above 45%) is called down with medium hands; a loose
 # aggressive one (VPIP 25% or more, aggression 1.5 or more) is called with medium hands up to 10 big
 # blinds pre-flop and up to the pot later, as its raises come from a wide range; a tight aggressive one
@@ -27,6 +30,7 @@ STATS = File.join(HELP_DIR, 'stats.txt')
 SNAPSHOT = File.join(HELP_DIR, 'last_deal.txt')
 BIG_BLIND = 10
 MIN_HANDS = 15
+DEEP = 100 * BIG_BLIND # chips in one deal past which only a monster raises
 BOARD_CARDS = { 'Pre_Flop' => 0, 'Flop' => 3, 'Fourth_Street' => 1, 'Fifth_Street' => 1 }.freeze
 
 def slurp(path)
@@ -197,6 +201,14 @@ def category(cards)
   counts[0] == 2 ? 1 : 0
 end
 
+# A-A pre-flop, a full house or better of its own later.
+def monster?(hole, board)
+  return hole.all? { |c| rank(c) == 12 } if board.empty?
+
+  mine = category(hole + board)
+  mine >= 6 && mine > category(board)
+end
+
 # The best of the strong hands: Q-Q and better or A-K pre-flop, trips or better with a hole card later.
 def premium?(hole, board)
   high, low = hole.map { |c| rank(c) }.sort.reverse
@@ -273,6 +285,10 @@ def main
   when :medium
     answer = 0 if to_call <= limit || style == :loose
     answer = -10 if to_call.positive? && style == :tight_aggressive
+  end
+  unless monster?(hole, deal.board) # deep in the deal: no more raising, no calling of big bets
+    answer = 0 if answer.positive? && spent + to_call + answer > DEEP
+    answer = -10 if answer.zero? && spent + to_call > DEEP && to_call * 2 > deal.pot
   end
   File.write('outputf.txt', "#{answer}\n")
 end
