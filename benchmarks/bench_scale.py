@@ -76,13 +76,15 @@ def tournament(teams: int, jobs: int, deals: int, root: Path) -> tuple[float, in
         make_programs(submissions, teams)
     run_dir = root / f"run{teams}j{jobs}"
     start = time.perf_counter()
-    run_tournament(
+    report = run_tournament(
         submissions,
         run_dir,
         TournamentSettings(deals=deals, seed=1, time_limit_s=5.0),
         jobs=jobs,
         console=Console(quiet=True),
     )
+    if report.failures:
+        raise SystemExit(f"{len(report.failures)} tables failed, first: {report.failures[0]}")
     wall = time.perf_counter() - start
     store = Store(run_dir)
     runs = sum(r.decisions for r in store.results())
@@ -181,6 +183,9 @@ def main() -> int:
         "--duplicate-ci", type=Path, metavar="SUBMISSIONS", help="measure duplicate mode's CIs"
     )
     parser.add_argument("--jobs", type=int, default=2, help="jobs for --duplicate-ci (default 2)")
+    parser.add_argument(
+        "--jobs-list", type=int, nargs="+", default=[1, 2], help="jobs to compare (default 1 2)"
+    )
     args = parser.parse_args()
     if args.duplicate_ci is not None:
         with tempfile.TemporaryDirectory() as tmp:
@@ -199,7 +204,7 @@ def main() -> int:
         for teams in sizes:
             bare_by_runs: dict[int, float] = {}
             walls: list[float] = []
-            for jobs in (1, 2):
+            for jobs in args.jobs_list:
                 wall, tables, runs = tournament(teams, jobs, args.deals, root)
                 walls.append(wall)
                 if runs not in bare_by_runs:
@@ -210,7 +215,10 @@ def main() -> int:
                     f"{teams:>5} {jobs:>4} {tables:>6} {runs:>6} {wall:>8.1f} {1000 * wall / runs:>7.2f} "
                     f"{bare:>7.1f} {wall / bare:>6.2f}"
                 )
-            print(f"{'':>5} --jobs 2 is {walls[0] / walls[1]:.2f}x faster than --jobs 1")
+            if len(walls) == 2:
+                print(
+                    f"{'':>5} --jobs {args.jobs_list[1]} is {walls[0] / walls[1]:.2f}x faster than --jobs {args.jobs_list[0]}"
+                )
         samples = table_memory(root, memory_deals) if memory_deals else []
     if not samples:
         return 0
