@@ -216,9 +216,8 @@ def main() -> int:
                     f"{bare:>7.1f} {wall / bare:>6.2f}"
                 )
             if len(walls) == 2:
-                print(
-                    f"{'':>5} --jobs {args.jobs_list[1]} is {walls[0] / walls[1]:.2f}x faster than --jobs {args.jobs_list[0]}"
-                )
+                fast, slow = args.jobs_list[1], args.jobs_list[0]
+                print(f"{'':>5} --jobs {fast} is {walls[0] / walls[1]:.2f}x faster than --jobs {slow}")
         samples = table_memory(root, memory_deals) if memory_deals else []
     if not samples:
         return 0
