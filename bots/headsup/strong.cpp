@@ -184,19 +184,19 @@ constexpr float kPreflopEquityTable[13][13] = {
     {0.5493, 0.5589, 0.5656, 0.5771, 0.5763, 0.5902, 0.5963, 0.6055, 0.6281, 0.6357, 0.6428, 0.6526, 0.8519},
 };
 constexpr int kPreflopRaiseTable[13][13] = {
-    {5, 0, 0, 0, 0, 0, 0, 0, 0, 5, 5, 12, 18},
-    {0, 18, 0, 0, 0, 0, 0, 0, 0, 5, 8, 8, 35},
-    {0, 0, 12, 0, 0, 0, 0, 0, 0, 8, 8, 8, 25},
-    {0, 0, 0, 50, 0, 0, 3, 5, 8, 0, 8, 12, 18},
-    {0, 0, 0, 0, 50, 0, 5, 5, 5, 5, 8, 12, 35},
-    {0, 0, 0, 0, 0, 70, 5, 8, 8, 8, 8, 12, 25},
-    {0, 0, 0, 0, 0, 5, 70, 5, 12, 8, 8, 18, 50},
-    {0, 0, 0, 0, 0, 5, 3, 70, 8, 12, 12, 18, 50},
-    {0, 0, 0, 0, 0, 8, 8, 8, 70, 12, 12, 35, 50},
-    {0, 0, 0, 8, 0, 0, 8, 8, 12, 70, 18, 35, 50},
-    {0, 5, 8, 8, 8, 12, 12, 12, 12, 12, 70, 50, 70},
-    {8, 8, 12, 12, 12, 18, 18, 18, 18, 35, 35, 70, 70},
-    {12, 12, 18, 18, 35, 35, 50, 50, 50, 50, 50, 50, 70},
+    {18, 0, 0, 0, 1, 1, 1, 1, 3, 8, 8, 18, 12},
+    {0, 8, 2, 0, 1, 1, 0, 0, 3, 12, 12, 8, 18},
+    {0, 0, 12, 8, 3, 0, 8, 3, 8, 8, 8, 12, 25},
+    {0, 2, 0, 25, 8, 2, 5, 8, 3, 8, 12, 18, 18},
+    {0, 0, 0, 3, 25, 2, 12, 8, 12, 8, 18, 18, 25},
+    {0, 2, 2, 0, 5, 25, 8, 8, 8, 8, 8, 18, 18},
+    {1, 0, 1, 8, 12, 8, 18, 12, 12, 8, 12, 12, 25},
+    {0, 2, 1, 0, 8, 5, 3, 25, 8, 12, 12, 25, 25},
+    {1, 5, 0, 5, 8, 8, 12, 12, 25, 12, 18, 18, 35},
+    {2, 5, 8, 8, 12, 8, 12, 12, 18, 25, 18, 18, 25},
+    {8, 8, 8, 12, 12, 12, 12, 18, 12, 18, 25, 25, 35},
+    {18, 12, 12, 18, 12, 25, 12, 18, 25, 18, 25, 25, 25},
+    {18, 18, 18, 18, 25, 25, 25, 18, 25, 25, 18, 25, 25},
 };
 // END GENERATED TABLES
 // ---- end of the generated block ----
@@ -300,12 +300,7 @@ int kBobHands = BOB_HANDS;                  // sampled Bob hands per decision
 int kCompletions = COMPLETIONS;             // shared board completions per decision
 int postflop_hands = BOB_HANDS, postflop_completions = COMPLETIONS;  // set by the time budget
 constexpr int kRandomOpponents = 24;        // random hands per completion that stand for Bob's rollouts
-#ifdef STRONG_MAKE_TABLES
-constexpr int kPreflopHands = PREFLOP_HANDS, kPreflopCompletions = PREFLOP_COMPLETIONS;
-constexpr int kMaxHands = PREFLOP_HANDS, kMaxCompletions = PREFLOP_COMPLETIONS;
-#else
 constexpr int kMaxHands = 128, kMaxCompletions = 48;
-#endif
 
 // What one decision knows about each sampled Bob hand h on each completion k.
 struct Samples {
@@ -445,6 +440,9 @@ double river_value(const Samples& s, int k, int P, int a, const double* w) {
     return best;
 }
 
+// The expected chips the last decide_sampled expects to gain from here on (per unit of Bob's range).
+double last_decision_value = 0;
+
 std::pair<int, int> decide_sampled(HandView& v) {
     int unseen[52], n;
     unseen_cards(v.alice, v.board, v.shown, unseen, &n);
@@ -515,17 +513,61 @@ std::pair<int, int> decide_sampled(HandView& v) {
             best_x = x;
         }
     }
+    last_decision_value = best_value;
     return {best_x > 0 ? 1 : 0, best_x};
 }
 
 #ifdef STRONG_MAKE_TABLES
-// Round 1 depends only on Alice's starting-hand class: make_tables decides each class once, with a
-// large sample, and the player reads the result from kPreflopRaiseTable.
+// Round 1 depends only on Alice's starting-hand class: make_tables decides each class once and the
+// player reads the result from kPreflopRaiseTable. Each raise x (or a check) is valued one round deeper
+// than a live decision: Bob's fold chance from his exact round-1 equities over all his hands, and when
+// he calls, the value of the flop decision itself (decide_sampled at level 4) averaged over the same
+// PREFLOP_FLOPS sampled flops for every x.
 int preflop_raise(const HandView& start) {
-    HandView v = start;
-    kBobHands = kPreflopHands;
-    kCompletions = kPreflopCompletions;
-    return decide_sampled(v).second;
+    int unseen[52], n;
+    unseen_cards(start.alice, start.board, 0, unseen, &n);
+    std::vector<std::array<int, 3>> flops(PREFLOP_FLOPS);
+    for (auto& flop : flops) {
+        int pool[52];
+        std::memcpy(pool, unseen, sizeof(int) * n);
+        for (int i = 0; i < 3; ++i) {
+            std::swap(pool[i], pool[i + below(n - i)]);
+            flop[i] = pool[i];
+        }
+    }
+    kBobHands = 64;
+    kCompletions = 32;
+    double best_value = -1e18;
+    int best_x = 0;
+    for (int i = -1; i < static_cast<int>(sizeof kPreflopSizes / sizeof kPreflopSizes[0]); ++i) {
+        int x = i < 0 ? 0 : kPreflopSizes[i];
+        double threshold = static_cast<double>(x) / (10 + 2 * x), call = 1.0;
+        if (x > 0) {
+            double calls = 0;
+            int pairs = 0;
+            for (int a = 0; a < n; ++a)
+                for (int b = a + 1; b < n; ++b, ++pairs)
+                    calls += call_probability(preflop_cell(unseen[a], unseen[b]), threshold);
+            call = calls / pairs;
+        }
+        double continued = 0;
+        for (const auto& flop : flops) {
+            HandView v = start;
+            std::copy(flop.begin(), flop.end(), v.board);
+            v.shown = 3;
+            v.pot = 10 + 2 * x;
+            v.stack = 100 - x;
+            if (x > 0) v.raises.push_back({0, threshold});
+            decide_sampled(v);
+            continued += last_decision_value;
+        }
+        double value = (1 - call) * 10 + call * (continued / flops.size() - x);
+        if (value > best_value) {
+            best_value = value;
+            best_x = x;
+        }
+    }
+    return best_x;
 }
 #endif
 

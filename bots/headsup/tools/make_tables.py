@@ -2,7 +2,7 @@
 
 Compiles make_tables.cpp (which includes strong.cpp in its table-making mode), runs it, and replaces
 the lines between ``// BEGIN GENERATED TABLES`` and ``// END GENERATED TABLES`` in strong.cpp with its
-output. Run from anywhere: ``python bots/headsup/tools/make_tables.py`` (about a minute of CPU).
+output. Run from anywhere: ``python bots/headsup/tools/make_tables.py`` (about four minutes of CPU).
 """
 
 from __future__ import annotations
@@ -35,7 +35,8 @@ def splice(source: str, tables: str) -> str:
 
 
 def main() -> None:
-    STRONG.write_text(splice(STRONG.read_text(), generate()))
+    tables = generate()  # minutes of CPU: read strong.cpp only afterwards, so edits meanwhile survive
+    STRONG.write_text(splice(STRONG.read_text(), tables))
 
 
 if __name__ == "__main__":
