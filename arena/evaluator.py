@@ -235,6 +235,31 @@ def evaluate(cards: Sequence[int]) -> int:
     return _FLUSH[(mask >> (_RANKS * (flush.bit_length() // 4 - 1))) & _RANK_MASK]
 
 
+def board_sums(board: Sequence[int]) -> tuple[int, int]:
+    """(summed :data:`CARD_KEYS`, card mask) of shared cards, for :func:`evaluate_with_board`."""
+    keys = CARD_KEYS
+    total = mask = 0
+    for card in board:
+        total += keys[card]
+        mask |= 1 << card
+    return total, mask
+
+
+def evaluate_with_board(hole: Sequence[int], board_key_sum: int, board_mask: int) -> int:
+    """``evaluate((*hole, *board))`` for two hole cards and a board given by :func:`board_sums`.
+
+    A showdown sums its five board keys once instead of once per seat. The board must hold 3 to 5 cards.
+    """
+    first, second = hole
+    keys = CARD_KEYS
+    total = board_key_sum + keys[first] + keys[second]
+    flush = (total + _FLUSH_OFFSET) & _FLUSH_BITS
+    if not flush:
+        return _PLAIN[total >> _SUIT_BITS]
+    mask = board_mask | 1 << first | 1 << second
+    return _FLUSH[(mask >> (_RANKS * (flush.bit_length() // 4 - 1))) & _RANK_MASK]
+
+
 def category(strength: int) -> HandCategory:
     """The hand type of a strength returned by :func:`evaluate`."""
     return HandCategory(strength >> 20)

@@ -16,10 +16,12 @@ from arena.cards import card_text, from_suit_value, parse_cards
 from arena.evaluator import (
     RANK_KEYS,
     HandCategory,
+    board_sums,
     category,
     derive_rank_keys,
     evaluate,
     evaluate_batch,
+    evaluate_with_board,
 )
 
 PAIRS = 100_000
@@ -262,3 +264,20 @@ def test_agrees_with_brute_force_reference(first: list[int], second: list[int]) 
 ))
 def test_batch_matches_single_hand_calls(rows: list[list[int]]) -> None:
     assert evaluate_batch(np.array(rows)).tolist() == [evaluate(row) for row in rows]
+
+
+def test_evaluate_with_board_matches_evaluate_on_random_hands() -> None:
+    rng = np.random.default_rng(4)
+    for _ in range(20_000):
+        cards = rng.permutation(52)[: int(rng.integers(5, 8))].tolist()
+        hole, board = cards[:2], cards[2:]
+        key_sum, mask = board_sums(board)
+        assert evaluate_with_board(hole, key_sum, mask) == evaluate(cards), cards
+
+
+def test_evaluate_with_board_finds_flushes_made_with_the_hole_cards() -> None:
+    board = parse_cards("2h 7h Kh 9c 3d")
+    key_sum, mask = board_sums(board)
+    strength = evaluate_with_board(parse_cards("Ah 4h"), key_sum, mask)
+    assert category(strength) == HandCategory.FLUSH
+    assert strength == evaluate(parse_cards("Ah 4h 2h 7h Kh 9c 3d"))
