@@ -17,6 +17,7 @@ from arena.engines.nlhe.event_makers import (
     deal_started,
     hand_shown,
     hole_cards_dealt,
+    memoized,
     pot_awarded,
     street_started,
     uncalled_bet_returned,
@@ -30,7 +31,7 @@ from arena.engines.nlhe.events import (
 )
 from arena.engines.nlhe.pots import Pot, side_pots, split_pot
 from arena.engines.nlhe.rules import TableRules
-from arena.evaluator import evaluate
+from arena.evaluator import board_sums, evaluate_with_board
 
 # Enum members bound once: the hot path then avoids enum attribute lookups and Python-level enum hashing.
 _PRE_FLOP, _FLOP, _TURN, _RIVER, _SHOWDOWN = (
@@ -51,6 +52,50 @@ _FOLD, _CHECK, _CALL, _BET, _RAISE = (
     ActionKind.RAISE,
 )
 _DECK = frozenset(range(52))
+# Equal events are shared between deals (they are frozen values): most actions, blinds and streets recur.
+_action_taken = memoized(action_taken)
+_blind_posted = memoized(blind_posted)
+_street_started = memoized(street_started)
+
+_Layout = tuple[
+    tuple[int, ...], tuple[int, ...], tuple[tuple[int, ...], ...], list[bool], int, int, tuple[int, ...]
+]
+_LAYOUTS: dict[tuple[int, int, tuple[int, ...]], _Layout] = {}
+
+
+def _layout(seats: int, dealer: int, stacks: tuple[int, ...]) -> _Layout:
+    """What a deal's seating implies, remembered per (seats, dealer, stacks) (a bounded cache).
+
+    (seats dealt in, ascending; the same starting left of the dealer and ending with it; for each seat
+    the other dealt seats going left from it, then itself; idle flags, true for the seats not dealt in;
+    small blind; big blind; the seats that may act first, left of the big blind).
+    """
+    dealt = [seat for seat, chips in enumerate(stacks, 1) if chips]
+    count = len(dealt)
+    if count < 2:
+        raise ValueError(f"only {count} seat(s) have chips; a deal needs two")
+    split = dealt.index(dealer) + 1
+    order = (*dealt[split:], *dealt[:split])
+    twice = order + order
+    after: list[tuple[int, ...]] = [()] * (seats + 1)
+    for i, seat in enumerate(order):
+        after[seat] = twice[i + 1 : i + 1 + count]
+    idle = [True] * (seats + 1)
+    for seat in order:
+        idle[seat] = False
+    if count == 2:  # heads-up: the dealer posts the small blind
+        small, big = dealer, order[0]
+    else:
+        small, big = order[0], order[1]
+    layout = (tuple(dealt), order, tuple(after), idle, small, big, after[big])
+    if len(_LAYOUTS) >= 4096:
+        _LAYOUTS.clear()
+    _LAYOUTS[seats, dealer, stacks] = layout
+    return layout
+
+
+# The hole-card event of (seat, first card, second card), at index (seat * 52 + first) * 52 + second.
+_HOLE_EVENTS: list[Event | None] = [None] * (7 * 52 * 52)
 
 
 class Deal:
@@ -112,45 +157,63 @@ class Deal:
         self.rules = rules
         self.deal_number = deal_number
         self.dealer = dealer
-        dealt = [seat for seat, chips in enumerate(stacks, 1) if chips]
-        count = len(dealt)
-        if count < 2:
-            raise ValueError(f"only {count} seat(s) have chips; a deal needs two")
-        self.in_deal: tuple[int, ...] = tuple(dealt)
-        # Seats in the deal, starting left of the dealer and ending with the dealer.
-        split = dealt.index(dealer) + 1
-        order = (*dealt[split:], *dealt[:split])
+        before = tuple(stacks)
+        layout = _LAYOUTS.get((seats, dealer, before))
+        if layout is None:
+            layout = _layout(seats, dealer, before)
+        in_deal, order, after, idle, small, big, first_actors = layout
+        self.in_deal = in_deal
         self._order = order
-        size = seats + 1  # per-seat lists are indexed by seat number; index 0 is unused
-        # after[seat]: the other seats of the deal going left from ``seat``, then ``seat`` itself.
-        twice = order + order
-        after: list[tuple[int, ...]] = [()] * size
-        for i, seat in enumerate(order):
-            after[seat] = twice[i + 1 : i + 1 + count]
         self._after = after
-        self._stack = [0, *stacks]
-        self._bet = [0] * size  # chips in during the current betting round
-        self._total = [0] * size  # chips in during the whole deal
+        size = seats + 1  # per-seat lists are indexed by seat number; index 0 is unused
+        stack = [0, *before]
+        self._stack = stack
+        bet = [0] * size  # chips in during the current betting round
+        self._bet = bet
+        total = [0] * size  # chips in during the whole deal
+        self._total = total
         self._folded = [False] * size
-        self._all_in = [False] * size
-        self._idle = [True] * size  # folded, all-in or not dealt in: never asked to act
-        for seat in order:
-            self._idle[seat] = False
+        all_in = [False] * size
+        self._all_in = all_in
+        self._idle = idle = idle.copy()  # folded, all-in or not dealt in: never asked to act
         self._faced = [-1] * size  # the current bet when the seat last acted this round; -1: not yet
-        self._live = len(order)  # seats that have not folded
-        self._active = len(order)  # seats that have not folded and are not all-in
+        count = len(order)
+        self._live = count  # seats that have not folded
         self.street = _PRE_FLOP
-        self.current_bet = 0
         self._raise_size = rules.big_blind  # the minimum raise increment
-        self.pot_total = 0
         self.board: tuple[int, ...] = ()
-        self.actor: int | None = None
         self.is_over = False
         self._final: tuple[int, ...] | None = None
 
         holes: list[tuple[int, int] | None] = [None] * size
+        events: list[Event] = [deal_started(deal_number, dealer, before, in_deal)]
+        self.events = events
+        # Blinds (heads-up, the dealer posts the small one), each capped by the poster's stack.
+        active = count  # seats that have not folded and are not all-in
+        current = 0
+        for seat, blind, amount in ((small, "small", rules.small_blind), (big, "big", rules.big_blind)):
+            chips = stack[seat]
+            if amount < chips:
+                chips, short = amount, False
+            else:
+                short = all_in[seat] = idle[seat] = True
+                active -= 1
+            stack[seat] -= chips
+            bet[seat] = total[seat] = chips
+            if chips > current:
+                current = chips
+            events.append(_blind_posted(seat, blind, chips, short))
+        self._active = active
+        self.current_bet = current
+        self.pot_total = bet[small] + bet[big]
         for i, seat in enumerate(order):
-            holes[seat] = (deck[i], deck[i + count])
+            first, second = deck[i], deck[i + count]
+            index = (seat * 52 + first) * 52 + second
+            event = _HOLE_EVENTS[index]
+            if event is None:
+                event = _HOLE_EVENTS[index] = hole_cards_dealt(seat, (first, second))
+            events.append(event)
+            holes[seat] = event.cards  # type: ignore[union-attr]
         self._holes = holes
         base = 2 * count  # burn, flop x3, burn, turn, burn, river
         self._street_cards = (
@@ -159,20 +222,9 @@ class Deal:
             (deck[base + 7],),
         )
         self._late_min_bet = rules.late_street_multiplier * rules.big_blind
-
-        events: list[Event] = [deal_started(deal_number, dealer, tuple(stacks), self.in_deal)]
-        self.events = events
-        if count == 2:  # heads-up: the dealer posts the small blind
-            small, big = dealer, order[0]
-        else:
-            small, big = order[0], order[1]
-        self._post(small, "small", rules.small_blind)
-        self._post(big, "big", rules.big_blind)
-        for seat in order:
-            events.append(hole_cards_dealt(seat, holes[seat]))  # type: ignore[arg-type]
         events.append(_PRE_FLOP_STARTED)
-        self.actor = self._find_actor(after[big])
-        if self.actor is None:
+        self.actor = actor = self._find_actor(first_actors)
+        if actor is None:
             self._end_round()
 
     # ----------------------------------------------------------------------------------- queries
@@ -330,12 +382,12 @@ class Deal:
                 self._total[seat] += added
                 self.pot_total += added
             self._faced[seat] = current
-            event = action_taken(seat, _CALL if added else _CHECK, added, street_total, all_in)
+            event = _action_taken(seat, _CALL if added else _CHECK, added, street_total, all_in)
         elif kind is Fold:
             self._folded[seat] = self._idle[seat] = True
             self._live -= 1
             self._active -= 1
-            event = action_taken(seat, _FOLD, 0, self._bet[seat], False)
+            event = _action_taken(seat, _FOLD, 0, self._bet[seat], False)
         elif kind is RaiseTo:
             amount = action.amount  # type: ignore[union-attr]
             if type(amount) is not int or not self.can_raise():
@@ -351,7 +403,7 @@ class Deal:
                 self._raise_size = amount - previous
             self._faced[seat] = amount
             self.current_bet = amount
-            event = action_taken(seat, _RAISE if previous else _BET, added, amount, self._all_in[seat])
+            event = _action_taken(seat, _RAISE if previous else _BET, added, amount, self._all_in[seat])
         else:
             raise ValueError(f"{action!r} is not a Fold, CheckCall or RaiseTo")
         events = self.events
@@ -388,13 +440,6 @@ class Deal:
             self._all_in[seat] = True
             self._idle[seat] = True
             self._active -= 1
-
-    def _post(self, seat: int, blind: str, amount: int) -> None:
-        chips = min(amount, self._stack[seat])
-        self._put(seat, chips)
-        if self._bet[seat] > self.current_bet:
-            self.current_bet = self._bet[seat]
-        self.events.append(blind_posted(seat, blind, chips, self._all_in[seat]))
 
     def _find_actor(self, seats: tuple[int, ...]) -> int | None:
         """The first of ``seats`` (in order) that still has to act in this round."""
@@ -444,7 +489,7 @@ class Deal:
             bet[seat] = 0
             faced[seat] = -1
         self.current_bet = 0
-        self.events.append(street_started(street, cards))
+        self.events.append(_street_started(street, cards))
 
     def _return_uncalled(self) -> None:
         """Give back the part of the largest contribution that no other seat matched."""
@@ -477,14 +522,14 @@ class Deal:
     def _showdown(self) -> None:
         self.street = _SHOWDOWN
         events = self.events
-        b1, b2, b3, b4, b5 = self.board
+        board_key, board_mask = board_sums(self.board)
         folded, holes, total, stack = self._folded, self._holes, self._total, self._stack
         strengths = [0] * len(holes)
         live: list[int] = []
         level, equal = -1, True
         for seat in self.in_deal:
             cards = holes[seat]
-            strength = evaluate((cards[0], cards[1], b1, b2, b3, b4, b5))  # type: ignore[index]
+            strength = evaluate_with_board(cards, board_key, board_mask)  # type: ignore[arg-type]
             strengths[seat] = strength
             out = folded[seat]
             events.append(hand_shown(seat, cards, strength, out))

@@ -5,6 +5,9 @@ twice as slow as needed, and a deal makes some forty events. Each maker here bui
 (``object.__new__`` then the slot descriptors, in field order) and checks at import that the class still
 has exactly the fields it sets, so a new field in ``events.py`` fails loudly here instead of being left
 unset. ``tests/test_nlhe_event_makers.py`` compares every maker with its class's constructor.
+
+Events are frozen values, so the engine also shares equal ones between deals: :func:`memoized` wraps a
+maker with a bounded cache keyed by its arguments (a call, a check or a blind recurs in most deals).
 """
 
 from __future__ import annotations
@@ -87,6 +90,25 @@ def _maker6(cls: type) -> Callable[..., Any]:
         s4(event, d)
         s5(event, e)
         s6(event, f)
+        return event
+
+    return make
+
+
+def memoized(maker: Callable[..., Any], limit: int = 1 << 16) -> Callable[..., Any]:
+    """``maker`` returning one shared event per distinct argument tuple (hashable arguments only).
+
+    The cache is emptied when it reaches ``limit`` entries, so memory stays bounded whatever the chips.
+    """
+    cache: dict[tuple[Any, ...], Any] = {}
+    get = cache.get
+
+    def make(*args: Any) -> Any:
+        event = get(args)
+        if event is None:
+            if len(cache) >= limit:
+                cache.clear()
+            event = cache[args] = maker(*args)
         return event
 
     return make
