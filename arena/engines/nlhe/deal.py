@@ -53,7 +53,7 @@ _FOLD, _CHECK, _CALL, _BET, _RAISE = (
 )
 _DECK = frozenset(range(52))
 # Equal events are shared between deals (they are frozen values): most actions, blinds and streets recur.
-_action_taken = memoized(action_taken)
+_ACTIONS: dict[tuple[int, ActionKind, int, int, bool], Event] = {}  # (seat, kind, added, total, all-in)
 _blind_posted = memoized(blind_posted)
 _street_started = memoized(street_started)
 
@@ -92,6 +92,14 @@ def _layout(seats: int, dealer: int, stacks: tuple[int, ...]) -> _Layout:
         _LAYOUTS.clear()
     _LAYOUTS[seats, dealer, stacks] = layout
     return layout
+
+
+def _new_action(key: tuple[int, ActionKind, int, int, bool]) -> Event:
+    """The ActionTaken event of ``key``, made and remembered (the cache is emptied at 65,536 entries)."""
+    if len(_ACTIONS) >= 1 << 16:
+        _ACTIONS.clear()
+    event = _ACTIONS[key] = action_taken(*key)
+    return event
 
 
 # The hole-card event of (seat, first card, second card), at index (seat * 52 + first) * 52 + second.
@@ -289,7 +297,11 @@ class Deal:
         faced = self._faced[seat]
         if faced >= 0 and current - faced < self._raise_size:
             return False
-        bet, stack, folded = self._bet, self._stack, self._folded
+        return self._others_can_call(seat)
+
+    def _others_can_call(self, seat: int) -> bool:
+        """Whether a seat other than ``seat`` that has not folded could put in more than the current bet."""
+        bet, stack, folded, current = self._bet, self._stack, self._folded, self.current_bet
         for other in self._order:
             if other != seat and not folded[other] and bet[other] + stack[other] > current:
                 return True
@@ -297,14 +309,18 @@ class Deal:
 
     def min_raise_to(self) -> int:
         """The smallest street total the actor may raise to (its all-in when that is smaller)."""
-        seat = self._require_actor()
+        seat = self.actor
+        if seat is None:
+            raise ValueError(f"deal {self.deal_number} is over: no seat is to act")
         full = self.current_bet + self._raise_size
         all_in = self._bet[seat] + self._stack[seat]
         return full if full < all_in else all_in
 
     def max_raise_to(self) -> int:
         """The largest street total the actor may raise to: all-in."""
-        seat = self._require_actor()
+        seat = self.actor
+        if seat is None:
+            raise ValueError(f"deal {self.deal_number} is over: no seat is to act")
         return self._bet[seat] + self._stack[seat]
 
     # ------------------------------------------------------------------------------------ verify
@@ -365,52 +381,76 @@ class Deal:
         if seat is None:
             raise ValueError(f"deal {self.deal_number} is over: no seat is to act")
         kind = type(action)
+        bet = self._bet
         if kind is CheckCall:
             current = self.current_bet
-            bet = self._bet
             stack = self._stack[seat]
             added = current - bet[seat]
-            all_in = added >= stack
-            if all_in:  # calls all-in, possibly for less
+            if added >= stack:  # calls all-in, possibly for less
                 added = stack
-                self._all_in[seat] = self._idle[seat] = True
+                all_in = self._all_in[seat] = self._idle[seat] = True
                 self._active -= 1
-            street_total = bet[seat] + added
+            else:
+                all_in = False
             if added:
+                street_total = bet[seat] + added
                 self._stack[seat] = stack - added
                 bet[seat] = street_total
                 self._total[seat] += added
                 self.pot_total += added
+                key = (seat, _CALL, added, street_total, all_in)
+            else:
+                key = (seat, _CHECK, 0, current, False)
             self._faced[seat] = current
-            event = _action_taken(seat, _CALL if added else _CHECK, added, street_total, all_in)
         elif kind is Fold:
             self._folded[seat] = self._idle[seat] = True
             self._live -= 1
             self._active -= 1
-            event = _action_taken(seat, _FOLD, 0, self._bet[seat], False)
+            key = (seat, _FOLD, 0, bet[seat], False)
         elif kind is RaiseTo:
             amount = action.amount  # type: ignore[union-attr]
-            if type(amount) is not int or not self.can_raise():
-                self.verify_raise_to(amount)  # raises, naming the reason
             previous = self.current_bet
-            high = self._bet[seat] + self._stack[seat]
-            full = previous + self._raise_size
-            if not (full if full < high else high) <= amount <= high:
-                self.verify_raise_to(amount)  # raises, naming the limits
-            added = amount - self._bet[seat]
-            self._put(seat, added)
-            if amount - previous >= self._raise_size:  # a full raise sets the next minimum
+            before = bet[seat]
+            stack = self._stack[seat]
+            high = before + stack
+            raise_size = self._raise_size
+            full = previous + raise_size
+            faced = self._faced[seat]
+            # Legal (as can_raise and the limits say) or verify_raise_to names why not.
+            if (
+                type(amount) is not int
+                or high <= previous
+                or (faced >= 0 and previous - faced < raise_size)
+                or not (full if full < high else high) <= amount <= high
+                or not self._others_can_call(seat)
+            ):
+                self.verify_raise_to(amount)
+            added = amount - before
+            stack -= added
+            self._stack[seat] = stack
+            bet[seat] = amount
+            self._total[seat] += added
+            self.pot_total += added
+            if stack == 0:
+                all_in = self._all_in[seat] = self._idle[seat] = True
+                self._active -= 1
+            else:
+                all_in = False
+            if amount - previous >= raise_size:  # a full raise sets the next minimum
                 self._raise_size = amount - previous
             self._faced[seat] = amount
             self.current_bet = amount
-            event = _action_taken(seat, _RAISE if previous else _BET, added, amount, self._all_in[seat])
+            key = (seat, _RAISE if previous else _BET, added, amount, all_in)
         else:
             raise ValueError(f"{action!r} is not a Fold, CheckCall or RaiseTo")
+        event = _ACTIONS.get(key)
+        if event is None:
+            event = _new_action(key)
         events = self.events
         events.append(event)
         if self._live > 1:
             # The next seat that still has to act, going left (inlined: this is the hot path).
-            bet, idle, faced = self._bet, self._idle, self._faced
+            idle, faced = self._idle, self._faced
             current, open_action = self.current_bet, self._active >= 2
             for other in self._after[seat]:
                 if idle[other]:
@@ -428,18 +468,6 @@ class Deal:
         if seat is None:
             raise ValueError(f"deal {self.deal_number} is over: no seat is to act")
         return seat
-
-    def _put(self, seat: int, chips: int) -> None:
-        """Move ``chips`` from ``seat``'s stack into the middle."""
-        stack = self._stack[seat] - chips
-        self._stack[seat] = stack
-        self._bet[seat] += chips
-        self._total[seat] += chips
-        self.pot_total += chips
-        if stack == 0 and not self._all_in[seat]:
-            self._all_in[seat] = True
-            self._idle[seat] = True
-            self._active -= 1
 
     def _find_actor(self, seats: tuple[int, ...]) -> int | None:
         """The first of ``seats`` (in order) that still has to act in this round."""
