@@ -260,6 +260,22 @@ def evaluate_with_board(hole: Sequence[int], board_key_sum: int, board_mask: int
     return _FLUSH[(mask >> (_RANKS * (flush.bit_length() // 4 - 1))) & _RANK_MASK]
 
 
+def evaluate_holes(holes: Sequence[Sequence[int]], board: Sequence[int]) -> list[int]:
+    """``[evaluate((*hole, *board)) for hole in holes]`` for pairs of hole cards sharing a 3-5 card board."""
+    key_sum, board_mask = board_sums(board)
+    keys, plain, flushes = CARD_KEYS, _PLAIN, _FLUSH
+    strengths = []
+    for first, second in holes:
+        total = key_sum + keys[first] + keys[second]
+        flush = (total + _FLUSH_OFFSET) & _FLUSH_BITS
+        if flush:
+            mask = board_mask | 1 << first | 1 << second
+            strengths.append(flushes[(mask >> (_RANKS * (flush.bit_length() // 4 - 1))) & _RANK_MASK])
+        else:
+            strengths.append(plain[total >> _SUIT_BITS])
+    return strengths
+
+
 def category(strength: int) -> HandCategory:
     """The hand type of a strength returned by :func:`evaluate`."""
     return HandCategory(strength >> 20)

@@ -21,6 +21,7 @@ from arena.evaluator import (
     derive_rank_keys,
     evaluate,
     evaluate_batch,
+    evaluate_holes,
     evaluate_with_board,
 )
 
@@ -281,3 +282,12 @@ def test_evaluate_with_board_finds_flushes_made_with_the_hole_cards() -> None:
     strength = evaluate_with_board(parse_cards("Ah 4h"), key_sum, mask)
     assert category(strength) == HandCategory.FLUSH
     assert strength == evaluate(parse_cards("Ah 4h 2h 7h Kh 9c 3d"))
+
+
+def test_evaluate_holes_matches_evaluate_for_seats_sharing_a_board() -> None:
+    rng = np.random.default_rng(5)
+    for _ in range(3_000):
+        board_size = int(rng.integers(3, 6))
+        cards = rng.permutation(52)[: board_size + 12].tolist()
+        board, holes = cards[:board_size], [cards[i : i + 2] for i in range(board_size, board_size + 12, 2)]
+        assert evaluate_holes(holes, board) == [evaluate([*hole, *board]) for hole in holes], cards

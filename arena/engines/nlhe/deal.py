@@ -29,9 +29,9 @@ from arena.engines.nlhe.events import (
     StreetEnded,
     StreetStarted,
 )
-from arena.engines.nlhe.pots import Pot, side_pots, split_pot
+from arena.engines.nlhe.pots import side_pots, split_pot
 from arena.engines.nlhe.rules import TableRules
-from arena.evaluator import board_sums, evaluate_with_board
+from arena.evaluator import evaluate_holes
 
 # Enum members bound once: the hot path then avoids enum attribute lookups and Python-level enum hashing.
 _PRE_FLOP, _FLOP, _TURN, _RIVER, _SHOWDOWN = (
@@ -52,8 +52,8 @@ _FOLD, _CHECK, _CALL, _BET, _RAISE = (
     ActionKind.RAISE,
 )
 _DECK = frozenset(range(52))
-# Equal events are shared between deals (they are frozen values): most actions, blinds and streets recur.
-_ACTIONS: dict[tuple[int, ActionKind, int, int, bool], Event] = {}  # (seat, kind, added, total, all-in)
+# Blind, turn and river events recur between deals and are shared (they are frozen values). Sharing more
+# (actions, hole cards) measured slower: the large caches cost more in memory traffic than they save.
 _blind_posted = memoized(blind_posted)
 _street_started = memoized(street_started)
 
@@ -94,16 +94,6 @@ def _layout(seats: int, dealer: int, stacks: tuple[int, ...]) -> _Layout:
     return layout
 
 
-def _new_action(key: tuple[int, ActionKind, int, int, bool]) -> Event:
-    """The ActionTaken event of ``key``, made and remembered (the cache is emptied at 65,536 entries)."""
-    if len(_ACTIONS) >= 1 << 16:
-        _ACTIONS.clear()
-    event = _ACTIONS[key] = action_taken(*key)
-    return event
-
-
-# The hole-card event of (seat, first card, second card), at index (seat * 52 + first) * 52 + second.
-_HOLE_EVENTS: list[Event | None] = [None] * (7 * 52 * 52)
 
 
 class Deal:
@@ -216,12 +206,8 @@ class Deal:
         self.pot_total = bet[small] + bet[big]
         for i, seat in enumerate(order):
             first, second = deck[i], deck[i + count]
-            index = (seat * 52 + first) * 52 + second
-            event = _HOLE_EVENTS[index]
-            if event is None:
-                event = _HOLE_EVENTS[index] = hole_cards_dealt(seat, (first, second))
-            events.append(event)
-            holes[seat] = event.cards  # type: ignore[union-attr]
+            holes[seat] = cards = (first, second)
+            events.append(hole_cards_dealt(seat, cards))
         self._holes = holes
         base = 2 * count  # burn, flop x3, burn, turn, burn, river
         self._street_cards = (
@@ -443,9 +429,7 @@ class Deal:
             key = (seat, _RAISE if previous else _BET, added, amount, all_in)
         else:
             raise ValueError(f"{action!r} is not a Fold, CheckCall or RaiseTo")
-        event = _ACTIONS.get(key)
-        if event is None:
-            event = _new_action(key)
+        event = action_taken(*key)
         events = self.events
         events.append(event)
         if self._live > 1:
@@ -517,7 +501,9 @@ class Deal:
             bet[seat] = 0
             faced[seat] = -1
         self.current_bet = 0
-        self.events.append(_street_started(street, cards))
+        # Turn and river events recur (one card each) and are shared; flops rarely do.
+        make = street_started if street is _FLOP else _street_started
+        self.events.append(make(street, cards))
 
     def _return_uncalled(self) -> None:
         """Give back the part of the largest contribution that no other seat matched."""
@@ -550,14 +536,12 @@ class Deal:
     def _showdown(self) -> None:
         self.street = _SHOWDOWN
         events = self.events
-        board_key, board_mask = board_sums(self.board)
-        folded, holes, total, stack = self._folded, self._holes, self._total, self._stack
+        in_deal, holes, folded, total = self.in_deal, self._holes, self._folded, self._total
+        shown = [holes[seat] for seat in in_deal]
         strengths = [0] * len(holes)
         live: list[int] = []
         level, equal = -1, True
-        for seat in self.in_deal:
-            cards = holes[seat]
-            strength = evaluate_with_board(cards, board_key, board_mask)  # type: ignore[arg-type]
+        for seat, cards, strength in zip(in_deal, shown, evaluate_holes(shown, self.board), strict=True):
             strengths[seat] = strength
             out = folded[seat]
             events.append(hand_shown(seat, cards, strength, out))
@@ -568,32 +552,36 @@ class Deal:
                 elif total[seat] != level:
                     equal = False
         if equal:  # the live seats put in the same: one pot, whatever the folded seats put in
-            pots = [Pot(self.pot_total, tuple(live))]
+            self._award(0, self.pot_total, tuple(live), strengths)
         else:
             contributions = {seat: total[seat] for seat in self._order}
             pots = side_pots(contributions, [seat for seat in self._order if folded[seat]])
-        for index, pot in enumerate(pots):
-            amount, eligible = pot.amount, pot.eligible
-            best = -1
-            for seat in eligible:
-                strength = strengths[seat]
-                if strength > best:
-                    best, best_seats = strength, [seat]
-                elif strength == best:
-                    best_seats.append(seat)
-            winners = tuple(best_seats)
-            if len(winners) == 1:
-                stack[winners[0]] += amount
-                shares: tuple[int, ...] = (amount,)
-            else:
-                split = split_pot(amount, winners, dealer=self.dealer, seats=self.rules.seats)
-                for seat, chips in split.items():
-                    stack[seat] += chips
-                shares = tuple(split[s] for s in winners)
-            self.pot_total -= amount
-            events.append(pot_awarded(index, amount, eligible, winners, shares, True))
+            for index, pot in enumerate(pots):
+                self._award(index, pot.amount, pot.eligible, strengths)
         assert self.pot_total == 0, f"{self.pot_total} chips left in the middle after the awards"
         self._close(showdown=True)
+
+    def _award(self, index: int, amount: int, eligible: tuple[int, ...], strengths: list[int]) -> None:
+        """Give pot ``index`` to the strongest of ``eligible`` (split among ties) and record it."""
+        best = -1
+        for seat in eligible:
+            strength = strengths[seat]
+            if strength > best:
+                best, best_seats = strength, [seat]
+            elif strength == best:
+                best_seats.append(seat)
+        winners = tuple(best_seats)
+        stack = self._stack
+        if len(winners) == 1:
+            stack[winners[0]] += amount
+            shares: tuple[int, ...] = (amount,)
+        else:
+            split = split_pot(amount, winners, dealer=self.dealer, seats=self.rules.seats)
+            for seat, chips in split.items():
+                stack[seat] += chips
+            shares = tuple(split[s] for s in winners)
+        self.pot_total -= amount
+        self.events.append(pot_awarded(index, amount, eligible, winners, shares, True))
 
     def _close(self, *, showdown: bool) -> None:
         self.is_over = True

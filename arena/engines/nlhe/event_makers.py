@@ -7,7 +7,7 @@ has exactly the fields it sets, so a new field in ``events.py`` fails loudly her
 unset. ``tests/test_nlhe_event_makers.py`` compares every maker with its class's constructor.
 
 Events are frozen values, so the engine also shares equal ones between deals: :func:`memoized` wraps a
-maker with a bounded cache keyed by its arguments (a call, a check or a blind recurs in most deals).
+maker with a bounded cache keyed by its arguments (blinds and one-card streets recur in most deals).
 """
 
 from __future__ import annotations
