@@ -283,7 +283,11 @@ class Deal:
         faced = self._faced[seat]
         if faced >= 0 and current - faced < self._raise_size:
             return False
-        return self._others_can_call(seat)
+        bet, stack, folded = self._bet, self._stack, self._folded
+        for other in self._order:
+            if other != seat and not folded[other] and bet[other] + stack[other] > current:
+                return True
+        return False
 
     def _others_can_call(self, seat: int) -> bool:
         """Whether a seat other than ``seat`` that has not folded could put in more than the current bet."""
@@ -384,15 +388,15 @@ class Deal:
                 bet[seat] = street_total
                 self._total[seat] += added
                 self.pot_total += added
-                key = (seat, _CALL, added, street_total, all_in)
+                event = action_taken(seat, _CALL, added, street_total, all_in)
             else:
-                key = (seat, _CHECK, 0, current, False)
+                event = action_taken(seat, _CHECK, 0, current, False)
             self._faced[seat] = current
         elif kind is Fold:
             self._folded[seat] = self._idle[seat] = True
             self._live -= 1
             self._active -= 1
-            key = (seat, _FOLD, 0, bet[seat], False)
+            event = action_taken(seat, _FOLD, 0, bet[seat], False)
         elif kind is RaiseTo:
             amount = action.amount  # type: ignore[union-attr]
             previous = self.current_bet
@@ -426,10 +430,9 @@ class Deal:
                 self._raise_size = amount - previous
             self._faced[seat] = amount
             self.current_bet = amount
-            key = (seat, _RAISE if previous else _BET, added, amount, all_in)
+            event = action_taken(seat, _RAISE if previous else _BET, added, amount, all_in)
         else:
             raise ValueError(f"{action!r} is not a Fold, CheckCall or RaiseTo")
-        event = action_taken(*key)
         events = self.events
         events.append(event)
         if self._live > 1:
