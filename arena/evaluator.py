@@ -24,8 +24,8 @@ is the sum of its cards' keys.
   ``13 * suit``.
 
 The tables are built at import from the ranking rules (about 0.1 s); the dense arrays that
-``evaluate_batch`` indexes (37 MB) are built on its first call. Cards must be distinct: neither
-``evaluate`` nor ``evaluate_batch`` checks that, as the deal guarantees it.
+``evaluate_batch`` and ``evaluate_holes`` index (37 MB) are built on the first call of either. Cards must
+be distinct: no function here checks that, as the deal guarantees it.
 """
 
 from __future__ import annotations
@@ -215,6 +215,7 @@ _SUIT_SHIFT_NP[[1 << 4 * s for s in range(4)]] = [_RANKS * s for s in range(4)]
 _CARD_KEYS_NP = np.array(CARD_KEYS, dtype=np.int64)
 _CARD_BITS_NP = np.left_shift(1, np.arange(52, dtype=np.int64))
 _dense: list[np.ndarray] = []  # filled by _dense_tables on the first batch
+_dense_views: list = []  # (memoryview of the class table, strengths as a list): evaluate_holes' first call
 
 
 def evaluate(cards: Sequence[int]) -> int:
@@ -261,9 +262,17 @@ def evaluate_with_board(hole: Sequence[int], board_key_sum: int, board_mask: int
 
 
 def evaluate_holes(holes: Sequence[Sequence[int]], board: Sequence[int]) -> list[int]:
-    """``[evaluate((*hole, *board)) for hole in holes]`` for pairs of hole cards sharing a 3-5 card board."""
+    """``[evaluate((*hole, *board)) for hole in holes]`` for pairs of hole cards sharing a 3-5 card board.
+
+    Hands without a flush are ranked through the dense tables of :func:`evaluate_batch` (built on the
+    first call): one lookup in a flat array touches less memory than the dict that ``evaluate`` uses.
+    """
+    if not _dense_views:
+        table, classes, _ = _dense_tables()
+        _dense_views.extend([memoryview(table), classes.tolist()])
+    class_of, strength_of = _dense_views
     key_sum, board_mask = board_sums(board)
-    keys, plain, flushes = CARD_KEYS, _PLAIN, _FLUSH
+    keys, flushes = CARD_KEYS, _FLUSH
     strengths = []
     for first, second in holes:
         total = key_sum + keys[first] + keys[second]
@@ -272,7 +281,7 @@ def evaluate_holes(holes: Sequence[Sequence[int]], board: Sequence[int]) -> list
             mask = board_mask | 1 << first | 1 << second
             strengths.append(flushes[(mask >> (_RANKS * (flush.bit_length() // 4 - 1))) & _RANK_MASK])
         else:
-            strengths.append(plain[total >> _SUIT_BITS])
+            strengths.append(strength_of[class_of[total >> _SUIT_BITS]])
     return strengths
 
 
