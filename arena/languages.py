@@ -6,8 +6,11 @@ the sandbox, once per table; the run command never goes through a shell.
 
 from __future__ import annotations
 
+import hashlib
+import json
 import shutil
 import sys
+import tempfile
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -137,11 +140,62 @@ def _commands(
             return [python, "-E", "-s", "-B", "-c", check, source], [python, "-E", "-s", "-B", source]
 
 
-def build_program(program: Path, workdir: Path, sandbox: Sandbox) -> BuildResult:
-    """Copy ``<TeamId>.<ext>`` into the team folder and build it there once, inside the sandbox.
+def _cache_key(program: Path, language: Language, sandbox: Sandbox) -> str:
+    """What decides a build's outcome: the source bytes, the language, the isolation level, the limits."""
+    digest = hashlib.sha256(program.read_bytes())
+    digest.update(
+        f"{program.stem}|{language.name}|{sandbox.isolation_level}|{sandbox.limits.memory_mb}".encode()
+    )
+    return digest.hexdigest()[:32]
+
+
+def _from_cache(entry: Path, sandbox: Sandbox) -> BuildResult | None:
+    try:
+        saved = json.loads((entry / "build.json").read_text())
+    except (OSError, ValueError):
+        return None
+    for name in saved["products"]:
+        shutil.copy2(entry / "files" / name, sandbox.folder / name)
+    sandbox.build_products.update(saved["products"])
+    return BuildResult(
+        saved["ok"],
+        saved["output"],
+        tuple(saved["run_argv"]),
+        0.0,
+        tuple(saved["products"]),
+        saved["startup_ms"],
+    )
+
+
+def _to_cache(entry: Path, build: BuildResult, sandbox: Sandbox) -> None:
+    """Store a build under its key; concurrent builders of the same key race harmlessly (atomic rename)."""
+    staging = Path(tempfile.mkdtemp(prefix=".build-", dir=entry.parent))
+    (staging / "files").mkdir()
+    for name in build.products:
+        shutil.copy2(sandbox.folder / name, staging / "files" / name)
+    record = {
+        "ok": build.ok,
+        "output": build.output,
+        "run_argv": list(build.run_argv),
+        "products": list(build.products),
+        "startup_ms": build.startup_ms,
+    }
+    (staging / "build.json").write_text(json.dumps(record))
+    try:
+        staging.rename(entry)
+    except OSError:
+        shutil.rmtree(staging, ignore_errors=True)  # another worker stored the same build first
+
+
+def build_program(
+    program: Path, workdir: Path, sandbox: Sandbox, *, cache: Path | None = None
+) -> BuildResult:
+    """Copy ``<TeamId>.<ext>`` into the team folder and build it there, inside the sandbox.
 
     ``workdir`` is the sandbox's work folder; while the sandbox is open its live copy is
-    ``sandbox.folder``, which is where the program is placed.
+    ``sandbox.folder``, which is where the program is placed. With ``cache`` (a folder shared by the
+    tables of a tournament), a program is compiled once: later tables copy in the stored build products
+    and reuse the stored outcome, build errors included.
     """
     language = language_for(program)
     _require_tools(language)
@@ -149,6 +203,20 @@ def build_program(program: Path, workdir: Path, sandbox: Sandbox) -> BuildResult
         raise ConfigError(f"{workdir}: not the work folder of this sandbox ({sandbox.workdir})")
     if not program.is_file():
         raise ConfigError(f"{program}: no such program file")
+    entry = None
+    if cache is not None:
+        cache.mkdir(parents=True, exist_ok=True)
+        entry = cache / _cache_key(program, language, sandbox)
+        cached = _from_cache(entry, sandbox)
+        if cached is not None:
+            return cached
+    result = _build(program, language, sandbox)
+    if entry is not None:
+        _to_cache(entry, result, sandbox)
+    return result
+
+
+def _build(program: Path, language: Language, sandbox: Sandbox) -> BuildResult:
     team, source = program.stem, program.stem + language.extension
     shutil.copyfile(program, sandbox.folder / source)
     build, run_argv = _commands(language, team, source, sandbox)

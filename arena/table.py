@@ -70,6 +70,7 @@ class TableConfig(BaseModel):
     time_limit_s: float = Field(1.0, gt=0)
     max_faults: int = Field(10, ge=1)
     warm_python: bool = True
+    build_cache: Path | None = None
     rules: TableRules = TableRules()
     limits: Limits = Limits()
 
@@ -251,7 +252,14 @@ class _Table:
 
 
 def _open_seat(
-    stack: ExitStack, player: PlayerSpec, seat_no: int, out_dir: Path, limits: Limits, *, warm_python: bool
+    stack: ExitStack,
+    player: PlayerSpec,
+    seat_no: int,
+    out_dir: Path,
+    limits: Limits,
+    *,
+    warm_python: bool,
+    build_cache: Path | None,
 ) -> tuple[_Seat, str]:
     workdir = out_dir / "teams" / player.team
     if workdir.exists():
@@ -267,7 +275,7 @@ def _open_seat(
                 shutil.copyfile(source, target)
                 helps.add(source.relative_to(player.help_dir).as_posix())
     sandbox = stack.enter_context(open_sandbox(workdir, limits))
-    build = build_program(player.program, workdir, sandbox)
+    build = build_program(player.program, workdir, sandbox, cache=build_cache)
     if not build.ok:
         return _Seat(player.team, seat_no, None, build_output=build.output), sandbox.isolation_level
     protected = {*build.products, *PROTOCOL_FILES} - helps
@@ -303,7 +311,13 @@ def run_table(
         isolation = ""
         for seat_no, player in enumerate(players, 1):
             seat, isolation = _open_seat(
-                stack, player, seat_no, out_dir, limits, warm_python=config.warm_python
+                stack,
+                player,
+                seat_no,
+                out_dir,
+                limits,
+                warm_python=config.warm_python,
+                build_cache=config.build_cache,
             )
             seats.append(seat)
         if notify is not None:

@@ -73,7 +73,7 @@ def run_final(
             if stored.status != "done":
                 programs = programs_by_team(store)
                 players = tuple(PlayerSpec(t, programs[t], helps.get(t)) for t in chosen)
-                task = TableTask(FINAL, players, table_config(settings, seed, deals))
+                task = TableTask(FINAL, players, table_config(settings, seed, deals, run_dir=run_dir))
                 failures = execute(
                     store, run_dir, [task], jobs=1, console=console, table_runner=table_runner, label="final"
                 )

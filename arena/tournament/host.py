@@ -55,9 +55,16 @@ def write_atomically(path: Path, text: str) -> None:
     os.replace(partial, path)
 
 
-def table_config(settings: TournamentSettings, seed: int, deals: int | None = None) -> TableConfig:
-    """The configuration of one table of the tournament."""
-    return TableConfig(deals=deals or settings.deals, seed=seed, time_limit_s=settings.time_limit_s)
+def table_config(
+    settings: TournamentSettings, seed: int, deals: int | None = None, *, run_dir: Path
+) -> TableConfig:
+    """The configuration of one table of the tournament; programs are compiled once, into RUN_DIR/builds."""
+    return TableConfig(
+        deals=deals or settings.deals,
+        seed=seed,
+        time_limit_s=settings.time_limit_s,
+        build_cache=run_dir / "builds",
+    )
 
 
 def programs_by_team(store: Store) -> dict[str, Path]:
@@ -100,7 +107,7 @@ def run_tournament(
                 TableTask(
                     t.name,
                     tuple(PlayerSpec(team, programs[team]) for team in t.teams),
-                    table_config(settings, t.seed),
+                    table_config(settings, t.seed, run_dir=run_dir),
                 )
                 for t in tables
                 if t.status != "done"
