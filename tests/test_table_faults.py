@@ -22,11 +22,14 @@ def faulty_table(tmp_path_factory: pytest.TempPathFactory):
     out = tmp_path_factory.mktemp("faulty")
     players = _players("Checker.py", "Hang.py", "Garbage.py", "Crash.py", "Tiny.py", "Shover.py")
     config = TableConfig(deals=25, seed=11, time_limit_s=0.5, max_faults=4)
-    return out, run_table(players, out, config)
+    before = {p.pid for p in psutil.Process().children(recursive=True)}
+    result = run_table(players, out, config)
+    left = [p for p in psutil.Process().children(recursive=True) if p.pid not in before]
+    return out, result, left
 
 
 def test_chips_are_conserved_and_files_written(faulty_table) -> None:
-    out, result = faulty_table
+    out, result, _ = faulty_table
     assert sum(t.final_stack for t in result.teams) == 6 * 1500
     assert sum(t.profit for t in result.teams) == 0
     deal_files = sorted((out / "deals").glob("deal*.txt"))
@@ -38,7 +41,7 @@ def test_chips_are_conserved_and_files_written(faulty_table) -> None:
 
 
 def test_each_misbehaviour_is_a_fault_with_its_reason(faulty_table) -> None:
-    _, result = faulty_table
+    _, result, _ = faulty_table
     by_team = {t.team: t for t in result.teams}
     assert by_team["Checker"].faults == () and by_team["Shover"].faults == ()
     hang = by_team["Hang"].faults[0]
@@ -52,7 +55,7 @@ def test_each_misbehaviour_is_a_fault_with_its_reason(faulty_table) -> None:
 
 
 def test_faulty_teams_are_disqualified_after_max_faults(faulty_table) -> None:
-    _, result = faulty_table
+    _, result, _ = faulty_table
     by_team = {t.team: t for t in result.teams}
     for team in by_team.values():
         assert team.disqualified == (len(team.faults) >= 4)
@@ -64,7 +67,7 @@ def test_faulty_teams_are_disqualified_after_max_faults(faulty_table) -> None:
 
 
 def test_under_minimum_raise_is_played_as_a_call(faulty_table) -> None:
-    out, result = faulty_table
+    out, result, _ = faulty_table
     tiny_seat = next(t.seat for t in result.teams if t.team == "Tiny")
     first_deal = json.loads((out / "events.jsonl").read_text().splitlines()[0])
     tiny_actions = [e for e in first_deal["events"] if e["kind"] == "action" and e["seat"] == tiny_seat]
@@ -72,7 +75,8 @@ def test_under_minimum_raise_is_played_as_a_call(faulty_table) -> None:
 
 
 def test_no_process_is_left_behind(faulty_table) -> None:
-    assert psutil.Process().children(recursive=True) == []
+    _, _, left = faulty_table
+    assert left == []
 
 
 def test_a_program_that_does_not_build_sits_out(tmp_path: Path) -> None:

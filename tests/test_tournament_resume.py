@@ -7,6 +7,7 @@ import random
 import sqlite3
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 from test_tournament_bots import make_field
@@ -76,15 +77,21 @@ def test_killed_repeatedly_then_resumed_matches_an_uninterrupted_run(tmp_path: P
     submissions = tmp_path / "submissions"
     make_field(submissions, 7)
     reference = tmp_path / "reference"
+    started = time.monotonic()
     clean = run(submissions, reference)
     assert clean.wait(timeout=600) == 0, clean.stderr.read().decode()
+    whole = time.monotonic() - started  # kill moments are fractions of an uninterrupted run
 
     run_dir = tmp_path / "killed"
     rng = random.Random(20111205)
     kills = 0
     seen: dict[str, int] = {}
     # Kill early (while starting or mid-table), then just after a table is committed, then at random.
-    plans = [(0, rng.uniform(0.5, 4.0)), (1, rng.uniform(0.0, 3.0)), (0, rng.uniform(0.5, 8.0))]
+    plans = [
+        (0, whole * rng.uniform(0.1, 0.35)),
+        (1, whole * rng.uniform(0.0, 0.2)),
+        (0, whole * rng.uniform(0.05, 0.3)),
+    ]
     for tables_first, delay in plans:
         process = run(submissions, run_dir)
         if tables_first:
