@@ -58,6 +58,7 @@ def test_submissions_are_found_by_name_and_extension(tmp_path: Path) -> None:
         "x.txt",
         "Pr0004.report.txt",
         ".hidden.py",
+        "README.md",
         "a b.py",
     ):
         (tmp_path / name).write_text("")

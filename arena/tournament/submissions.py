@@ -41,8 +41,8 @@ def find_submissions(folder: Path) -> tuple[list[Submission], list[str]]:
     found: dict[str, Submission] = {}
     ignored: list[str] = []
     for path in sorted(folder.iterdir()):
-        if path.name.startswith(".") or path.name.endswith(REPORT_SUFFIX):
-            continue
+        if path.name.startswith(".") or path.name.endswith(REPORT_SUFFIX) or path.stem.upper() == "README":
+            continue  # hidden files, the watcher's reports and the folder's own README are not submissions
         if not path.is_file() or not is_program_name(path):
             ignored.append(path.name)
             continue
