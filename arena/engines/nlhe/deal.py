@@ -289,14 +289,6 @@ class Deal:
                 return True
         return False
 
-    def _others_can_call(self, seat: int) -> bool:
-        """Whether a seat other than ``seat`` that has not folded could put in more than the current bet."""
-        bet, stack, folded, current = self._bet, self._stack, self._folded, self.current_bet
-        for other in self._order:
-            if other != seat and not folded[other] and bet[other] + stack[other] > current:
-                return True
-        return False
-
     def min_raise_to(self) -> int:
         """The smallest street total the actor may raise to (its all-in when that is smaller)."""
         seat = self.actor
@@ -412,8 +404,13 @@ class Deal:
                 or high <= previous
                 or (faced >= 0 and previous - faced < raise_size)
                 or not (full if full < high else high) <= amount <= high
-                or not self._others_can_call(seat)
             ):
+                self.verify_raise_to(amount)
+            folded, stacks = self._folded, self._stack
+            for other in self._order:  # some other seat still in must be able to put in more
+                if other != seat and not folded[other] and bet[other] + stacks[other] > previous:
+                    break
+            else:
                 self.verify_raise_to(amount)
             added = amount - before
             stack -= added
@@ -471,17 +468,19 @@ class Deal:
         """Close the betting round and move on: next street, run-out and showdown, or a fold win."""
         events = self.events
         self.actor = None
-        while True:
-            events.append(_ROUND_ENDED[self.street])
-            if self._live == 1:
-                self._finish_by_folds()
-                return
-            if self.street is _RIVER or self._active < 2:
-                break
+        events.append(_ROUND_ENDED[self.street])
+        if self._live == 1:
+            self._finish_by_folds()
+            return
+        if self.street is not _RIVER and self._active >= 2:
             self._start_street()
-            self.actor = self._find_actor(self._order)
-            if self.actor is not None:
-                return
+            # Nothing is owed and nobody has acted: the first seat that is not idle opens the round
+            # (there are at least two).
+            idle = self._idle
+            for seat in self._order:
+                if not idle[seat]:
+                    self.actor = seat
+                    return
         self._return_uncalled()
         while self.street is not _RIVER:
             self._start_street()
@@ -493,19 +492,18 @@ class Deal:
         previous = self.street
         if previous is _PRE_FLOP:
             street, cards, self._raise_size = _FLOP, self._street_cards[0], self.rules.big_blind
+            make = street_started  # flops rarely recur
         else:
             street = _TURN if previous is _FLOP else _RIVER
             cards = self._street_cards[1 if street is _TURN else 2]
             self._raise_size = self._late_min_bet
+            make = _street_started  # turn and river events recur (one card each) and are shared
         self.street = street
         self.board += cards
-        bet, faced = self._bet, self._faced
-        for seat in self._order:
-            bet[seat] = 0
-            faced[seat] = -1
+        size = len(self._bet)
+        self._bet = [0] * size
+        self._faced = [-1] * size
         self.current_bet = 0
-        # Turn and river events recur (one card each) and are shared; flops rarely do.
-        make = street_started if street is _FLOP else _street_started
         self.events.append(make(street, cards))
 
     def _return_uncalled(self) -> None:
