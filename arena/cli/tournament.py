@@ -55,6 +55,12 @@ def register(subparsers: Any) -> None:
         "--help-files", type=Path, metavar="DIR", help="DIR/<TeamId>/: a finalist's help files"
     )
     final.add_argument(
+        "--programs",
+        type=Path,
+        metavar="DIR",
+        help="DIR/<TeamId>.<ext>: a finalist's updated program (its initial code plays if it does not build)",
+    )
+    final.add_argument(
         "--deals", type=int, default=1000, metavar="N", help="deals at the final table (default 1000)"
     )
     final.set_defaults(handler=_final)
@@ -100,7 +106,9 @@ def _final(args: argparse.Namespace) -> int:
 
     if args.deals < 1:
         raise ConfigError(f"--deals must be at least 1, got {args.deals}")
-    results = run_final(args.run_dir, help_files=args.help_files, deals=args.deals)
+    results = run_final(
+        args.run_dir, help_files=args.help_files, programs_dir=args.programs, deals=args.deals
+    )
     Console().print(final_table(results))
     return 0
 

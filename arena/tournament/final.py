@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import tempfile
 from dataclasses import asdict
 from pathlib import Path
 
@@ -11,12 +12,16 @@ from rich.table import Table
 
 from arena.cards import derive_seed
 from arena.errors import ConfigError
+from arena.languages import build_program
+from arena.sandbox import open_sandbox
+from arena.sandbox.limits import Limits
 from arena.table import PlayerSpec
 from arena.tournament.finals_logs import finalists, open_finished, require_tournament
 from arena.tournament.host import TournamentSettings, programs_by_team, table_config, write_atomically
 from arena.tournament.runner import TableRunner, TableTask, execute, run_lock
 from arena.tournament.schedule import TableJob
 from arena.tournament.store import ResultRow
+from arena.tournament.submissions import find_submissions
 
 FINAL = "final"
 MAX_HELP_FILES = 15
@@ -42,10 +47,40 @@ def help_dirs(folder: Path | None, teams: list[str]) -> dict[str, Path]:
     return found
 
 
+def final_programs(
+    folder: Path | None, chosen: list[str], registered: dict[str, Path], console: Console
+) -> dict[str, Path]:
+    """Each finalist's program: an updated ``folder/<TeamId>.<ext>`` when it builds, else the initial code.
+
+    Seed 004 lets finalists change their code before the final: "If for some reason, after changes, the
+    codes do not work, initial codes will be considered." An updated program that does not build is
+    reported and the team plays its tournament program.
+    """
+    programs = {team: registered[team] for team in chosen}
+    if folder is None:
+        return programs
+    submissions, _ = find_submissions(folder)
+    for submission in submissions:
+        if submission.team not in programs:
+            continue
+        with tempfile.TemporaryDirectory() as scratch, open_sandbox(Path(scratch), Limits()) as sandbox:
+            build = build_program(submission.program, Path(scratch), sandbox)
+        if build.ok:
+            programs[submission.team] = submission.program
+            console.print(f"{submission.team}: the final table uses the updated {submission.program.name}")
+        else:
+            console.print(
+                f"{submission.team}: the updated {submission.program.name} does not build, so its initial "
+                f"code plays (004):\n{build.output}"
+            )
+    return programs
+
+
 def run_final(
     run_dir: Path,
     *,
     help_files: Path | None = None,
+    programs_dir: Path | None = None,
     deals: int = 1000,
     console: Console | None = None,
     table_runner: TableRunner | None = None,
@@ -71,7 +106,7 @@ def run_final(
                     f"the final table was seated {stored.teams}, the standings now give {chosen}"
                 )
             if stored.status != "done":
-                programs = programs_by_team(store)
+                programs = final_programs(programs_dir, chosen, programs_by_team(store), console)
                 players = tuple(PlayerSpec(t, programs[t], helps.get(t)) for t in chosen)
                 task = TableTask(FINAL, players, table_config(settings, seed, deals, run_dir=run_dir))
                 failures = execute(
