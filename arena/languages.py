@@ -30,6 +30,12 @@ class Language:
     extension: str
     tools: tuple[str, ...]
     install_hint: str
+    title: str
+
+    @property
+    def suffix(self) -> str:
+        """The extension without its dot, as in ``<TeamId>.<ext>``."""
+        return self.extension[1:]
 
 
 @dataclass(frozen=True)
@@ -44,12 +50,12 @@ class BuildResult:
     startup_ms: float = 0.0
 
 
-C = Language("c", ".c", ("gcc",), "gcc libc6-dev")
-CPP = Language("c++", ".cpp", ("g++",), "g++")
-JAVA = Language("java", ".java", ("javac", "java"), "openjdk-17-jdk-headless")
-PERL = Language("perl", ".pl", ("perl",), "perl")
-RUBY = Language("ruby", ".rb", ("ruby",), "ruby")
-PYTHON = Language("python", ".py", ("python3",), "python3")
+C = Language("c", ".c", ("gcc",), "gcc libc6-dev", "C")
+CPP = Language("c++", ".cpp", ("g++",), "g++", "C++")
+JAVA = Language("java", ".java", ("javac", "java"), "openjdk-17-jdk-headless", "Java")
+PERL = Language("perl", ".pl", ("perl",), "perl", "Perl")
+RUBY = Language("ruby", ".rb", ("ruby",), "ruby", "Ruby")
+PYTHON = Language("python", ".py", ("python3",), "python3", "Python")
 LANGUAGES = (C, CPP, JAVA, PERL, RUBY, PYTHON)
 _BY_EXTENSION = {language.extension: language for language in LANGUAGES} | {".cc": CPP, ".cxx": CPP}
 

@@ -8,8 +8,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from arena.errors import ConfigError
+from arena.languages import LANGUAGES as ALL_LANGUAGES
 
-LANGUAGES = {"c": "C", "cpp": "C++", "java": "Java", "pl": "Perl", "rb": "Ruby", "py": "Python"}
+# The six languages of 004 by their canonical extension (arena.languages also accepts aliases such as
+# .cc for single programs; a submissions folder holds 004's names only).
+LANGUAGES = {language.suffix: language.title for language in ALL_LANGUAGES}
 TEAM_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]*")
 REPORT_SUFFIX = ".report.txt"
 
