@@ -37,7 +37,7 @@ from arena.adapters.codem import (
 from arena.cards import derive_seed, shuffled_deck
 from arena.engines.nlhe.actions import Action, Fold
 from arena.engines.nlhe.deal import Deal
-from arena.engines.nlhe.events import Street, event_to_dict
+from arena.engines.nlhe.events import DealEnded, Street, event_to_dict
 from arena.engines.nlhe.rules import TableRules, choose_first_dealer, next_dealer
 from arena.errors import ConfigError
 from arena.faults import Fault, FaultKind
@@ -242,12 +242,16 @@ class _Table:
             )
         return reading.action
 
-    def after_showdown(self, deal: Deal, *, number: int, stacks_before: Sequence[int]) -> None:
+    def after_showdown(
+        self, deal: Deal, *, number: int, stacks_before: Sequence[int], final_text: str
+    ) -> None:
         """004: after a showdown every dealt-in program runs once more to update its help files."""
         for seat_no in deal.in_deal:
             seat = self.seats[seat_no - 1]
             if seat.plays and not seat.disqualified:
-                files = decision_files(deal, seat_no, deal_number=number, stacks_before=stacks_before)
+                files = decision_files(
+                    deal, seat_no, deal_number=number, stacks_before=stacks_before, deal_text=final_text
+                )
                 self.exchange(seat, files, deal=number, stage=Street.SHOWDOWN.value)
 
 
@@ -351,14 +355,15 @@ def run_table(
                     actor = deal.actor
                     assert actor is not None
                     deal.apply(table.decide(deal, seats[actor - 1], number=number, stacks_before=in_play))
-                if any(e.kind == "hand_shown" for e in deal.events):
-                    table.after_showdown(deal, number=number, stacks_before=in_play)
+                final_text = render_deal_file(deal.events, seats=len(players))
+                ended = deal.events[-1]
+                assert isinstance(ended, DealEnded)
+                if ended.showdown:
+                    table.after_showdown(deal, number=number, stacks_before=in_play, final_text=final_text)
                 for i, chips in enumerate(deal.final_stacks):
                     if seats[i].plays:
                         stacks[i] = chips
-                (out_dir / "deals" / f"deal{number}.txt").write_text(
-                    render_deal_file(deal.events, seats=len(players))
-                )
+                (out_dir / "deals" / f"deal{number}.txt").write_text(final_text)
                 events_out.write(
                     json.dumps({"deal": number, "events": [event_to_dict(e) for e in deal.events]}) + "\n"
                 )

@@ -26,13 +26,24 @@ _INTEGER = re.compile(r"[+-]?\d{1,18}")
 
 
 def decision_files(
-    deal: Deal, seat: int, *, deal_number: int, stacks_before: Sequence[int]
+    deal: Deal,
+    seat: int,
+    *,
+    deal_number: int,
+    stacks_before: Sequence[int],
+    deal_text: str | None = None,
 ) -> dict[str, str]:
-    """The three input files for ``seat`` at the deal's current point (or after it ended)."""
+    """The three input files for ``seat`` at the deal's current point (or after it ended).
+
+    ``deal_text`` is the deal's ``deal.txt`` when the caller already rendered it (it is the same for
+    every seat, e.g. the final file given to each program after a showdown).
+    """
+    if deal_text is None:
+        deal_text = render_deal_file(deal.events, seats=len(stacks_before))
     return {
         INPUT_FILE: render_inputf(deal.hole_cards(seat), seat=seat, spent=deal.deal_total(seat)),
         MONEY_FILE: render_deals_money(deal_number, stacks_before),
-        DEAL_FILE: render_deal_file(deal.events, seats=len(stacks_before)),
+        DEAL_FILE: deal_text,
     }
 
 
