@@ -18,6 +18,24 @@ DEALS = 2
 TEAMS = 12
 
 
+def tournament_args(submissions: Path, run_dir: Path) -> list[str]:
+    """The one tournament command both the first run and the re-run use."""
+    return [
+        "tournament",
+        str(submissions),
+        "--out",
+        str(run_dir),
+        "--deals",
+        str(DEALS),
+        "--jobs",
+        "2",
+        "--seed",
+        "11",
+        "--time-limit",
+        "10",
+    ]
+
+
 @pytest.fixture(scope="module")
 def played(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, list[str]]:
     root = tmp_path_factory.mktemp("tournament")
@@ -25,22 +43,7 @@ def played(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, list[s
     names = make_field(submissions, TEAMS)
     (submissions / "README.md").write_text("not a program\n")
     run_dir = root / "run"
-    code = main(
-        [
-            "tournament",
-            str(submissions),
-            "--out",
-            str(run_dir),
-            "--deals",
-            str(DEALS),
-            "--jobs",
-            "2",
-            "--seed",
-            "11",
-            "--time-limit",
-            "10",
-        ]
-    )
+    code = main(tournament_args(submissions, run_dir))
     assert code == 0
     return submissions, run_dir, names
 
@@ -81,22 +84,7 @@ def test_standings_name_every_team_and_the_faulty_ones_show_their_faults(played)
 def test_running_the_same_command_again_plays_nothing_new(played, capsys) -> None:
     submissions, run_dir, _names = played
     before = (run_dir / "results.json").read_text()
-    code = main(
-        [
-            "tournament",
-            str(submissions),
-            "--out",
-            str(run_dir),
-            "--deals",
-            str(DEALS),
-            "--jobs",
-            "2",
-            "--seed",
-            "11",
-            "--time-limit",
-            "10",
-        ]
-    )
+    code = main(tournament_args(submissions, run_dir))
     assert code == 0
     assert "already played" in capsys.readouterr().err
     assert (run_dir / "results.json").read_text() == before
