@@ -12,7 +12,6 @@ from arena.tournament.watch import (
     Checked,
     SubmissionWatcher,
     check_in_process,
-    render_check,
     report_path,
     start_watching,
 )
@@ -107,19 +106,6 @@ def test_check_stale_queues_programs_without_a_fresh_report(tmp_path: Path) -> N
         assert [p.name for p in watcher.pending()] == ["New.py"]
     finally:
         watcher.cancel()
-
-
-def test_a_check_report_is_rendered_readably_from_json() -> None:
-    text = render_check(Path("Pr1.py"), 1, '{"built": false, "faults": ["crash", "timeout"]}', "boom\n")
-    assert text.splitlines() == [
-        "program: Pr1.py",
-        "result: problems found",
-        "built: False",
-        "faults: crash, timeout",
-        "",
-        "messages:",
-        "boom",
-    ]
 
 
 @pytest.mark.slow

@@ -8,11 +8,7 @@ bytes did not change since its last check is not checked again.
 
 from __future__ import annotations
 
-import importlib
 import io
-import json
-import subprocess
-import sys
 import tempfile
 import threading
 from collections.abc import Callable
@@ -26,7 +22,6 @@ from arena.errors import ArenaError
 from arena.tournament.submissions import REPORT_SUFFIX, file_digest, is_program_name
 
 Checker = Callable[[Path], str]
-CHECK_TIMEOUT_S = 600
 CHECK_DEALS = 50
 REPORT_WIDTH = 100
 
@@ -49,7 +44,8 @@ def check_in_process(program: Path) -> str:
     """Check a program with ``arena check``'s library function; the report as ``arena check`` prints it."""
     from rich.console import Console
 
-    check = importlib.import_module("arena.cli.check")
+    from arena.cli import check
+
     text = io.StringIO()
     console = Console(file=text, width=REPORT_WIDTH, no_color=True, highlight=False, force_terminal=False)
     try:
@@ -68,53 +64,6 @@ def check_in_process(program: Path) -> str:
     return text.getvalue()
 
 
-def default_checker() -> Checker:
-    """``arena check``'s library function when this installation has it, else its command line."""
-    try:
-        module = importlib.import_module("arena.cli.check")
-    except ImportError:
-        return check_with_cli
-    if hasattr(module, "check_program") and hasattr(module, "print_report"):
-        return check_in_process
-    return check_with_cli
-
-
-def check_with_cli(program: Path) -> str:
-    """Check a program as ``arena check`` does (in a subprocess); the report's text."""
-    command = [sys.executable, "-m", "arena", "check", str(program), "--json"]
-    try:
-        done = subprocess.run(command, capture_output=True, text=True, timeout=CHECK_TIMEOUT_S, check=False)
-    except subprocess.TimeoutExpired:
-        return f"program: {program.name}\nresult: the check did not finish within {CHECK_TIMEOUT_S} s\n"
-    return render_check(program, done.returncode, done.stdout, done.stderr)
-
-
-def render_check(program: Path, returncode: int, stdout: str, stderr: str) -> str:
-    """A readable report from ``arena check --json``'s output."""
-    lines = [f"program: {program.name}", f"result: {'passed' if returncode == 0 else 'problems found'}"]
-    try:
-        data = json.loads(stdout)
-    except json.JSONDecodeError:
-        data = None
-    if isinstance(data, dict):
-        lines.extend(_flatten(data))
-    elif stdout.strip():
-        lines.extend(["", stdout.rstrip()])
-    if stderr.strip():
-        lines.extend(["", "messages:", stderr.rstrip()])
-    return "\n".join(lines) + "\n"
-
-
-def _flatten(data: object, prefix: str = "") -> list[str]:
-    if isinstance(data, dict):
-        return [line for key, value in data.items() for line in _flatten(value, f"{prefix}{key}.")]
-    if isinstance(data, list):
-        if all(not isinstance(v, dict | list) for v in data):
-            return [f"{prefix[:-1]}: {', '.join(str(v) for v in data) or '-'}"]
-        return [line for i, value in enumerate(data, 1) for line in _flatten(value, f"{prefix}{i}.")]
-    return [f"{prefix[:-1]}: {data}"]
-
-
 class SubmissionWatcher(FileSystemEventHandler):
     """Debounces file-system events per program and checks each program after its last write."""
 
@@ -127,7 +76,7 @@ class SubmissionWatcher(FileSystemEventHandler):
         on_checked: Callable[[Checked], None] | None = None,
     ) -> None:
         self.folder = folder.resolve()
-        self.checker = checker or default_checker()
+        self.checker = checker or check_in_process
         self.quiet_s = quiet_s
         self.on_checked = on_checked
         self._lock = threading.Lock()
