@@ -4,9 +4,10 @@ Random tables (2 to 6 seats, blinds, late-street multipliers), stacks from empty
 and random players that also try illegal raises (below the minimum, above the all-in, not a whole
 number, when raising is closed) and act after the end. Everything observable goes into one SHA-256: the
 events each ``apply`` returns (as ``event_to_dict``), every error message, the answers of the queries,
-and each deal's full event list and final stacks. A change of any event, its order, a query's answer
-or an error's wording changes the digest. An intended change of the engine's behaviour must record the
-new digest (``python tests/test_nlhe_replay.py`` prints it) and say why in its commit.
+and each deal's full event list and final stacks; every event is checked to be well formed (the engine
+builds them without their constructor). A change of any event, its order, a query's answer or an
+error's wording changes the digest. An intended change of the engine's behaviour must record the new
+digest (``python tests/test_nlhe_replay.py`` prints it) and say why in its commit.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ import random
 import sys
 
 from arena.engines.nlhe import CheckCall, Deal, Fold, RaiseTo, TableRules
-from arena.engines.nlhe.events import event_to_dict
+from arena.engines.nlhe.events import Event, event_to_dict
 
 DEALS = 3000
 SEED = 7
@@ -75,17 +76,22 @@ def replay_digest(deals: int = DEALS, seed: int = SEED) -> str:
     def feed(value: object) -> None:
         digest.update(json.dumps(value, sort_keys=True).encode())
 
+    def feed_events(events: list[Event]) -> None:
+        for event in events:
+            assert type(event)(*event) == event, f"{event!r} is not a well-formed {type(event).__name__}"
+        feed([event_to_dict(e) for e in events])
+
     for number in range(1, deals + 1):
         rules, stacks, dealer = _table(rng)
         deck = list(range(52))
         rng.shuffle(deck)
         deal = Deal(rules=rules, deal_number=number, dealer=dealer, stacks=stacks, deck=deck)
-        feed([event_to_dict(e) for e in deal.events])
+        feed_events(deal.events)
         while not deal.is_over:
             feed(_queries(deal))
             action = _choose(rng, deal)
             try:
-                feed([event_to_dict(e) for e in deal.apply(action)])  # type: ignore[arg-type]
+                feed_events(deal.apply(action))  # type: ignore[arg-type]
             except ValueError as error:
                 feed(f"{action!r}: {error}")
         for action in (Fold(), CheckCall(), RaiseTo(20)):
@@ -93,7 +99,7 @@ def replay_digest(deals: int = DEALS, seed: int = SEED) -> str:
                 deal.apply(action)
             except ValueError as error:
                 feed(str(error))
-        feed([event_to_dict(e) for e in deal.events])
+        feed_events(deal.events)
         feed([list(deal.final_stacks), deal.hole_cards(deal.in_deal[0])])
     return digest.hexdigest()
 

@@ -7,27 +7,24 @@ ones of docs/protocol.md: seats are numbered 1..N, left of seat ``p`` is ``p+1``
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from arena.engines.nlhe.actions import Action, CheckCall, Fold, RaiseTo
-from arena.engines.nlhe.event_makers import (
-    action_taken,
-    blind_posted,
-    deal_ended,
-    deal_started,
-    hand_shown,
-    hole_cards_dealt,
-    memoized,
-    pot_awarded,
-    street_started,
-    uncalled_bet_returned,
-)
 from arena.engines.nlhe.events import (
     ActionKind,
+    ActionTaken,
+    BlindPosted,
+    DealEnded,
+    DealStarted,
     Event,
+    HandShown,
+    HoleCardsDealt,
+    PotAwarded,
     Street,
     StreetEnded,
     StreetStarted,
+    UncalledBetReturned,
 )
 from arena.engines.nlhe.pots import side_pots, split_pot
 from arena.engines.nlhe.rules import TableRules
@@ -52,10 +49,9 @@ _FOLD, _CHECK, _CALL, _BET, _RAISE = (
     ActionKind.RAISE,
 )
 _DECK = frozenset(range(52))
-# Blind, turn and river events recur between deals and are shared (they are frozen values). Sharing more
-# (actions, hole cards) measured slower: the large caches cost more in memory traffic than they save.
-_blind_posted = memoized(blind_posted)
-_street_started = memoized(street_started)
+# Events are NamedTuples: ``_new(ActionTaken, (seat, ...))`` builds the very object ``ActionTaken(seat, ...)``
+# does (values in field order) without the class's Python-level ``__new__``, in half the time.
+_new: Callable[..., Any] = tuple.__new__
 
 _Layout = tuple[
     tuple[int, ...], tuple[int, ...], tuple[tuple[int, ...], ...], list[bool], int, int, tuple[int, ...]
@@ -92,8 +88,6 @@ def _layout(seats: int, dealer: int, stacks: tuple[int, ...]) -> _Layout:
         _LAYOUTS.clear()
     _LAYOUTS[seats, dealer, stacks] = layout
     return layout
-
-
 
 
 class Deal:
@@ -184,7 +178,7 @@ class Deal:
         self._final: tuple[int, ...] | None = None
 
         holes: list[tuple[int, int] | None] = [None] * size
-        events: list[Event] = [deal_started(deal_number, dealer, before, in_deal)]
+        events: list[Event] = [_new(DealStarted, (deal_number, dealer, before, in_deal))]
         self.events = events
         # Blinds (heads-up, the dealer posts the small one), each capped by the poster's stack.
         active = count  # seats that have not folded and are not all-in
@@ -200,14 +194,14 @@ class Deal:
             bet[seat] = total[seat] = chips
             if chips > current:
                 current = chips
-            events.append(_blind_posted(seat, blind, chips, short))
+            events.append(_new(BlindPosted, (seat, blind, chips, short)))
         self._active = active
         self.current_bet = current
         self.pot_total = bet[small] + bet[big]
         for i, seat in enumerate(order):
             first, second = deck[i], deck[i + count]
             holes[seat] = cards = (first, second)
-            events.append(hole_cards_dealt(seat, cards))
+            events.append(_new(HoleCardsDealt, (seat, cards)))
         self._holes = holes
         base = 2 * count  # burn, flop x3, burn, turn, burn, river
         self._street_cards = (
@@ -380,15 +374,15 @@ class Deal:
                 bet[seat] = street_total
                 self._total[seat] += added
                 self.pot_total += added
-                event = action_taken(seat, _CALL, added, street_total, all_in)
+                event = _new(ActionTaken, (seat, _CALL, added, street_total, all_in))
             else:
-                event = action_taken(seat, _CHECK, 0, current, False)
+                event = _new(ActionTaken, (seat, _CHECK, 0, current, False))
             self._faced[seat] = current
         elif kind is Fold:
             self._folded[seat] = self._idle[seat] = True
             self._live -= 1
             self._active -= 1
-            event = action_taken(seat, _FOLD, 0, bet[seat], False)
+            event = _new(ActionTaken, (seat, _FOLD, 0, bet[seat], False))
         elif kind is RaiseTo:
             amount = action.amount  # type: ignore[union-attr]
             previous = self.current_bet
@@ -427,7 +421,7 @@ class Deal:
                 self._raise_size = amount - previous
             self._faced[seat] = amount
             self.current_bet = amount
-            event = action_taken(seat, _RAISE if previous else _BET, added, amount, all_in)
+            event = _new(ActionTaken, (seat, _RAISE if previous else _BET, added, amount, all_in))
         else:
             raise ValueError(f"{action!r} is not a Fold, CheckCall or RaiseTo")
         events = self.events
@@ -492,19 +486,17 @@ class Deal:
         previous = self.street
         if previous is _PRE_FLOP:
             street, cards, self._raise_size = _FLOP, self._street_cards[0], self.rules.big_blind
-            make = street_started  # flops rarely recur
         else:
             street = _TURN if previous is _FLOP else _RIVER
             cards = self._street_cards[1 if street is _TURN else 2]
             self._raise_size = self._late_min_bet
-            make = _street_started  # turn and river events recur (one card each) and are shared
         self.street = street
         self.board += cards
         size = len(self._bet)
         self._bet = [0] * size
         self._faced = [-1] * size
         self.current_bet = 0
-        self.events.append(make(street, cards))
+        self.events.append(_new(StreetStarted, (street, cards)))
 
     def _return_uncalled(self) -> None:
         """Give back the part of the largest contribution that no other seat matched."""
@@ -523,7 +515,7 @@ class Deal:
             self._bet[top_seat] = bet - excess if bet > excess else 0
             self._stack[top_seat] += excess
             self.pot_total -= excess
-            self.events.append(uncalled_bet_returned(top_seat, excess))
+            self.events.append(_new(UncalledBetReturned, (top_seat, excess)))
 
     def _finish_by_folds(self) -> None:
         self._return_uncalled()
@@ -531,7 +523,7 @@ class Deal:
         amount = self.pot_total
         self._stack[winner] += amount
         self.pot_total = 0
-        self.events.append(pot_awarded(0, amount, (winner,), (winner,), (amount,), False))
+        self.events.append(_new(PotAwarded, (0, amount, (winner,), (winner,), (amount,), False)))
         self._close(showdown=False)
 
     def _showdown(self) -> None:
@@ -545,7 +537,7 @@ class Deal:
         for seat, cards, strength in zip(in_deal, shown, evaluate_holes(shown, self.board), strict=True):
             strengths[seat] = strength
             out = folded[seat]
-            events.append(hand_shown(seat, cards, strength, out))
+            events.append(_new(HandShown, (seat, cards, strength, out)))
             if not out:
                 live.append(seat)
                 if level < 0:
@@ -582,10 +574,10 @@ class Deal:
                 stack[seat] += chips
             shares = tuple(split[s] for s in winners)
         self.pot_total -= amount
-        self.events.append(pot_awarded(index, amount, eligible, winners, shares, True))
+        self.events.append(_new(PotAwarded, (index, amount, eligible, winners, shares, True)))
 
     def _close(self, *, showdown: bool) -> None:
         self.is_over = True
         self.actor = None
         self._final = tuple(self._stack[1:])
-        self.events.append(deal_ended(self._final, showdown))
+        self.events.append(_new(DealEnded, (self._final, showdown)))
