@@ -15,13 +15,17 @@ from __future__ import annotations
 import argparse
 import os
 import random
+import sys
 import time
 import warnings
 from collections.abc import Callable
+from pathlib import Path
 
 import numpy as np
 from rich.console import Console
 from rich.progress import Progress
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # runnable from a checkout without installing
 
 from arena.engines.nlhe import CheckCall, Deal, Fold, RaiseTo, TableRules
 
