@@ -15,12 +15,18 @@ class CheckCall:
     """Check when nothing is owed, else call (all-in for less when short)."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class RaiseTo:
     """Bet or raise so that the seat's total in this betting round becomes ``amount``."""
 
     amount: int
 
+    def __init__(self, amount: int) -> None:
+        # A frozen dataclass's own __init__ goes through object.__setattr__; the slot's setter is cheaper.
+        _set_amount(self, amount)
+
+
+_set_amount = RaiseTo.amount.__set__  # type: ignore[attr-defined]
 
 Action = Fold | CheckCall | RaiseTo
 

@@ -199,8 +199,7 @@ class Deal:
         self.current_bet = current
         self.pot_total = bet[small] + bet[big]
         for i, seat in enumerate(order):
-            first, second = deck[i], deck[i + count]
-            holes[seat] = cards = (first, second)
+            holes[seat] = cards = (deck[i], deck[i + count])
             events.append(_new(HoleCardsDealt, (seat, cards)))
         self._holes = holes
         base = 2 * count  # burn, flop x3, burn, turn, burn, river
@@ -530,7 +529,7 @@ class Deal:
         self.street = _SHOWDOWN
         events = self.events
         in_deal, holes, folded, total = self.in_deal, self._holes, self._folded, self._total
-        shown = [holes[seat] for seat in in_deal]
+        shown = list(filter(None, holes))  # the dealt seats' cards in seat order (None for the others)
         strengths = [0] * len(holes)
         live: list[int] = []
         level, equal = -1, True
