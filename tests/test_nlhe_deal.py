@@ -302,3 +302,18 @@ def test_a_raise_must_be_a_whole_number_of_chips() -> None:
         with pytest.raises(ValueError, match="whole number of chips"):
             deal.apply(RaiseTo(amount=amount))  # type: ignore[arg-type]
     assert len(deal.events) == before and deal.pot_total == 15
+
+
+@pytest.mark.parametrize(
+    "deck",
+    [
+        list(range(51)),  # a card short
+        [*range(52), 0],  # a card too many
+        [0, *range(1, 51), 0],  # a duplicate in place of 51
+        [*range(51), 52],  # a card outside 0..51
+        [*range(51), -1],
+    ],
+)
+def test_a_deck_that_is_not_the_52_distinct_cards_is_refused(deck: list[int]) -> None:
+    with pytest.raises(ValueError, match=r"not the 52 distinct cards 0\.\.51"):
+        Deal(rules=RULES, deal_number=1, dealer=1, stacks=[1500] * 6, deck=deck)

@@ -144,7 +144,7 @@ class Deal:
             raise ValueError(f"stacks {list(stacks)} hold a negative amount")
         if not 1 <= dealer <= seats or stacks[dealer - 1] <= 0:
             raise ValueError(f"dealer {dealer} is not a seat 1..{seats} with chips")
-        if len(deck) != 52 or set(deck) != _DECK:
+        if len(deck) != 52 or _DECK.difference(deck):  # 52 cards holding all of 0..51: a permutation
             raise ValueError(f"the deck holds {len(deck)} cards, not the 52 distinct cards 0..51")
         self.rules = rules
         self.deal_number = deal_number
