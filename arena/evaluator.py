@@ -19,19 +19,21 @@ is the sum of its cards' keys.
   a flush can hold neither a full house nor four of a kind, so the flush is then the best hand).
 * The high bits are the sum of the rank keys. :data:`RANK_KEYS` were chosen so that every multiset of
   at most seven ranks, each rank at most four times, has its own sum; one table lookup then ranks any
-  hand without a flush.
+  hand without a flush (a dict for single hands; for arrays, a perfect hash of the sum: a displacement
+  per 256 consecutive sums, then one table of 100,857 slots, 1.4 MB in all, that stays in cache).
 * A flush is ranked from the 13-bit mask of its suit's ranks: the hand's 52-bit card mask shifted by
   ``13 * suit``.
 
-The tables are built at import from the ranking rules (about 0.1 s); the dense arrays that
-``evaluate_batch`` and ``evaluate_holes`` index (37 MB) are built on the first call of either. Cards must
-be distinct: no function here checks that, as the deal guarantees it.
+The dict and flush table are built at import from the ranking rules (about 0.1 s); the hash tables of
+``evaluate_batch``, ``strengths_from_sums`` and ``evaluate_holes`` on the first call of any of them
+(about 0.25 s). Cards must be distinct: no function here checks that, as the deal guarantees it.
 """
 
 from __future__ import annotations
 
 import itertools
 from collections.abc import Sequence
+from dataclasses import dataclass
 from enum import IntEnum, unique
 
 import numpy as np
@@ -43,6 +45,12 @@ _SUIT_BITS = 16
 _FLUSH_OFFSET = 0x3333  # 3 added to each suit's count: a count of 5..7 then sets the nibble's top bit
 _FLUSH_BITS = 0x8888
 _CHUNK = 16_384  # rows per step of evaluate_batch, keeping its temporaries in cache
+_ROW_BITS = 8  # rows of the rank-sum hash: 256 consecutive (biased) rank sums share one displacement
+# evaluate_batch adds _FLUSH_OFFSET to each row's key sum through its tables, spread evenly over the
+# words of one or two rows (3, 5 or 7 parts); a bias on the rank sum, absorbed by the hash, makes the
+# total divisible by 3, 5 and 7.
+_RANK_BIAS = next(bias for bias in range(105) if (_FLUSH_OFFSET + (bias << _SUIT_BITS)) % 105 == 0)
+_BIASED_OFFSET = _FLUSH_OFFSET + (_RANK_BIAS << _SUIT_BITS)
 _RANK_MASK = (1 << _RANKS) - 1
 
 
@@ -214,8 +222,8 @@ _SUIT_SHIFT_NP = np.zeros((_FLUSH_BITS >> 3) + 1, dtype=np.int64)
 _SUIT_SHIFT_NP[[1 << 4 * s for s in range(4)]] = [_RANKS * s for s in range(4)]
 _CARD_KEYS_NP = np.array(CARD_KEYS, dtype=np.int64)
 _CARD_BITS_NP = np.left_shift(1, np.arange(52, dtype=np.int64))
-_dense: list[np.ndarray] = []  # filled by _dense_tables on the first batch
-_dense_views: list = []  # (memoryview of the class table, strengths as a list): evaluate_holes' first call
+_batch: list[_BatchTables] = []  # built by _batch_tables on the first call that needs it
+_hash_lists: list[list[int]] = []  # (displacements, strengths) as lists: evaluate_holes' first call
 
 
 def evaluate(cards: Sequence[int]) -> int:
@@ -264,13 +272,13 @@ def evaluate_with_board(hole: Sequence[int], board_key_sum: int, board_mask: int
 def evaluate_holes(holes: Sequence[Sequence[int]], board: Sequence[int]) -> list[int]:
     """``[evaluate((*hole, *board)) for hole in holes]`` for pairs of hole cards sharing a 3-5 card board.
 
-    Hands without a flush are ranked through the dense tables of :func:`evaluate_batch` (built on the
-    first call): one lookup in a flat array touches less memory than the dict that ``evaluate`` uses.
+    Hands without a flush are ranked through the rank-sum hash of :func:`evaluate_batch` (built on the
+    first call): two lookups in flat lists touching 1.4 MB, against the 3 MB dict that ``evaluate`` uses.
     """
-    if not _dense_views:
-        table, classes, _ = _dense_tables()
-        _dense_views.extend([memoryview(table), classes.tolist()])
-    class_of, strength_of = _dense_views
+    if not _hash_lists:
+        tables = _batch_tables()
+        _hash_lists.extend([tables.displacements.tolist(), tables.strengths.tolist()])
+    displacements, plain = _hash_lists
     key_sum, board_mask = board_sums(board)
     keys, flushes = CARD_KEYS, _FLUSH
     strengths = []
@@ -281,7 +289,8 @@ def evaluate_holes(holes: Sequence[Sequence[int]], board: Sequence[int]) -> list
             mask = board_mask | 1 << first | 1 << second
             strengths.append(flushes[(mask >> (_RANKS * (flush.bit_length() // 4 - 1))) & _RANK_MASK])
         else:
-            strengths.append(strength_of[class_of[total >> _SUIT_BITS]])
+            biased = (total >> _SUIT_BITS) + _RANK_BIAS
+            strengths.append(plain[biased + displacements[biased >> _ROW_BITS]])
     return strengths
 
 
@@ -290,43 +299,97 @@ def category(strength: int) -> HandCategory:
     return HandCategory(strength >> 20)
 
 
-def _dense_tables() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(class index per rank-key sum, strength per class, key sum per little-endian card pair)."""
-    if not _dense:
-        sums = np.fromiter(_PLAIN.keys(), dtype=np.int64, count=len(_PLAIN))
-        strengths = np.fromiter(_PLAIN.values(), dtype=np.int64, count=len(_PLAIN))
-        classes, index = np.unique(strengths, return_inverse=True)
-        table = np.zeros(int(sums.max()) + 1, dtype=np.uint16)
-        table[sums] = index
+def _displacements(keys: np.ndarray) -> np.ndarray:
+    """Per row ``key >> _ROW_BITS``, an offset making ``key + offset[key >> _ROW_BITS]`` distinct over keys.
+
+    Row displacement (first fit, fullest rows first): each row of 256 possible keys is slid along a
+    free-slot map to the first place where all its keys land on free slots. Rows holding one key fill
+    the remaining holes in one step. The rank sums of 5 to 7 cards (73,775 keys) fit 100,927 slots.
+    """
+    rows = keys >> _ROW_BITS
+    order = np.lexsort((keys, rows))
+    sorted_rows, columns = rows[order], keys[order] & ((1 << _ROW_BITS) - 1)
+    starts = np.flatnonzero(np.r_[True, sorted_rows[1:] != sorted_rows[:-1]])
+    counts = np.diff(np.r_[starts, len(keys)])
+    window = 1 << 15
+    free = np.ones(2 * len(keys) + (1 << _ROW_BITS) + window, dtype=bool)
+    bases = np.zeros(int(rows.max()) + 1, dtype=np.int64)
+    first_free = 0
+    by_size = np.argsort(-counts, kind="stable")
+    for row in by_size[counts[by_size] > 1].tolist():
+        cols = columns[starts[row] : starts[row] + counts[row]]
+        first_free += int(np.argmax(free[first_free:]))
+        base = max(0, first_free - int(cols[0]))
+        while True:
+            fits = free[base + cols[0] : base + cols[0] + window].copy()
+            for col in cols[1:].tolist():
+                fits &= free[base + col : base + col + window]
+            shift = int(np.argmax(fits))
+            if fits[shift]:
+                break
+            base += window
+        free[base + shift + cols] = False
+        bases[sorted_rows[starts[row]]] = base + shift
+    singles = by_size[counts[by_size] == 1]
+    bases[sorted_rows[starts[singles]]] = np.flatnonzero(free)[: singles.size] - columns[starts[singles]]
+    return bases - (np.arange(bases.size, dtype=np.int64) << _ROW_BITS)
+
+
+@dataclass(frozen=True)
+class _BatchTables:
+    """Lookup tables of :func:`evaluate_batch`, :func:`strengths_from_sums` and :func:`evaluate_holes`."""
+
+    displacements: np.ndarray  # int64 per row of biased rank sums (see _displacements)
+    strengths: np.ndarray  # int64 strength per hashed slot, for hands without a flush
+    pair_keys: dict[int, np.ndarray]  # per row width: biased summed key of card bytes lo | hi << 8
+    last_keys: dict[int, np.ndarray]  # per odd row width: biased key of the card shared by a word
+
+
+def _batch_tables() -> _BatchTables:
+    if not _batch:
+        keys = np.fromiter(_PLAIN.keys(), dtype=np.int64, count=len(_PLAIN)) + _RANK_BIAS
+        displacements = _displacements(keys)
+        strengths = np.zeros(int((keys + displacements[keys >> _ROW_BITS]).max()) + 1, dtype=np.int64)
+        strengths[keys + displacements[keys >> _ROW_BITS]] = np.fromiter(_PLAIN.values(), dtype=np.int64,
+                                                                         count=len(_PLAIN))
         cards = np.arange(52)
-        pairs = np.zeros(1 << 16, dtype=np.int64)
-        pairs[(cards[:, None] | cards[None, :] << 8).ravel()] = (
-            _CARD_KEYS_NP[:, None] + _CARD_KEYS_NP[None, :]
-        ).ravel()
-        _dense.extend([table, classes, pairs])
-    return _dense[0], _dense[1], _dense[2]
+        pairs = np.zeros((51 | 51 << 8) + 1, dtype=np.int64)
+        words = (cards[:, None] | cards[None, :] << 8).ravel()
+        pairs[words] = (_CARD_KEYS_NP[:, None] + _CARD_KEYS_NP).ravel()
+        # Each row's sum carries _BIASED_OFFSET once: spread over its words and, for odd widths, the
+        # card that the row shares a word with (added to one row, subtracted from the other).
+        pair_keys = {6: pairs + _BIASED_OFFSET // 3}
+        last_keys = {}
+        for width in (5, 7):
+            pair_keys[width] = pairs + 2 * (_BIASED_OFFSET // width)
+            last_keys[width] = _CARD_KEYS_NP + _BIASED_OFFSET // width
+        _batch.append(_BatchTables(displacements, strengths, pair_keys, last_keys))
+    return _batch[0]
 
 
-def _plain_into(out: np.ndarray, totals: np.ndarray) -> None:
-    """Write into ``out`` the strengths of hands with key sums ``totals``, as if none held a flush."""
-    table, classes, _ = _dense_tables()
-    np.take(classes, np.take(table, totals >> _SUIT_BITS, mode="clip"), out=out, mode="clip")
+def _plain_into(out: np.ndarray, biased: np.ndarray, spare: np.ndarray, tables: _BatchTables) -> None:
+    """Write into ``out`` (int64) the strengths of key sums ``biased`` as if none held a flush."""
+    rows = out  # the row displacements pass through ``out`` before the strengths overwrite it
+    np.right_shift(biased, _SUIT_BITS + _ROW_BITS, out=rows)
+    np.take(tables.displacements, rows, out=rows, mode="wrap")
+    np.right_shift(biased, _SUIT_BITS, out=spare)
+    spare += rows
+    np.take(tables.strengths, spare, out=out, mode="wrap")
 
 
-def _flushes_into(out: np.ndarray, totals: np.ndarray, cards: np.ndarray | None,
-                  bit_sums: np.ndarray | None) -> None:
-    """Overwrite in ``out`` the hands whose key sums ``totals`` (clobbered) hold a flush."""
-    totals += _FLUSH_OFFSET
-    totals &= _FLUSH_BITS
-    flushed = np.flatnonzero(totals)
-    if flushed.size:
-        shifts = _SUIT_SHIFT_NP[totals[flushed] >> 3]
-        if bit_sums is not None:
-            masks = bit_sums[flushed]
-        else:
-            assert cards is not None
-            masks = np.take(_CARD_BITS_NP, cards[flushed]).sum(axis=1)
-        out[flushed] = _FLUSH_NP[(masks >> shifts) & _RANK_MASK]
+def _flushed(biased: np.ndarray, spare: np.ndarray, flags: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(positions, flush bits) of the key sums ``biased`` holding a flush; ``spare``, ``flags``: scratch."""
+    np.bitwise_and(biased, _FLUSH_BITS, out=spare)
+    np.not_equal(spare, 0, out=flags)
+    positions = np.flatnonzero(flags)
+    return positions, spare[positions]
+
+
+def _flush_strengths_of(masks: np.ndarray, flush_bits: np.ndarray) -> np.ndarray:
+    """Strengths of flushes from 52-bit card masks and their sums' flush bits (``8 << 4 * suit``)."""
+    masks >>= _SUIT_SHIFT_NP[flush_bits >> 3]
+    masks &= _RANK_MASK
+    return np.take(_FLUSH_NP, masks)
 
 
 def strengths_from_sums(key_sums: np.ndarray, bit_sums: np.ndarray) -> np.ndarray:
@@ -334,10 +397,14 @@ def strengths_from_sums(key_sums: np.ndarray, bit_sums: np.ndarray) -> np.ndarra
 
     This is :func:`evaluate_batch` for callers that build the sums themselves, e.g. from a shared board.
     """
-    out = np.empty(len(key_sums), dtype=np.int64)
-    totals = np.array(key_sums, dtype=np.int64)
-    _plain_into(out, totals)
-    _flushes_into(out, totals, None, np.asarray(bit_sums))
+    tables = _batch_tables()
+    biased = np.add(key_sums, _BIASED_OFFSET, dtype=np.int64)
+    out = np.empty(len(biased), dtype=np.int64)
+    spare = np.empty_like(out)
+    _plain_into(out, biased, spare, tables)
+    positions, flush_bits = _flushed(biased, spare, np.empty(len(biased), dtype=bool))
+    if positions.size:
+        out[positions] = _flush_strengths_of(np.asarray(bit_sums, dtype=np.int64)[positions], flush_bits)
     return out
 
 
@@ -358,9 +425,10 @@ def card_bit_array() -> np.ndarray:
 def evaluate_batch(cards: np.ndarray) -> np.ndarray:
     """Strengths (int64) of the rows of an (N, 5..7) integer array of card indices, as :func:`evaluate`.
 
-    Rows are summed two cards at a time: each pair of adjacent card bytes, read as one little-endian
-    16-bit number, indexes a table of the pair's summed keys. ``uint8`` input is used as it is; other
-    integer types are checked and copied to ``uint8`` first.
+    ``uint8`` input is used as it is; other integer types are checked and copied to ``uint8`` first.
+    Each two adjacent card bytes, read as one little-endian 16-bit word, index a table of the pair's
+    summed keys. A row of odd width shares a word with the next row: two rows are summed together,
+    the shared word's second card subtracted from the first row and added to the second.
     """
     hands = np.asarray(cards)
     if hands.ndim != 2 or not 5 <= hands.shape[1] <= _MAX_CARDS or not np.issubdtype(hands.dtype, np.integer):
@@ -368,24 +436,58 @@ def evaluate_batch(cards: np.ndarray) -> np.ndarray:
     if hands.size and (hands.max() > 51 or (hands.dtype.kind == "i" and hands.min() < 0)):
         raise ValueError(f"card indices must be 0..51, got {hands.min()}..{hands.max()}")
     hands = np.ascontiguousarray(hands, dtype=np.uint8)
-    _, _, pair_keys = _dense_tables()
+    if hands.ctypes.data % 2:  # 16-bit words need an even address
+        hands = hands.copy()
     count, width = hands.shape
-    flat = hands.reshape(-1)
     out = np.empty(count, dtype=np.int64)
-    totals = np.empty(count, dtype=np.int64)
-    for start in range(0, count, _CHUNK):
-        rows = min(_CHUNK, count - start)
-        block = flat[start * width : (start + rows) * width]
-        pairs = np.ndarray((rows, width // 2), dtype="<u2", buffer=block, strides=(width, 2))
-        pair_sums = np.take(pair_keys, pairs, mode="clip")
-        chunk_totals = totals[start : start + rows]
+    paired = count - count % 2 if width % 2 else count
+    _strengths_into(out[:paired], hands[:paired])
+    if paired < count:  # an odd row of odd width goes through with a copy of itself as its partner
+        out[paired:] = _strengths_into(np.empty(2, dtype=np.int64), np.repeat(hands[paired:], 2, axis=0))[:1]
+    return out
+
+
+def _strengths_into(out: np.ndarray, hands: np.ndarray) -> np.ndarray:
+    """Fill ``out`` with the strengths of contiguous ``uint8`` rows ``hands`` (even count for odd width)."""
+    tables = _batch_tables()
+    count, width = hands.shape
+    half = width // 2
+    pair_keys = tables.pair_keys[width]
+    words = hands.reshape(-1).view("<u2")
+    chunk = max(2, min(_CHUNK, count))
+    biased = np.empty(chunk, dtype=np.int64)
+    spare = np.empty(chunk, dtype=np.int64)
+    flags = np.empty(chunk, dtype=bool)
+    word_keys = np.empty((width, chunk // 2) if width % 2 else (half, chunk), dtype=np.int64)
+    shared = np.empty(chunk // 2, dtype=np.int64)
+    found = []
+    for start in range(0, count, chunk):
+        rows = min(chunk, count - start)
+        total = biased[:rows]
+        block = words[start * width // 2 : (start + rows) * width // 2]
         if width % 2:
-            np.take(_CARD_KEYS_NP, block[width - 1 :: width], out=chunk_totals, mode="clip")
-            chunk_totals += pair_sums[:, 0]
+            groups = rows // 2
+            keys = word_keys[:, :groups]
+            np.take(pair_keys, block.reshape(groups, width).T, out=keys, mode="wrap")
+            last = shared[:groups]
+            card_bytes = hands.reshape(-1)[start * width : (start + rows) * width]
+            np.take(tables.last_keys[width], card_bytes[width - 1 :: 2 * width], out=last, mode="wrap")
+            by_group = total.reshape(groups, 2)
+            np.add.reduce(keys[:half], axis=0, out=by_group[:, 0])
+            by_group[:, 0] += last
+            np.add.reduce(keys[half:], axis=0, out=by_group[:, 1])
+            by_group[:, 1] -= last
         else:
-            chunk_totals[:] = pair_sums[:, 0]
-        for column in range(1, width // 2):
-            chunk_totals += pair_sums[:, column]
-        _plain_into(out[start : start + rows], chunk_totals)
-    _flushes_into(out, totals, hands, None)
+            keys = word_keys[:, :rows]
+            np.take(pair_keys, block.reshape(rows, half).T, out=keys, mode="wrap")
+            np.add.reduce(keys, axis=0, out=total)
+        _plain_into(out[start : start + rows], total, spare[:rows], tables)
+        positions, flush_bits = _flushed(total, spare[:rows], flags[:rows])
+        found += [positions + start, flush_bits]
+    if found:
+        positions = np.concatenate(found[0::2])
+        if positions.size:
+            bits = np.take(_CARD_BITS_NP, np.take(hands, positions, axis=0).T)
+            flush_bits = np.concatenate(found[1::2])
+            np.put(out, positions, _flush_strengths_of(np.add.reduce(bits, axis=0), flush_bits))
     return out
