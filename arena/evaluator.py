@@ -461,7 +461,7 @@ def _strengths_into(out: np.ndarray, hands: np.ndarray) -> np.ndarray:
     biased = np.empty(chunk, dtype=np.int64)
     spare = np.empty(chunk, dtype=np.int64)
     flags = np.empty(chunk, dtype=bool)
-    word_keys = np.empty((width, chunk // 2) if width % 2 else (half, chunk), dtype=np.int64)
+    word_keys = np.empty((chunk // 2, width) if width % 2 else (chunk, half), dtype=np.int64)
     shared = np.empty(chunk // 2, dtype=np.int64)
     found = []
     for start in range(0, count, chunk):
@@ -470,20 +470,25 @@ def _strengths_into(out: np.ndarray, hands: np.ndarray) -> np.ndarray:
         block = words[start * width // 2 : (start + rows) * width // 2]
         if width % 2:
             groups = rows // 2
-            keys = word_keys[:, :groups]
-            np.take(pair_keys, block.reshape(groups, width).T, out=keys, mode="wrap")
+            keys = word_keys[:groups]
+            np.take(pair_keys, block.reshape(groups, width), out=keys, mode="wrap")
             last = shared[:groups]
             card_bytes = hands.reshape(-1)[start * width : (start + rows) * width]
             np.take(tables.last_keys[width], card_bytes[width - 1 :: 2 * width], out=last, mode="wrap")
             by_group = total.reshape(groups, 2)
-            np.add.reduce(keys[:half], axis=0, out=by_group[:, 0])
-            by_group[:, 0] += last
-            np.add.reduce(keys[half:], axis=0, out=by_group[:, 1])
-            by_group[:, 1] -= last
+            first, second = by_group[:, 0], by_group[:, 1]
+            np.add(keys[:, 0], last, out=first)
+            for c in range(1, half):
+                first += keys[:, c]
+            np.subtract(keys[:, half], last, out=second)
+            for c in range(half + 1, width):
+                second += keys[:, c]
         else:
-            keys = word_keys[:, :rows]
-            np.take(pair_keys, block.reshape(rows, half).T, out=keys, mode="wrap")
-            np.add.reduce(keys, axis=0, out=total)
+            keys = word_keys[:rows]
+            np.take(pair_keys, block.reshape(rows, half), out=keys, mode="wrap")
+            np.add(keys[:, 0], keys[:, 1], out=total)
+            for c in range(2, half):
+                total += keys[:, c]
         _plain_into(out[start : start + rows], total, spare[:rows], tables)
         positions, flush_bits = _flushed(total, spare[:rows], flags[:rows])
         found += [positions + start, flush_bits]
