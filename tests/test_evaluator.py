@@ -291,3 +291,30 @@ def test_evaluate_holes_matches_evaluate_for_seats_sharing_a_board() -> None:
         cards = rng.permutation(52)[: board_size + 12].tolist()
         board, holes = cards[:board_size], [cards[i : i + 2] for i in range(board_size, board_size + 12, 2)]
         assert evaluate_holes(holes, board) == [evaluate([*hole, *board]) for hole in holes], cards
+
+
+def test_evaluate_holes_matches_evaluate_for_two_to_nine_seats() -> None:
+    rng = np.random.default_rng(11)
+    for _ in range(20_000):
+        seats, board_size = int(rng.integers(2, 10)), int(rng.integers(3, 6))
+        cards = rng.permutation(52)[: board_size + 2 * seats].tolist()
+        board = cards[:board_size]
+        holes = [tuple(cards[i : i + 2]) for i in range(board_size, board_size + 2 * seats, 2)]
+        assert evaluate_holes(holes, board) == [evaluate([*hole, *board]) for hole in holes], cards
+
+
+def test_evaluate_holes_matches_evaluate_on_boards_of_three_or_more_of_a_suit() -> None:
+    # Boards where a flush is possible take the suit-counting path; half the hole cards share the suit.
+    rng = np.random.default_rng(12)
+    for _ in range(5_000):
+        suit = int(rng.integers(4))
+        suited = (suit * 13 + rng.permutation(13)).tolist()
+        others = [card for card in rng.permutation(52).tolist() if card // 13 != suit]
+        board_size = int(rng.integers(3, 6))
+        same = int(rng.integers(3, board_size + 1))
+        board = suited[:same] + others[: board_size - same]
+        pool = suited[same:] + others[board_size - same :]
+        pool = [pool[i] for i in rng.permutation(len(pool))]
+        seats = int(rng.integers(2, 10))
+        holes = [tuple(pool[i : i + 2]) for i in range(0, 2 * seats, 2)]
+        assert evaluate_holes(holes, board) == [evaluate([*hole, *board]) for hole in holes], (holes, board)
