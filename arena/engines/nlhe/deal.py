@@ -381,6 +381,7 @@ class Deal:
             self._folded[seat] = self._idle[seat] = True
             self._live -= 1
             self._active -= 1
+            current = self.current_bet
             event = _new(ActionTaken, (seat, _FOLD, 0, bet[seat], False))
         elif kind is RaiseTo:
             amount = action.amount  # type: ignore[union-attr]
@@ -418,21 +419,20 @@ class Deal:
                 all_in = False
             if amount - previous >= raise_size:  # a full raise sets the next minimum
                 self._raise_size = amount - previous
-            self._faced[seat] = amount
-            self.current_bet = amount
+            self._faced[seat] = self.current_bet = current = amount
             event = _new(ActionTaken, (seat, _RAISE if previous else _BET, added, amount, all_in))
         else:
             raise ValueError(f"{action!r} is not a Fold, CheckCall or RaiseTo")
         events = self.events
         events.append(event)
         if self._live > 1:
-            # The next seat that still has to act, going left (inlined: this is the hot path).
+            # The next seat that still has to act, going left (inlined: this is the hot path); ``current``
+            # is the current bet after the action.
             idle, faced = self._idle, self._faced
-            current, open_action = self.current_bet, self._active >= 2
             for other in self._after[seat]:
                 if idle[other]:
                     continue
-                if bet[other] < current or (open_action and faced[other] < 0):
+                if bet[other] < current or (faced[other] < 0 and self._active >= 2):
                     self.actor = other
                     return [event]
         start = len(events) - 1
@@ -474,7 +474,8 @@ class Deal:
                 if not idle[seat]:
                     self.actor = seat
                     return
-        self._return_uncalled()
+        if self._active < 2:  # two seats that can still bet both matched the largest contribution
+            self._return_uncalled()
         while self.street is not _RIVER:
             self._start_street()
             events.append(_ROUND_ENDED[self.street])
