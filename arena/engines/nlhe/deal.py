@@ -8,7 +8,7 @@ ones of docs/protocol.md: seats are numbered 1..N, left of seat ``p`` is ``p+1``
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 from arena.engines.nlhe.actions import Action, CheckCall, Fold, RaiseTo
 from arena.engines.nlhe.events import (
@@ -53,19 +53,29 @@ _DECK = frozenset(range(52))
 # does (values in field order) without the class's Python-level ``__new__``, in half the time.
 _new: Callable[..., Any] = tuple.__new__
 
-_Layout = tuple[
-    tuple[int, ...], tuple[int, ...], tuple[tuple[int, ...], ...], list[bool], int, int, tuple[int, ...]
-]
-_LAYOUTS: dict[tuple[int, int, tuple[int, ...]], _Layout] = {}
+
+class _Seating(NamedTuple):
+    """What a deal's seating and blinds imply, before any card is dealt (lists indexed by seat, 0 unused)."""
+
+    in_deal: tuple[int, ...]  # seats dealt in, ascending
+    order: tuple[int, ...]  # the same, starting left of the dealer and ending with it
+    after: tuple[tuple[int, ...], ...]  # per seat: the other dealt seats going left from it, then itself
+    stack: list[int]  # chips behind once the blinds are in
+    bet: list[int]  # the blinds (also each seat's deal total so far)
+    all_in: list[bool]  # a blind that took a whole stack
+    idle: list[bool]  # not dealt in, or all-in on its blind: never asked to act
+    active: int  # seats dealt in and not all-in
+    current: int  # the largest blind posted
+    blinds: tuple[BlindPosted, BlindPosted]  # small, then big
+    actor: int | None  # the first seat to act; None when the blinds leave nobody to act
 
 
-def _layout(seats: int, dealer: int, stacks: tuple[int, ...]) -> _Layout:
-    """What a deal's seating implies, remembered per (seats, dealer, stacks) (a bounded cache).
+_SEATINGS: dict[tuple[int, int, int, tuple[int, ...]], _Seating] = {}
 
-    (seats dealt in, ascending; the same starting left of the dealer and ending with it; for each seat
-    the other dealt seats going left from it, then itself; idle flags, true for the seats not dealt in;
-    small blind; big blind; the seats that may act first, left of the big blind).
-    """
+
+def _seating(small_blind: int, big_blind: int, dealer: int, stacks: tuple[int, ...]) -> _Seating:
+    """The seating and blinds of a deal, remembered per (blinds, dealer, stacks) (a bounded cache)."""
+    seats = len(stacks)
     dealt = [seat for seat, chips in enumerate(stacks, 1) if chips]
     count = len(dealt)
     if count < 2:
@@ -83,11 +93,32 @@ def _layout(seats: int, dealer: int, stacks: tuple[int, ...]) -> _Layout:
         small, big = dealer, order[0]
     else:
         small, big = order[0], order[1]
-    layout = (tuple(dealt), order, tuple(after), idle, small, big, after[big])
-    if len(_LAYOUTS) >= 4096:
-        _LAYOUTS.clear()
-    _LAYOUTS[seats, dealer, stacks] = layout
-    return layout
+    # Blinds, each capped by the poster's stack.
+    stack, bet, all_in = [0, *stacks], [0] * (seats + 1), [False] * (seats + 1)
+    active, current = count, 0
+    blinds = []
+    for seat, blind, amount in ((small, "small", small_blind), (big, "big", big_blind)):
+        chips = stack[seat]
+        if amount < chips:
+            chips, short = amount, False
+        else:
+            short = all_in[seat] = idle[seat] = True
+            active -= 1
+        stack[seat] -= chips
+        bet[seat] = chips
+        current = max(current, chips)
+        blinds.append(BlindPosted(seat, blind, chips, short))
+    # Nobody has acted yet: the first seat left of the big blind that is not idle acts, if it owes chips
+    # or another seat could still answer a bet.
+    waiting = (seat for seat in after[big] if not idle[seat] and (bet[seat] < current or active >= 2))
+    seating = _Seating(
+        tuple(dealt), order, tuple(after), stack, bet, all_in, idle, active, current, (blinds[0], blinds[1]),
+        next(waiting, None),
+    )
+    if len(_SEATINGS) >= 4096:
+        _SEATINGS.clear()
+    _SEATINGS[small_blind, big_blind, dealer, stacks] = seating
+    return seating
 
 
 class Deal:
@@ -150,54 +181,36 @@ class Deal:
         self.deal_number = deal_number
         self.dealer = dealer
         before = tuple(stacks)
-        layout = _LAYOUTS.get((seats, dealer, before))
-        if layout is None:
-            layout = _layout(seats, dealer, before)
-        in_deal, order, after, idle, small, big, first_actors = layout
+        small_blind, big_blind = rules.small_blind, rules.big_blind
+        seating = _SEATINGS.get((small_blind, big_blind, dealer, before))
+        if seating is None:
+            seating = _seating(small_blind, big_blind, dealer, before)
+        in_deal, order, after, stack, bet, all_in, idle, active, current, blinds, actor = seating
         self.in_deal = in_deal
         self._order = order
         self._after = after
         size = seats + 1  # per-seat lists are indexed by seat number; index 0 is unused
-        stack = [0, *before]
-        self._stack = stack
-        bet = [0] * size  # chips in during the current betting round
-        self._bet = bet
-        total = [0] * size  # chips in during the whole deal
-        self._total = total
+        self._stack = stack.copy()
+        self._bet = bet.copy()  # chips in during the current betting round
+        self._total = bet.copy()  # chips in during the whole deal
         self._folded = [False] * size
-        all_in = [False] * size
-        self._all_in = all_in
-        self._idle = idle = idle.copy()  # folded, all-in or not dealt in: never asked to act
+        self._all_in = all_in.copy()
+        self._idle = idle.copy()  # folded, all-in or not dealt in: never asked to act
         self._faced = [-1] * size  # the current bet when the seat last acted this round; -1: not yet
         count = len(order)
         self._live = count  # seats that have not folded
+        self._active = active  # seats that have not folded and are not all-in
+        self.current_bet = current
+        self.pot_total = blinds[0].amount + blinds[1].amount
         self.street = _PRE_FLOP
-        self._raise_size = rules.big_blind  # the minimum raise increment
+        self._raise_size = big_blind  # the minimum raise increment
         self.board: tuple[int, ...] = ()
         self.is_over = False
         self._final: tuple[int, ...] | None = None
 
         holes: list[tuple[int, int] | None] = [None] * size
-        events: list[Event] = [_new(DealStarted, (deal_number, dealer, before, in_deal))]
+        events: list[Event] = [_new(DealStarted, (deal_number, dealer, before, in_deal)), *blinds]
         self.events = events
-        # Blinds (heads-up, the dealer posts the small one), each capped by the poster's stack.
-        active = count  # seats that have not folded and are not all-in
-        current = 0
-        for seat, blind, amount in ((small, "small", rules.small_blind), (big, "big", rules.big_blind)):
-            chips = stack[seat]
-            if amount < chips:
-                chips, short = amount, False
-            else:
-                short = all_in[seat] = idle[seat] = True
-                active -= 1
-            stack[seat] -= chips
-            bet[seat] = total[seat] = chips
-            if chips > current:
-                current = chips
-            events.append(_new(BlindPosted, (seat, blind, chips, short)))
-        self._active = active
-        self.current_bet = current
-        self.pot_total = bet[small] + bet[big]
         for i, seat in enumerate(order):
             holes[seat] = cards = (deck[i], deck[i + count])
             events.append(_new(HoleCardsDealt, (seat, cards)))
@@ -208,9 +221,9 @@ class Deal:
             (deck[base + 5],),
             (deck[base + 7],),
         )
-        self._late_min_bet = rules.late_street_multiplier * rules.big_blind
+        self._late_min_bet = rules.late_street_multiplier * big_blind
         events.append(_PRE_FLOP_STARTED)
-        self.actor = actor = self._find_actor(first_actors)
+        self.actor = actor
         if actor is None:
             self._end_round()
 
@@ -445,17 +458,6 @@ class Deal:
         if seat is None:
             raise ValueError(f"deal {self.deal_number} is over: no seat is to act")
         return seat
-
-    def _find_actor(self, seats: tuple[int, ...]) -> int | None:
-        """The first of ``seats`` (in order) that still has to act in this round."""
-        bet, idle, faced = self._bet, self._idle, self._faced
-        current, open_action = self.current_bet, self._active >= 2
-        for seat in seats:
-            if idle[seat]:
-                continue
-            if bet[seat] < current or (open_action and faced[seat] < 0):
-                return seat
-        return None
 
     def _end_round(self) -> None:
         """Close the betting round and move on: next street, run-out and showdown, or a fold win."""
