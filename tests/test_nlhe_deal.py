@@ -317,3 +317,34 @@ def test_a_raise_must_be_a_whole_number_of_chips() -> None:
 def test_a_deck_that_is_not_the_52_distinct_cards_is_refused(deck: list[int]) -> None:
     with pytest.raises(ValueError, match=r"not the 52 distinct cards 0\.\.51"):
         Deal(rules=RULES, deal_number=1, dealer=1, stacks=[1500] * 6, deck=deck)
+
+
+def test_stacks_and_dealer_are_checked_whatever_seatings_were_seen_before() -> None:
+    # A deal remembers what its seating and blinds imply; the checks must not depend on that memory.
+    for dealer in range(1, 7):
+        Deal(rules=RULES, deal_number=dealer, dealer=dealer, stacks=[1500] * 6, deck=shuffled_deck(dealer))
+    with pytest.raises(ValueError, match=r"stacks \[1500, -1, 1500, 1500, 1500, 1500\] hold a negative"):
+        Deal(rules=RULES, deal_number=7, dealer=1, stacks=[1500, -1, *[1500] * 4], deck=shuffled_deck(7))
+    with pytest.raises(ValueError, match=r"dealer 2 is not a seat 1\.\.6 with chips"):
+        Deal(rules=RULES, deal_number=8, dealer=2, stacks=[1500, 0, *[1500] * 4], deck=shuffled_deck(8))
+    with pytest.raises(ValueError, match="6 stacks given for a table of 3 seats"):
+        Deal(rules=TableRules(seats=3), deal_number=9, dealer=1, stacks=[1500] * 6, deck=shuffled_deck(9))
+    with pytest.raises(ValueError, match="only 1 seat"):
+        Deal(rules=RULES, deal_number=10, dealer=1, stacks=[1500, *[0] * 5], deck=shuffled_deck(10))
+
+
+def test_the_same_seating_under_other_blinds_posts_those_blinds() -> None:
+    stacks = [1500, 1500, 60, 1500, 1500, 1500]
+    small = Deal(rules=RULES, deal_number=1, dealer=1, stacks=stacks, deck=shuffled_deck(1))
+    big = Deal(
+        rules=TableRules(small_blind=50, big_blind=100), deal_number=2, dealer=1, stacks=stacks,
+        deck=shuffled_deck(2),
+    )
+    assert [e for e in small.events if isinstance(e, BlindPosted)] == [
+        BlindPosted(2, "small", 5, False), BlindPosted(3, "big", 10, False)
+    ]
+    assert [e for e in big.events if isinstance(e, BlindPosted)] == [
+        BlindPosted(2, "small", 50, False), BlindPosted(3, "big", 60, True)
+    ]
+    assert (small.current_bet, small.pot_total, small.actor) == (10, 15, 4)
+    assert (big.current_bet, big.pot_total, big.actor) == (60, 110, 4)

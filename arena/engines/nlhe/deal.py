@@ -171,20 +171,21 @@ class Deal:
         seats = rules.seats
         if len(stacks) != seats:
             raise ValueError(f"{len(stacks)} stacks given for a table of {seats} seats")
-        if min(stacks) < 0:
-            raise ValueError(f"stacks {list(stacks)} hold a negative amount")
-        if not 1 <= dealer <= seats or stacks[dealer - 1] <= 0:
-            raise ValueError(f"dealer {dealer} is not a seat 1..{seats} with chips")
-        if len(deck) != 52 or _DECK.difference(deck):  # 52 cards holding all of 0..51: a permutation
-            raise ValueError(f"the deck holds {len(deck)} cards, not the 52 distinct cards 0..51")
-        self.rules = rules
-        self.deal_number = deal_number
-        self.dealer = dealer
         before = tuple(stacks)
         small_blind, big_blind = rules.small_blind, rules.big_blind
         seating = _SEATINGS.get((small_blind, big_blind, dealer, before))
+        if seating is None:  # stacks and dealer not seen before (a remembered seating had them checked)
+            if min(stacks) < 0:
+                raise ValueError(f"stacks {list(stacks)} hold a negative amount")
+            if not 1 <= dealer <= seats or stacks[dealer - 1] <= 0:
+                raise ValueError(f"dealer {dealer} is not a seat 1..{seats} with chips")
+        if len(deck) != 52 or _DECK.difference(deck):  # 52 cards holding all of 0..51: a permutation
+            raise ValueError(f"the deck holds {len(deck)} cards, not the 52 distinct cards 0..51")
         if seating is None:
             seating = _seating(small_blind, big_blind, dealer, before)
+        self.rules = rules
+        self.deal_number = deal_number
+        self.dealer = dealer
         in_deal, order, after, stack, bet, all_in, idle, active, current, blinds, actor = seating
         self.in_deal = in_deal
         self._order = order
