@@ -67,6 +67,8 @@ class _Seating(NamedTuple):
     active: int  # seats dealt in and not all-in
     current: int  # the largest blind posted
     blinds: tuple[BlindPosted, BlindPosted]  # small, then big
+    pot: int  # the blinds together
+    dealing: tuple[tuple[int, int, int], ...]  # (seat, deck index of its first card, of its second) in order
     actor: int | None  # the first seat to act; None when the blinds leave nobody to act
 
 
@@ -111,9 +113,10 @@ def _seating(small_blind: int, big_blind: int, dealer: int, stacks: tuple[int, .
     # Nobody has acted yet: the first seat left of the big blind that is not idle acts, if it owes chips
     # or another seat could still answer a bet.
     waiting = (seat for seat in after[big] if not idle[seat] and (bet[seat] < current or active >= 2))
+    dealing = tuple((seat, i, i + count) for i, seat in enumerate(order))  # one card each, twice round
     seating = _Seating(
         tuple(dealt), order, tuple(after), stack, bet, all_in, idle, active, current, (blinds[0], blinds[1]),
-        next(waiting, None),
+        bet[small] + bet[big], dealing, next(waiting, None),
     )
     if len(_SEATINGS) >= 4096:
         _SEATINGS.clear()
@@ -186,7 +189,9 @@ class Deal:
         self.rules = rules
         self.deal_number = deal_number
         self.dealer = dealer
-        in_deal, order, after, stack, bet, all_in, idle, active, current, blinds, actor = seating
+        in_deal, order, after, stack, bet, all_in, idle, active, current, blinds, pot, dealing, actor = (
+            seating
+        )
         self.in_deal = in_deal
         self._order = order
         self._after = after
@@ -202,7 +207,7 @@ class Deal:
         self._live = count  # seats that have not folded
         self._active = active  # seats that have not folded and are not all-in
         self.current_bet = current
-        self.pot_total = blinds[0].amount + blinds[1].amount
+        self.pot_total = pot
         self.street = _PRE_FLOP
         self._raise_size = big_blind  # the minimum raise increment
         self.board: tuple[int, ...] = ()
@@ -212,8 +217,8 @@ class Deal:
         holes: list[tuple[int, int] | None] = [None] * size
         events: list[Event] = [_new(DealStarted, (deal_number, dealer, before, in_deal)), *blinds]
         self.events = events
-        for i, seat in enumerate(order):
-            holes[seat] = cards = (deck[i], deck[i + count])
+        for seat, first, second in dealing:
+            holes[seat] = cards = (deck[first], deck[second])
             events.append(_new(HoleCardsDealt, (seat, cards)))
         self._holes = holes
         base = 2 * count  # burn, flop x3, burn, turn, burn, river
