@@ -9,7 +9,8 @@
 //      and Bob's own equity against a random hand (what his rollouts estimate);
 //   3. models Bob's estimate as normal around that equity with the binomial spread of 100 rollouts;
 //   4. picks the x (or a check) that maximises fold equity plus called value, where the value of
-//      continuing is the best river play on each completion (Alice knows the board there, not Bob's cards).
+//      continuing is the best river play on each completion (Alice knows the board there, not Bob's cards),
+//      and from the flop the best turn play first (completions share turn cards in groups of four).
 // Round-1 decisions depend only on the starting-hand class: they and Bob's round-1 equity per class are
 // computed offline with large samples (tools/make_tables.py) and embedded in a generated block. The
 // sample sizes after the flop follow a CPU budget (about 6 s for the whole match, read from G), so the
@@ -184,19 +185,19 @@ constexpr float kPreflopEquityTable[13][13] = {
     {0.5493, 0.5589, 0.5656, 0.5771, 0.5763, 0.5902, 0.5963, 0.6055, 0.6281, 0.6357, 0.6428, 0.6526, 0.8519},
 };
 constexpr int kPreflopRaiseTable[13][13] = {
-    {18, 0, 0, 0, 1, 1, 1, 1, 3, 8, 8, 18, 12},
-    {0, 8, 2, 0, 1, 1, 0, 0, 3, 12, 12, 8, 18},
-    {0, 0, 12, 8, 3, 0, 8, 3, 8, 8, 8, 12, 25},
-    {0, 2, 0, 25, 8, 2, 5, 8, 3, 8, 12, 18, 18},
-    {0, 0, 0, 3, 25, 2, 12, 8, 12, 8, 18, 18, 25},
-    {0, 2, 2, 0, 5, 25, 8, 8, 8, 8, 8, 18, 18},
-    {1, 0, 1, 8, 12, 8, 18, 12, 12, 8, 12, 12, 25},
-    {0, 2, 1, 0, 8, 5, 3, 25, 8, 12, 12, 25, 25},
-    {1, 5, 0, 5, 8, 8, 12, 12, 25, 12, 18, 18, 35},
-    {2, 5, 8, 8, 12, 8, 12, 12, 18, 25, 18, 18, 25},
-    {8, 8, 8, 12, 12, 12, 12, 18, 12, 18, 25, 25, 35},
-    {18, 12, 12, 18, 12, 25, 12, 18, 25, 18, 25, 25, 25},
-    {18, 18, 18, 18, 25, 25, 25, 18, 25, 25, 18, 25, 25},
+    {18, 2, 5, 0, 3, 1, 2, 2, 5, 3, 12, 8, 18},
+    {0, 12, 5, 3, 1, 3, 3, 3, 3, 8, 12, 12, 12},
+    {1, 0, 18, 8, 5, 1, 1, 5, 5, 5, 8, 18, 12},
+    {2, 1, 3, 12, 8, 3, 5, 5, 8, 8, 12, 12, 8},
+    {0, 2, 8, 0, 18, 8, 5, 12, 12, 12, 12, 12, 18},
+    {3, 1, 2, 1, 8, 18, 8, 12, 8, 12, 8, 12, 18},
+    {0, 2, 1, 3, 8, 8, 18, 8, 8, 8, 18, 18, 18},
+    {2, 1, 5, 5, 1, 5, 5, 35, 12, 12, 18, 12, 12},
+    {3, 3, 8, 3, 8, 8, 12, 8, 18, 12, 12, 25, 18},
+    {8, 12, 5, 8, 12, 8, 12, 12, 12, 12, 18, 12, 25},
+    {8, 12, 8, 12, 12, 5, 18, 18, 12, 8, 12, 25, 12},
+    {12, 12, 12, 12, 12, 18, 12, 18, 12, 12, 18, 25, 25},
+    {12, 25, 18, 12, 25, 18, 18, 18, 18, 18, 18, 18, 18},
 };
 // END GENERATED TABLES
 // ---- end of the generated block ----
@@ -300,6 +301,7 @@ int kBobHands = BOB_HANDS;                  // sampled Bob hands per decision
 int kCompletions = COMPLETIONS;             // shared board completions per decision
 int postflop_hands = BOB_HANDS, postflop_completions = COMPLETIONS;  // set by the time budget
 constexpr int kRandomOpponents = 24;        // random hands per completion that stand for Bob's rollouts
+constexpr int kTurnRivers = 4;              // flop completions share a turn card in groups of this many
 constexpr int kMaxHands = 128, kMaxCompletions = 48;
 
 // What one decision knows about each sampled Bob hand h on each completion k.
@@ -351,11 +353,21 @@ void estimate(const HandView& v, int shown, Samples& s, bool with_alice) {
     double bob_sum[kMaxHands] = {0};
     int bob_n[kMaxHands] = {0};
     int full[7];
+    // On the flop the completions come in groups sharing one turn card, for the turn decision that
+    // decide_sampled looks ahead to.
+    bool grouped = shown == 3;
+    int turn_index = 0;
     for (int k = 0; k < kCompletions; ++k) {
         int pool[52];
         std::memcpy(pool, unseen, sizeof(int) * n);
         int need = std::min(missing + 2 * kRandomOpponents, n);
-        for (int i = 0; i < need; ++i) std::swap(pool[i], pool[i + below(n - i)]);
+        int from = 0;
+        if (grouped) {
+            if (k % kTurnRivers == 0) turn_index = below(n);
+            std::swap(pool[0], pool[turn_index]);
+            from = 1;
+        }
+        for (int i = from; i < need; ++i) std::swap(pool[i], pool[i + below(n - i)]);
         for (int i = 0; i < shown; ++i) full[2 + i] = v.board[i];
         for (int i = 0; i < missing; ++i) full[2 + shown + i] = pool[i];
         const Board board(full + 2);
@@ -410,6 +422,7 @@ const int kSizes[] = {1, 2, 3, 5, 7, 10, 14, 19, 25, 32, 40, 50, 62, 80, 100};  
 const int kPreflopSizes[] = {1, 2, 3, 5, 8, 12, 18, 25, 35, 50, 70, 100};  // round 1 raises (cached)
 const int kEarlySizes[] = {3, 7, 15, 30, 60, 100};                       // flop and turn raises
 const int kLookSizes[] = {5, 12, 25, 50, 100};                           // river raises looked ahead to
+const int kTurnLookSizes[] = {20, 100};                                  // turn raises looked ahead to
 
 // Best river value on completion k with pot P, stack a and per-hand weights w (unnormalised).
 // w is 0 for hands whose cards clash with completion k.
@@ -436,6 +449,47 @@ double river_value(const Samples& s, int k, int P, int a, const double* w) {
             extra += w[h] * normal_table_f[index] * (share[h] * c1 + c0);
         }
         best = std::max(best, P * total + extra);
+    }
+    return best;
+}
+
+// Best value of the turn from the flop, over the kTurnRivers completions from `first` (one turn card,
+// several rivers), with pot P, stack a and weights w[r][h] per river r. Alice picks one turn action for
+// the group (she knows the turn card, not the river); Bob calls a turn raise on his turn equity (his
+// river equities averaged over the group); the river is then played best on each completion.
+double turn_value(const Samples& s, int first, int P, int a, const double (*w)[kMaxHands]) {
+    double turn_equity[kMaxHands];
+    for (int h = 0; h < s.hands; ++h) {
+        double sum = 0;
+        int n = 0;
+        for (int r = 0; r < kTurnRivers; ++r)
+            if (s.result[first + r][h] >= 0) {
+                sum += s.river_bob[first + r][h];
+                ++n;
+            }
+        turn_equity[h] = n ? sum / n : 0.5;
+    }
+    double best = 0;
+    for (int r = 0; r < kTurnRivers; ++r) best += river_value(s, first + r, P, a, w[r]);  // check
+    for (int size : kTurnLookSizes) {
+        int y = std::min(size, a);
+        if (y < 1 || (size > a && size != 100)) continue;
+        double threshold = static_cast<double>(y) / (P + 2 * y), pc[kMaxHands];
+        for (int h = 0; h < s.hands; ++h) pc[h] = call_probability(turn_equity[h], threshold);
+        double value = 0;
+        for (int r = 0; r < kTurnRivers; ++r) {
+            double called_w[kMaxHands], folded = 0, called = 0, showdown = 0;
+            for (int h = 0; h < s.hands; ++h) {
+                called_w[h] = w[r][h] * pc[h];
+                folded += w[r][h] - called_w[h];
+                called += called_w[h];
+                showdown += called_w[h] * s.share[first + r][h];
+            }
+            value += folded * P - called * y;
+            if (a - y == 0) value += showdown * (P + 2 * y);
+            else value += river_value(s, first + r, P + 2 * y, a - y, called_w);
+        }
+        best = std::max(best, value);
     }
     return best;
 }
@@ -493,6 +547,7 @@ std::pair<int, int> decide_sampled(HandView& v) {
         double value = 0, pc_h[kMaxHands];
         for (int h = 0; h < s.hands; ++h)
             pc_h[h] = x > 0 ? call_probability(s.bob_equity[h], s.bob_inv_sd[h], threshold) : 1.0;
+        static double group_w[kTurnRivers][kMaxHands];  // a flop group's weights, for turn_value
         for (int k = 0; k < K; ++k) {
             double w[kMaxHands];
             double folded = 0, called = 0, showdown = 0;
@@ -505,7 +560,12 @@ std::pair<int, int> decide_sampled(HandView& v) {
             }
             value += folded * P - called * x;
             if (river || a - x == 0) value += showdown * (P + 2 * x);
-            else value += river_value(s, k, P + 2 * x, a - x, w);
+            else if (v.shown != 3) value += river_value(s, k, P + 2 * x, a - x, w);
+            else {  // the flop: the turn decision, then the river, once the group of this turn card is in
+                std::memcpy(group_w[k % kTurnRivers], w, sizeof(double) * s.hands);
+                if (k % kTurnRivers == kTurnRivers - 1)
+                    value += turn_value(s, k + 1 - kTurnRivers, P + 2 * x, a - x, group_w);
+            }
         }
         value /= total;
         if (value > best_value) {
@@ -587,7 +647,13 @@ std::pair<int, int> decide(HandView& v) {
 // Sample sizes by effort level; the player moves between levels to spend about kCpuTarget seconds.
 constexpr int kLevels[][2] = {{20, 12}, {28, 16}, {36, 20}, {48, 24}, {64, 32}};
 constexpr int kLevelCount = 5;
-constexpr double kCpuTarget = 6.0;  // of 001's 10 s; more samples than level 4 measured no better
+constexpr bool whole_turn_groups() {
+    for (const auto& level : kLevels)
+        if (level[1] % kTurnRivers != 0) return false;
+    return true;
+}
+static_assert(whole_turn_groups(), "flop completions come in whole groups of kTurnRivers");
+constexpr double kCpuTarget = 7.5;  // of 001's 10 s: level 4 with the turn lookahead takes about 7 s here
 
 void set_level(int level) {
     postflop_hands = kBobHands = kLevels[level][0];

@@ -2,7 +2,7 @@
 
 Compiles make_tables.cpp (which includes strong.cpp in its table-making mode), runs it, and replaces
 the lines between ``// BEGIN GENERATED TABLES`` and ``// END GENERATED TABLES`` in strong.cpp with its
-output. Run from anywhere: ``python bots/headsup/tools/make_tables.py`` (about four minutes of CPU).
+output. Run from anywhere: ``python bots/headsup/tools/make_tables.py`` (about ten minutes of CPU).
 """
 
 from __future__ import annotations
