@@ -13,7 +13,7 @@
 //      and from the flop the best turn play first (completions share turn cards in groups of four).
 // Round-1 decisions depend only on the starting-hand class: they and Bob's round-1 equity per class are
 // computed offline with large samples (tools/make_tables.py) and embedded in a generated block. The
-// sample sizes after the flop follow a CPU budget (about 6 s for the whole match, read from G), so the
+// sample sizes after the flop follow a CPU budget (8 s for the whole match, read from G), so the
 // player stays inside 001's 10 s on a busy machine. Evaluation adds two cards to a prepared board.
 #include <algorithm>
 #include <array>
@@ -644,7 +644,10 @@ std::pair<int, int> decide(HandView& v) {
     return {x > 0 ? 1 : 0, std::min(x, v.stack)};
 }
 
-// Sample sizes by effort level; the player moves between levels to spend about kCpuTarget seconds.
+// Sample sizes by effort level. The player starts at the top level and stays there while the match fits
+// its CPU budget, so on an ordinary machine the same seed gives the same decisions run after run; it
+// steps down only when the projected CPU of the whole match would pass the budget (a slow or crowded
+// machine, or a long match), and back up when far below it.
 constexpr int kLevels[][2] = {{20, 12}, {28, 16}, {36, 20}, {48, 24}, {64, 32}};
 constexpr int kLevelCount = 5;
 constexpr bool whole_turn_groups() {
@@ -653,23 +656,25 @@ constexpr bool whole_turn_groups() {
     return true;
 }
 static_assert(whole_turn_groups(), "flop completions come in whole groups of kTurnRivers");
-constexpr double kCpuTarget = 7.5;  // of 001's 10 s: level 4 with the turn lookahead takes about 7 s here
+constexpr double kCpuBudget = 8.0;  // of 001's 10 s: level 4 with the turn lookahead takes about 6 s here
 
 void set_level(int level) {
     postflop_hands = kBobHands = kLevels[level][0];
     postflop_completions = kCompletions = kLevels[level][1];
 }
 
-// Called at the start of hand h of g: a level up when well under the budget, down when over it.
+// Called at the start of hand h of g: a level down when the match would need more than the budget at the
+// rate so far, up when it would need less than half of it. The rate is trusted after a twentieth of the
+// match (at least 50 hands), so one slow moment early on does not lower the level for good.
 void pace(int h, int g, int& level) {
-    if (h < 50 || h % 50 != 0 || g <= 0) return;
+    if (h < std::max(50, g / 20) || h % 50 != 0 || g <= 0) return;
     double used = static_cast<double>(std::clock()) / CLOCKS_PER_SEC;
-    double per_hand_so_far = used / h, per_hand_left = (kCpuTarget - used) / std::max(1, g - h);
-    if (per_hand_left < per_hand_so_far * 1.05 && level > 0) set_level(--level);
-    else if (per_hand_left > per_hand_so_far * 2.2 && level + 1 < kLevelCount) set_level(++level);
+    double projected = used + used / h * (g - h);
+    if (projected > kCpuBudget && level > 0) set_level(--level);
+    else if (projected < 0.5 * kCpuBudget && level + 1 < kLevelCount) set_level(++level);
 }
 
-int match_hands = 0, effort_level = 2;
+int match_hands = 0, effort_level = kLevelCount - 1;
 
 // Build the tables; `hands` is the match length G, which the pacing spreads the CPU budget over.
 void init_player(int hands) {
