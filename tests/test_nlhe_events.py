@@ -1,8 +1,10 @@
-"""Events behave as immutable records: equal only to the same event type with the same fields (never to
-a bare tuple or another type), hashable, unordered, readable, and they survive pickling and JSON."""
+"""Events behave as immutable records (one of every type sampled): equal only to the same event type
+with the same fields (never to a bare tuple or another type), hashable, unordered, readable, and they
+survive pickling and JSON."""
 
 from __future__ import annotations
 
+import json
 import pickle
 from operator import eq, ne
 
@@ -12,7 +14,12 @@ from arena.engines.nlhe.events import (
     EVENT_TYPES,
     ActionKind,
     ActionTaken,
+    BlindPosted,
+    DealEnded,
+    DealStarted,
+    HandShown,
     HoleCardsDealt,
+    PotAwarded,
     Street,
     StreetEnded,
     StreetStarted,
@@ -21,13 +28,22 @@ from arena.engines.nlhe.events import (
     event_to_dict,
 )
 
-SAMPLES = [
-    ActionTaken(seat=2, action=ActionKind.CALL, added=10, street_total=10, all_in=False),
-    HoleCardsDealt(seat=2, cards=(12, 51)),
-    StreetStarted(street=Street.FLOP, board=(1, 2, 3)),
+SAMPLES = [  # one of every event type
+    DealStarted(deal=3, dealer=2, stacks=(1500, 0, 300), in_deal=(1, 3)),
+    BlindPosted(seat=3, blind="small", amount=5, all_in=False),
+    HoleCardsDealt(seat=1, cards=(0, 51)),
+    StreetStarted(street=Street.FLOP, board=(4, 5, 6)),
+    ActionTaken(seat=1, action=ActionKind.RAISE, added=40, street_total=50, all_in=True),
     StreetEnded(street=Street.RIVER),
-    UncalledBetReturned(seat=2, amount=90),
+    UncalledBetReturned(seat=1, amount=20),
+    HandShown(seat=3, cards=(7, 8), strength=123456, folded=True),
+    PotAwarded(pot=1, amount=101, eligible=(1, 3), winners=(1, 3), shares=(51, 50), showdown=True),
+    DealEnded(stacks=(1600, 0, 200), showdown=True),
 ]
+
+
+def test_samples_cover_every_event_type() -> None:
+    assert {type(e) for e in SAMPLES} == set(EVENT_TYPES.values())
 
 
 def test_equal_only_to_the_same_type_with_the_same_fields() -> None:
@@ -60,7 +76,8 @@ def test_an_event_survives_pickling_and_json(event: object) -> None:
     for protocol in range(pickle.HIGHEST_PROTOCOL + 1):
         copy = pickle.loads(pickle.dumps(event, protocol))
         assert type(copy) is type(event) and copy == event
-    assert event_from_dict(event_to_dict(event)) == event  # type: ignore[arg-type]
+    text = json.dumps(event_to_dict(event))  # type: ignore[arg-type]
+    assert event_from_dict(json.loads(text)) == event and json.loads(text)["kind"] == event.kind  # type: ignore[attr-defined]
 
 
 def test_repr_names_the_type_and_the_fields() -> None:
