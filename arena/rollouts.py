@@ -13,6 +13,7 @@ gives the same answer every time.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 
 import numpy as np
 
@@ -20,65 +21,116 @@ from arena.evaluator import CARD_KEYS, card_bit_array, card_key_array, strengths
 
 _BOARD_SIZE = 5
 _CHUNK = 20_000  # rollouts per vectorised step of win_tie_rates, bounding its memory
-_KEYS = card_key_array()
-_BITS = card_bit_array()
+_UNSEEN_CACHE = 4_096  # distinct sets of known cards whose unseen cards are kept
+_CACHED_SAMPLES = 2_000  # deals of at most this many rollouts keep their constants (at most 0.8 MB each)
+# Row 0: each card's summed key, row 1: its bit (1 << card), so that one ``take`` fetches both.
+_KEYS_AND_BITS = np.stack([card_key_array(), card_bit_array()])
+_unseen_by_mask: dict[int, np.ndarray] = {}
 
 
 def _unseen(hero: Sequence[int], board: Sequence[int], exclude: Sequence[int]) -> np.ndarray:
-    """Cards not in hero, board or exclude, in index order, after checking the known cards."""
+    """Cards (uint8) not in hero, board or exclude, in index order, after checking the known cards."""
     if len(hero) != 2:
         raise ValueError(f"the hero holds {len(hero)} cards, needs 2")
     if len(board) > _BOARD_SIZE:
         raise ValueError(f"the board has {len(board)} cards, at most {_BOARD_SIZE}")
     known = [*hero, *board, *exclude]
-    if any(not 0 <= c <= 51 for c in known):
-        raise ValueError(f"card indices must be 0..51, got {known}")
-    if len(set(known)) != len(known):
+    mask = 0
+    for card in known:
+        if not 0 <= card <= 51:
+            raise ValueError(f"card indices must be 0..51, got {known}")
+        mask |= 1 << int(card)
+    if mask.bit_count() != len(known):
         raise ValueError(f"known cards repeat: {known}")
-    dead = np.zeros(52, dtype=bool)
-    dead[known] = True
-    unseen = np.flatnonzero(~dead)
+    unseen = _unseen_by_mask.get(mask)
+    if unseen is None:
+        unseen = np.array([c for c in range(52) if not mask >> c & 1], dtype=np.uint8)
+        unseen.flags.writeable = False
+        if len(_unseen_by_mask) >= _UNSEEN_CACHE:
+            _unseen_by_mask.clear()
+        _unseen_by_mask[mask] = unseen
     needed = 2 + _BOARD_SIZE - len(board)
     if unseen.size < needed:
         raise ValueError(f"only {unseen.size} unseen cards, a rollout needs {needed}")
     return unseen
 
 
+def _layout(size: int, unknown: int, samples: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Constants of a deal: (the unshuffled flat rows, scale per position, flat bases).
+
+    The ``samples x size`` matrix of positions in ``unseen`` is kept flat, each row ``0 .. size - 1``
+    (uint8) before the shuffle; ``bases[j, s] = s * size + j`` is the flat index of row ``s``'s
+    position ``j``, and ``scales[j] = size - j`` the number of entries left to pick from there. Small
+    deals (Bob's 100 rollouts, typical RATE queries) reuse them from a cache.
+    """
+    if samples <= _CACHED_SAMPLES:
+        return _cached_layout(size, unknown, samples)
+    return _build_layout(size, unknown, samples)
+
+
+def _build_layout(size: int, unknown: int, samples: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    positions = np.tile(np.arange(size, dtype=np.uint8), samples)
+    scales = (size - np.arange(unknown, dtype=np.float64))[:, None]
+    bases = np.arange(unknown, dtype=np.intp)[:, None] + np.arange(0, samples * size, size, dtype=np.intp)
+    for array in (positions, scales, bases):
+        array.flags.writeable = False
+    return positions, scales, bases
+
+
+_cached_layout = lru_cache(maxsize=256)(_build_layout)
+
+
 def _deal(unseen: np.ndarray, unknown: int, samples: int, rng: np.random.Generator) -> np.ndarray:
-    """First ``unknown`` cards of ``samples`` uniform random permutations of ``unseen``.
+    """First ``unknown`` cards (uint8) of ``samples`` uniform random permutations of ``unseen``.
 
     A forward Fisher-Yates shuffle per row: position ``j`` takes a uniform card among those not yet
-    placed. Its first ``unknown`` positions are those of a full uniform permutation; the rest of the
-    permutation is never used, so it is not drawn.
+    placed, the one at position ``j + floor(u * (size - j))`` for the row's ``j``-th uniform ``u``. Its
+    first ``unknown`` positions are those of a full uniform permutation; the rest of the permutation
+    is never used, so it is not drawn. The rows are shuffled together as one flat array of positions
+    in ``unseen``; position ``j`` is never read again once placed, so a step only copies the entry at
+    ``j`` to the picked position (no swap back). Shape ``(unknown, samples)``: position-major, the
+    transpose of the rows.
     """
-    size = unseen.size
-    perm = np.tile(unseen.astype(np.uint8), (samples, 1))
+    flat, scales, bases = _layout(unseen.size, unknown, samples)
     uniforms = rng.random((samples, unknown))
-    rows = np.arange(samples)
+    picks = (uniforms.T * scales).astype(np.intp)
+    picks += bases
+    flat = flat.copy()
+    placed = np.empty((unknown, samples), dtype=np.uint8)
+    last = unknown - 1
     for position in range(unknown):
-        pick = (uniforms[:, position] * (size - position)).astype(np.intp)
-        pick += position
-        chosen = perm[rows, pick]
-        perm[rows, pick] = perm[:, position]
-        perm[:, position] = chosen
-    return perm[:, :unknown].astype(np.intp)
+        pick = picks[position]
+        placed[position] = flat[pick]
+        if position < last:
+            flat[pick] = flat[bases[position]]
+    return unseen[placed]
+
+
+@lru_cache(maxsize=64)
+def _weights(unknown: int) -> np.ndarray:
+    """Row 0 sums the dealt board cards (the hero's share), row 1 every dealt card (the opponent's)."""
+    weights = np.ones((2, unknown), dtype=np.int64)
+    weights[0, :2] = 0
+    weights.flags.writeable = False
+    return weights
+
+
+def _strengths(hero: Sequence[int], board: Sequence[int], dealt: np.ndarray) -> np.ndarray:
+    """Strengths of the hero's (row 0) and the opponent's (row 1) best hands per rollout."""
+    unknown, samples = dealt.shape
+    board_key = sum(CARD_KEYS[c] for c in board)
+    board_bits = sum(1 << c for c in board)
+    hero_key = board_key + CARD_KEYS[hero[0]] + CARD_KEYS[hero[1]]
+    hero_bits = board_bits + (1 << hero[0]) + (1 << hero[1])
+    # sums[0]: key sums, sums[1]: bit sums; each (2, samples): the hero's row, then the opponent's
+    sums = np.matmul(_weights(unknown), _KEYS_AND_BITS.take(dealt, axis=1))
+    sums += np.array([[[hero_key], [board_key]], [[hero_bits], [board_bits]]], dtype=np.int64)
+    return strengths_from_sums(sums[0].reshape(-1), sums[1].reshape(-1)).reshape(2, samples)
 
 
 def _outcomes(hero: Sequence[int], board: Sequence[int], dealt: np.ndarray) -> np.ndarray:
-    samples = len(dealt)
-    keys = _KEYS[dealt]
-    bits = _BITS[dealt]
-    board_key = sum(CARD_KEYS[c] for c in board)
-    board_bits = sum(1 << c for c in board)
-    shared_key = keys[:, 2:].sum(axis=1) + board_key
-    shared_bits = bits[:, 2:].sum(axis=1) + board_bits
-    hero_key = shared_key + (CARD_KEYS[hero[0]] + CARD_KEYS[hero[1]])
-    hero_bits = shared_bits + ((1 << hero[0]) | (1 << hero[1]))
-    opponent_key = shared_key + keys[:, 0] + keys[:, 1]
-    opponent_bits = shared_bits + bits[:, 0] + bits[:, 1]
-    strengths = strengths_from_sums(np.concatenate([hero_key, opponent_key]),
-                                    np.concatenate([hero_bits, opponent_bits]))
-    return np.sign(strengths[:samples] - strengths[samples:]).astype(np.int8)
+    strengths = _strengths(hero, board, dealt)
+    return np.sign(strengths[0] - strengths[1]).astype(np.int8)
 
 
 def rollout_outcomes(hero: Sequence[int], board: Sequence[int], samples: int, rng: np.random.Generator,
@@ -105,7 +157,8 @@ def deal_unknown(hero: Sequence[int], board: Sequence[int], samples: int, rng: n
     """
     if samples < 0:
         raise ValueError(f"samples {samples} must be at least 0")
-    return _deal(_unseen(hero, board, exclude), 2 + _BOARD_SIZE - len(board), samples, rng)
+    dealt = _deal(_unseen(hero, board, exclude), 2 + _BOARD_SIZE - len(board), samples, rng)
+    return dealt.T.astype(np.intp, order="C")
 
 
 def win_tie_rates(hero: Sequence[int], board: Sequence[int], samples: int, rng: np.random.Generator,

@@ -10,7 +10,14 @@ import numpy as np
 import pytest
 
 from arena.cards import parse_cards, remaining_deck
-from arena.evaluator import evaluate, evaluate_batch
+from arena.evaluator import (
+    CARD_KEYS,
+    card_bit_array,
+    card_key_array,
+    evaluate,
+    evaluate_batch,
+    strengths_from_sums,
+)
 from arena.rollouts import deal_unknown, rollout_outcomes, win_tie_rates
 
 Z = 5.0  # standard errors allowed between a sampled rate and the exact one
@@ -144,3 +151,130 @@ def test_zero_samples() -> None:
     assert rollout_outcomes(parse_cards("As Kd"), [], 0, np.random.default_rng(0)).shape == (0,)
     with pytest.raises(ValueError, match="at least 1"):
         win_tie_rates(parse_cards("As Kd"), [], 0, np.random.default_rng(0))
+
+
+# --- The vectorised implementation as it was before its per-call cost was cut (frozen copy). Every
+# judge seed's decks, Bob's decisions and RATE answers depend on these exact draws, so the shipped
+# functions must consume a generator identically and return identical values.
+
+def _frozen_unseen(hero: Sequence[int], board: Sequence[int], exclude: Sequence[int]) -> np.ndarray:
+    if len(hero) != 2:
+        raise ValueError(f"the hero holds {len(hero)} cards, needs 2")
+    if len(board) > 5:
+        raise ValueError(f"the board has {len(board)} cards, at most 5")
+    known = [*hero, *board, *exclude]
+    if any(not 0 <= c <= 51 for c in known):
+        raise ValueError(f"card indices must be 0..51, got {known}")
+    if len(set(known)) != len(known):
+        raise ValueError(f"known cards repeat: {known}")
+    dead = np.zeros(52, dtype=bool)
+    dead[known] = True
+    unseen = np.flatnonzero(~dead)
+    needed = 2 + 5 - len(board)
+    if unseen.size < needed:
+        raise ValueError(f"only {unseen.size} unseen cards, a rollout needs {needed}")
+    return unseen
+
+
+def _frozen_deal(unseen: np.ndarray, unknown: int, samples: int, rng: np.random.Generator) -> np.ndarray:
+    size = unseen.size
+    perm = np.tile(unseen.astype(np.uint8), (samples, 1))
+    uniforms = rng.random((samples, unknown))
+    rows = np.arange(samples)
+    for position in range(unknown):
+        pick = (uniforms[:, position] * (size - position)).astype(np.intp)
+        pick += position
+        chosen = perm[rows, pick]
+        perm[rows, pick] = perm[:, position]
+        perm[:, position] = chosen
+    return perm[:, :unknown].astype(np.intp)
+
+
+def _frozen_outcomes(hero: Sequence[int], board: Sequence[int], dealt: np.ndarray) -> np.ndarray:
+    samples = len(dealt)
+    keys, bits = card_key_array()[dealt], card_bit_array()[dealt]
+    board_key = sum(CARD_KEYS[c] for c in board)
+    board_bits = sum(1 << c for c in board)
+    shared_key = keys[:, 2:].sum(axis=1) + board_key
+    shared_bits = bits[:, 2:].sum(axis=1) + board_bits
+    hero_key = shared_key + (CARD_KEYS[hero[0]] + CARD_KEYS[hero[1]])
+    hero_bits = shared_bits + ((1 << hero[0]) | (1 << hero[1]))
+    opponent_key = shared_key + keys[:, 0] + keys[:, 1]
+    opponent_bits = shared_bits + bits[:, 0] + bits[:, 1]
+    strengths = strengths_from_sums(np.concatenate([hero_key, opponent_key]),
+                                    np.concatenate([hero_bits, opponent_bits]))
+    return np.sign(strengths[:samples] - strengths[samples:]).astype(np.int8)
+
+
+def frozen_rollout_outcomes(hero: Sequence[int], board: Sequence[int], samples: int,
+                            rng: np.random.Generator, exclude: Sequence[int] = ()) -> np.ndarray:
+    if samples < 0:
+        raise ValueError(f"samples {samples} must be at least 0")
+    unseen = _frozen_unseen(hero, board, exclude)
+    if samples == 0:
+        return np.zeros(0, dtype=np.int8)
+    return _frozen_outcomes(hero, board, _frozen_deal(unseen, 7 - len(board), samples, rng))
+
+
+def frozen_deal_unknown(hero: Sequence[int], board: Sequence[int], samples: int, rng: np.random.Generator,
+                        exclude: Sequence[int] = ()) -> np.ndarray:
+    if samples < 0:
+        raise ValueError(f"samples {samples} must be at least 0")
+    return _frozen_deal(_frozen_unseen(hero, board, exclude), 7 - len(board), samples, rng)
+
+
+def frozen_win_tie_rates(hero: Sequence[int], board: Sequence[int], samples: int, rng: np.random.Generator,
+                         exclude: Sequence[int] = ()) -> tuple[float, float]:
+    if samples < 1:
+        raise ValueError(f"samples {samples} must be at least 1")
+    unseen = _frozen_unseen(hero, board, exclude)
+    wins = ties = 0
+    for start in range(0, samples, 20_000):
+        dealt = _frozen_deal(unseen, 7 - len(board), min(20_000, samples - start), rng)
+        outcomes = _frozen_outcomes(hero, board, dealt)
+        wins += int(np.count_nonzero(outcomes == 1))
+        ties += int(np.count_nonzero(outcomes == 0))
+    return wins / samples, ties / samples
+
+
+def random_case(rng: np.random.Generator) -> tuple[list[int], list[int], list[int], int]:
+    """(hero, board, exclude, samples): any board size, up to 40 excluded cards, mostly small samples."""
+    deck = rng.permutation(52).tolist()
+    board_size = int(rng.choice([0, 3, 4, 5, int(rng.integers(0, 6))]))
+    spare = 52 - 2 - board_size - (2 + 5 - board_size)
+    excluded = int(rng.choice([0, 0, int(rng.integers(0, 6)), int(rng.integers(0, spare + 1))]))
+    samples = int(rng.choice([1, 2, 60, 100, int(rng.integers(0, 300)), int(rng.integers(0, 3_000))]))
+    hero, board = deck[:2], deck[2:2 + board_size]
+    return hero, board, deck[2 + board_size:2 + board_size + excluded], samples
+
+
+def test_same_draws_and_results_as_the_frozen_implementation() -> None:
+    cases = np.random.default_rng(2026)
+    for case in range(3_000):
+        hero, board, exclude, samples = random_case(cases)
+        seed = int(cases.integers(2**63))
+        for shipped, frozen in ((rollout_outcomes, frozen_rollout_outcomes),
+                                (deal_unknown, frozen_deal_unknown),
+                                (win_tie_rates, frozen_win_tie_rates)):
+            if shipped is win_tie_rates and samples == 0:
+                continue
+            ours, theirs = np.random.default_rng(seed), np.random.default_rng(seed)
+            got, expected = shipped(hero, board, samples, ours, exclude), frozen(hero, board, samples, theirs,
+                                                                                   exclude)
+            context = (case, shipped.__name__, hero, board, exclude, samples)
+            if isinstance(expected, tuple):
+                assert got == expected, context
+            else:
+                assert got.dtype == expected.dtype and got.shape == expected.shape, context
+                assert np.array_equal(got, expected), context
+            assert ours.bit_generator.state == theirs.bit_generator.state, context
+
+
+def test_same_draws_as_the_frozen_implementation_across_chunks_and_calls() -> None:
+    hero, board = parse_cards("Td 9d"), parse_cards("8d 2s Kc")
+    ours, theirs = np.random.default_rng(77), np.random.default_rng(77)
+    for samples in (45_001, 100, 20_000, 3):  # several chunks, then the small cached layouts again
+        assert win_tie_rates(hero, board, samples, ours) == frozen_win_tie_rates(hero, board, samples, theirs)
+        assert np.array_equal(rollout_outcomes(hero, board, samples, ours),
+                              frozen_rollout_outcomes(hero, board, samples, theirs))
+    assert ours.bit_generator.state == theirs.bit_generator.state
