@@ -13,23 +13,47 @@ gives the same answer every time.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from functools import lru_cache
 
 import numpy as np
 
-from arena.evaluator import CARD_KEYS, card_bit_array, card_key_array, strengths_from_sums
+from arena.evaluator import CARD_KEYS, card_bit_array, card_key_array, few_strengths_from_sums
 
 _BOARD_SIZE = 5
 _CHUNK = 20_000  # rollouts per vectorised step of win_tie_rates, bounding its memory
-_UNSEEN_CACHE = 4_096  # distinct sets of known cards whose unseen cards are kept
+_KNOWN_CACHE = 4_096  # distinct (hero, board, exclude) card sets whose constants are kept
 _CACHED_SAMPLES = 2_000  # deals of at most this many rollouts keep their constants (at most 0.8 MB each)
 # Row 0: each card's summed key, row 1: its bit (1 << card), so that one ``take`` fetches both.
 _KEYS_AND_BITS = np.stack([card_key_array(), card_bit_array()])
-_unseen_by_mask: dict[int, np.ndarray] = {}
 
 
-def _unseen(hero: Sequence[int], board: Sequence[int], exclude: Sequence[int]) -> np.ndarray:
-    """Cards (uint8) not in hero, board or exclude, in index order, after checking the known cards."""
+def _weights(unknown: int) -> np.ndarray:
+    """Row 0 sums the dealt board cards (the hero's share), row 1 every dealt card (the opponent's)."""
+    weights = np.ones((2, unknown), dtype=np.int64)
+    weights[0, :2] = 0
+    weights.flags.writeable = False
+    return weights
+
+
+_WEIGHTS = {unknown: _weights(unknown) for unknown in range(2, 2 + _BOARD_SIZE + 1)}
+
+
+@dataclass(frozen=True, slots=True)
+class _Known:
+    """What a rollout needs of the known cards: computed once per distinct (hero, board, exclude)."""
+
+    unseen: np.ndarray  # the cards nobody can see (uint8), in index order
+    keys_and_bits: np.ndarray  # (2, unseen): :data:`_KEYS_AND_BITS` of the unseen cards
+    unknown: int  # cards a rollout deals: the opponent's two and the missing board
+    constants: np.ndarray  # (2, 2, 1): key and bit sums of (hero + board, board)
+
+
+_known_cards: dict[tuple[int, int, int], _Known] = {}
+
+
+def _known(hero: Sequence[int], board: Sequence[int], exclude: Sequence[int]) -> _Known:
+    """The :class:`_Known` of these cards, after checking them."""
     if len(hero) != 2:
         raise ValueError(f"the hero holds {len(hero)} cards, needs 2")
     if len(board) > _BOARD_SIZE:
@@ -42,17 +66,30 @@ def _unseen(hero: Sequence[int], board: Sequence[int], exclude: Sequence[int]) -
         mask |= 1 << int(card)
     if mask.bit_count() != len(known):
         raise ValueError(f"known cards repeat: {known}")
-    unseen = _unseen_by_mask.get(mask)
-    if unseen is None:
-        unseen = np.array([c for c in range(52) if not mask >> c & 1], dtype=np.uint8)
-        unseen.flags.writeable = False
-        if len(_unseen_by_mask) >= _UNSEEN_CACHE:
-            _unseen_by_mask.clear()
-        _unseen_by_mask[mask] = unseen
-    needed = 2 + _BOARD_SIZE - len(board)
-    if unseen.size < needed:
-        raise ValueError(f"only {unseen.size} unseen cards, a rollout needs {needed}")
-    return unseen
+    key = (1 << int(hero[0]) | 1 << int(hero[1]), sum(1 << int(c) for c in board), mask)
+    cached = _known_cards.get(key)
+    if cached is None:
+        cached = _build_known(hero, board, mask)
+        if len(_known_cards) >= _KNOWN_CACHE:
+            _known_cards.clear()
+        _known_cards[key] = cached
+    return cached
+
+
+def _build_known(hero: Sequence[int], board: Sequence[int], mask: int) -> _Known:
+    unseen = np.array([c for c in range(52) if not mask >> c & 1], dtype=np.uint8)
+    unknown = 2 + _BOARD_SIZE - len(board)
+    if unseen.size < unknown:
+        raise ValueError(f"only {unseen.size} unseen cards, a rollout needs {unknown}")
+    board_key = sum(CARD_KEYS[c] for c in board)
+    board_bits = sum(1 << c for c in board)
+    hero_key = board_key + CARD_KEYS[hero[0]] + CARD_KEYS[hero[1]]
+    hero_bits = board_bits + (1 << hero[0]) + (1 << hero[1])
+    constants = np.array([[[hero_key], [board_key]], [[hero_bits], [board_bits]]], dtype=np.int64)
+    keys_and_bits = _KEYS_AND_BITS.take(unseen, axis=1)
+    for array in (unseen, keys_and_bits, constants):
+        array.flags.writeable = False
+    return _Known(unseen, keys_and_bits, unknown, constants)
 
 
 def _layout(size: int, unknown: int, samples: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -80,18 +117,19 @@ def _build_layout(size: int, unknown: int, samples: int) -> tuple[np.ndarray, np
 _cached_layout = lru_cache(maxsize=256)(_build_layout)
 
 
-def _deal(unseen: np.ndarray, unknown: int, samples: int, rng: np.random.Generator) -> np.ndarray:
-    """First ``unknown`` cards (uint8) of ``samples`` uniform random permutations of ``unseen``.
+def _deal(known: _Known, samples: int, rng: np.random.Generator) -> np.ndarray:
+    """First ``unknown`` entries of ``samples`` uniform random permutations of the unseen cards.
 
     A forward Fisher-Yates shuffle per row: position ``j`` takes a uniform card among those not yet
     placed, the one at position ``j + floor(u * (size - j))`` for the row's ``j``-th uniform ``u``. Its
     first ``unknown`` positions are those of a full uniform permutation; the rest of the permutation
     is never used, so it is not drawn. The rows are shuffled together as one flat array of positions
     in ``unseen``; position ``j`` is never read again once placed, so a step only copies the entry at
-    ``j`` to the picked position (no swap back). Shape ``(unknown, samples)``: position-major, the
-    transpose of the rows.
+    ``j`` to the picked position (no swap back). The entries are positions in ``known.unseen``
+    (uint8), shape ``(unknown, samples)``: position-major, the transpose of the rows.
     """
-    flat, scales, bases = _layout(unseen.size, unknown, samples)
+    unknown = known.unknown
+    flat, scales, bases = _layout(known.unseen.size, unknown, samples)
     uniforms = rng.random((samples, unknown))
     picks = (uniforms.T * scales).astype(np.intp)
     picks += bases
@@ -103,34 +141,15 @@ def _deal(unseen: np.ndarray, unknown: int, samples: int, rng: np.random.Generat
         placed[position] = flat[pick]
         if position < last:
             flat[pick] = flat[bases[position]]
-    return unseen[placed]
+    return placed
 
 
-@lru_cache(maxsize=64)
-def _weights(unknown: int) -> np.ndarray:
-    """Row 0 sums the dealt board cards (the hero's share), row 1 every dealt card (the opponent's)."""
-    weights = np.ones((2, unknown), dtype=np.int64)
-    weights[0, :2] = 0
-    weights.flags.writeable = False
-    return weights
-
-
-def _strengths(hero: Sequence[int], board: Sequence[int], dealt: np.ndarray) -> np.ndarray:
-    """Strengths of the hero's (row 0) and the opponent's (row 1) best hands per rollout."""
-    unknown, samples = dealt.shape
-    board_key = sum(CARD_KEYS[c] for c in board)
-    board_bits = sum(1 << c for c in board)
-    hero_key = board_key + CARD_KEYS[hero[0]] + CARD_KEYS[hero[1]]
-    hero_bits = board_bits + (1 << hero[0]) + (1 << hero[1])
+def _strengths(known: _Known, placed: np.ndarray) -> np.ndarray:
+    """Strengths of the hero's (row 0) and the opponent's (row 1) best hands per rollout of :func:`_deal`."""
     # sums[0]: key sums, sums[1]: bit sums; each (2, samples): the hero's row, then the opponent's
-    sums = np.matmul(_weights(unknown), _KEYS_AND_BITS.take(dealt, axis=1))
-    sums += np.array([[[hero_key], [board_key]], [[hero_bits], [board_bits]]], dtype=np.int64)
-    return strengths_from_sums(sums[0].reshape(-1), sums[1].reshape(-1)).reshape(2, samples)
-
-
-def _outcomes(hero: Sequence[int], board: Sequence[int], dealt: np.ndarray) -> np.ndarray:
-    strengths = _strengths(hero, board, dealt)
-    return np.sign(strengths[0] - strengths[1]).astype(np.int8)
+    sums = np.matmul(_WEIGHTS[known.unknown], known.keys_and_bits.take(placed, axis=1))
+    sums += known.constants
+    return few_strengths_from_sums(sums[0].reshape(-1), sums[1].reshape(-1)).reshape(sums.shape[1:])
 
 
 def rollout_outcomes(hero: Sequence[int], board: Sequence[int], samples: int, rng: np.random.Generator,
@@ -143,10 +162,11 @@ def rollout_outcomes(hero: Sequence[int], board: Sequence[int], samples: int, rn
     """
     if samples < 0:
         raise ValueError(f"samples {samples} must be at least 0")
-    unseen = _unseen(hero, board, exclude)
+    known = _known(hero, board, exclude)
     if samples == 0:
         return np.zeros(0, dtype=np.int8)
-    return _outcomes(hero, board, _deal(unseen, 2 + _BOARD_SIZE - len(board), samples, rng))
+    strengths = _strengths(known, _deal(known, samples, rng))
+    return np.sign(strengths[0] - strengths[1]).astype(np.int8)
 
 
 def deal_unknown(hero: Sequence[int], board: Sequence[int], samples: int, rng: np.random.Generator,
@@ -157,8 +177,8 @@ def deal_unknown(hero: Sequence[int], board: Sequence[int], samples: int, rng: n
     """
     if samples < 0:
         raise ValueError(f"samples {samples} must be at least 0")
-    dealt = _deal(_unseen(hero, board, exclude), 2 + _BOARD_SIZE - len(board), samples, rng)
-    return dealt.T.astype(np.intp, order="C")
+    known = _known(hero, board, exclude)
+    return known.unseen.take(_deal(known, samples, rng).T).astype(np.intp)
 
 
 def win_tie_rates(hero: Sequence[int], board: Sequence[int], samples: int, rng: np.random.Generator,
@@ -166,11 +186,10 @@ def win_tie_rates(hero: Sequence[int], board: Sequence[int], samples: int, rng: 
     """``(P(hero strictly better), P(tie))`` estimated over ``samples`` rollouts (seed 001's RATE)."""
     if samples < 1:
         raise ValueError(f"samples {samples} must be at least 1")
-    unseen = _unseen(hero, board, exclude)
+    known = _known(hero, board, exclude)
     wins = ties = 0
     for start in range(0, samples, _CHUNK):
-        dealt = _deal(unseen, 2 + _BOARD_SIZE - len(board), min(_CHUNK, samples - start), rng)
-        outcomes = _outcomes(hero, board, dealt)
-        wins += int(np.count_nonzero(outcomes == 1))
-        ties += int(np.count_nonzero(outcomes == 0))
+        hero_strength, opponent_strength = _strengths(known, _deal(known, min(_CHUNK, samples - start), rng))
+        wins += int(np.count_nonzero(hero_strength > opponent_strength))
+        ties += int(np.count_nonzero(hero_strength == opponent_strength))
     return wins / samples, ties / samples

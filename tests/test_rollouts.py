@@ -16,6 +16,7 @@ from arena.evaluator import (
     card_key_array,
     evaluate,
     evaluate_batch,
+    few_strengths_from_sums,
     strengths_from_sums,
 )
 from arena.rollouts import deal_unknown, rollout_outcomes, win_tie_rates
@@ -278,3 +279,20 @@ def test_same_draws_as_the_frozen_implementation_across_chunks_and_calls() -> No
         assert np.array_equal(rollout_outcomes(hero, board, samples, ours),
                               frozen_rollout_outcomes(hero, board, samples, theirs))
     assert ours.bit_generator.state == theirs.bit_generator.state
+
+
+def test_few_strengths_from_sums_equals_strengths_from_sums() -> None:
+    rng = np.random.default_rng(17)
+    keys, bits = card_key_array(), card_bit_array()
+    for size in (1, 2, 7, 200, 5_000):
+        for flushes in (False, True):
+            # flush-prone hands draw their cards from two suits only
+            pool = np.arange(26) if flushes else np.arange(52)
+            cards = [rng.choice(pool, int(rng.integers(5, 8)), replace=False).tolist() for _ in range(size)]
+            key_sums = np.array([int(keys[row].sum()) for row in cards], dtype=np.int64)
+            bit_sums = np.array([int(bits[row].sum()) for row in cards], dtype=np.int64)
+            before = (key_sums.copy(), bit_sums.copy())
+            few = few_strengths_from_sums(key_sums, bit_sums)
+            assert few.tolist() == strengths_from_sums(key_sums, bit_sums).tolist()
+            assert few.tolist() == [evaluate(row) for row in cards]
+            assert np.array_equal(key_sums, before[0]) and np.array_equal(bit_sums, before[1])
