@@ -281,6 +281,37 @@ def test_same_draws_as_the_frozen_implementation_across_chunks_and_calls() -> No
     assert ours.bit_generator.state == theirs.bit_generator.state
 
 
+@pytest.mark.parametrize(
+    ("hero", "board", "exclude"),
+    [
+        ([12], [], []),
+        ([12, 25], [0, 1, 2, 3, 4, 5], []),
+        ([12, 52], [0, 1, 2], []),
+        ([12, 25], [0, 12, 2], []),
+        ([12, 25], [0, 1, 2], [1]),
+        ([12, 25], [0, 1, 2], list(range(3, 12)) + list(range(13, 25)) + list(range(26, 49))),
+    ],
+)
+def test_bad_known_cards_fail_as_in_the_frozen_implementation(
+    hero: list[int], board: list[int], exclude: list[int]
+) -> None:
+    with pytest.raises(ValueError) as frozen:
+        frozen_rollout_outcomes(hero, board, 10, np.random.default_rng(0), exclude)
+    for shipped in (rollout_outcomes, deal_unknown, win_tie_rates):
+        with pytest.raises(ValueError) as ours:
+            shipped(hero, board, 10, np.random.default_rng(0), exclude)
+        assert str(ours.value) == str(frozen.value)
+
+
+def test_numpy_card_arrays_give_the_frozen_results() -> None:
+    hero, board, exclude = np.array([3, 44]), np.array([8, 21, 34, 47]), np.array([0, 13])
+    ours, theirs = np.random.default_rng(5), np.random.default_rng(5)
+    assert np.array_equal(rollout_outcomes(hero, board, 100, ours, exclude),
+                          frozen_rollout_outcomes(hero, board, 100, theirs, exclude))
+    expected = frozen_win_tie_rates(hero, board, 60, theirs, exclude)
+    assert win_tie_rates(hero, board, 60, ours, exclude) == expected
+
+
 def test_few_strengths_from_sums_equals_strengths_from_sums() -> None:
     rng = np.random.default_rng(17)
     keys, bits = card_key_array(), card_bit_array()
