@@ -55,12 +55,17 @@ _new: Callable[..., Any] = tuple.__new__
 
 
 class _Seating(NamedTuple):
-    """What a deal's seating and blinds imply, before any card is dealt (lists indexed by seat, 0 unused)."""
+    """What a deal's seating and blinds imply, before any card is dealt (lists indexed by seat, 0 unused).
+
+    It follows from the blinds, the dealer and which seats are dealt in, unless a blind poster is short (has
+    at most its blind, so posts its whole stack): the stacks only lose the two posts (``bet``).
+    """
 
     in_deal: tuple[int, ...]  # seats dealt in, ascending
     order: tuple[int, ...]  # the same, starting left of the dealer and ending with it
     after: tuple[tuple[int, ...], ...]  # per seat: the other dealt seats going left from it, then itself
-    stack: list[int]  # chips behind once the blinds are in
+    small: int  # the seat posting the small blind
+    big: int  # the seat posting the big blind
     bet: list[int]  # the blinds (also each seat's deal total so far)
     all_in: list[bool]  # a blind that took a whole stack
     idle: list[bool]  # not dealt in, or all-in on its blind: never asked to act
@@ -69,14 +74,20 @@ class _Seating(NamedTuple):
     blinds: tuple[BlindPosted, BlindPosted]  # small, then big
     pot: int  # the blinds together
     dealing: tuple[tuple[int, int, int], ...]  # (seat, deck index of its first card, of its second) in order
+    board_at: tuple[int, int, int, int, int]  # deck indices of the three flop cards, the turn and the river
     actor: int | None  # the first seat to act; None when the blinds leave nobody to act
 
 
-_SEATINGS: dict[tuple[int, int, int, tuple[int, ...]], _Seating] = {}
+# Seatings without a short blind, per (small blind, big blind, dealer, seats, the seats without chips): a
+# remembered one was made from a dealer and stacks that passed the checks, which any stacks with the same key
+# pass too, apart from negative amounts (checked every deal). Kept as plain tuples in the order of the
+# fields: CPython unpacks an exact tuple in a third of the time it takes for a NamedTuple.
+_SEATINGS: dict[tuple[int, int, int, int, tuple[int, ...]], tuple[Any, ...]] = {}
+_SMALL, _BIG = _Seating._fields.index("small"), _Seating._fields.index("big")
 
 
 def _seating(small_blind: int, big_blind: int, dealer: int, stacks: tuple[int, ...]) -> _Seating:
-    """The seating and blinds of a deal, remembered per (blinds, dealer, stacks) (a bounded cache)."""
+    """The seating and blinds of a deal with these stacks (``ValueError`` when fewer than two have chips)."""
     seats = len(stacks)
     dealt = [seat for seat, chips in enumerate(stacks, 1) if chips]
     count = len(dealt)
@@ -96,17 +107,16 @@ def _seating(small_blind: int, big_blind: int, dealer: int, stacks: tuple[int, .
     else:
         small, big = order[0], order[1]
     # Blinds, each capped by the poster's stack.
-    stack, bet, all_in = [0, *stacks], [0] * (seats + 1), [False] * (seats + 1)
+    bet, all_in = [0] * (seats + 1), [False] * (seats + 1)
     active, current = count, 0
     blinds = []
     for seat, blind, amount in ((small, "small", small_blind), (big, "big", big_blind)):
-        chips = stack[seat]
+        chips = stacks[seat - 1]
         if amount < chips:
             chips, short = amount, False
         else:
             short = all_in[seat] = idle[seat] = True
             active -= 1
-        stack[seat] -= chips
         bet[seat] = chips
         current = max(current, chips)
         blinds.append(BlindPosted(seat, blind, chips, short))
@@ -114,14 +124,12 @@ def _seating(small_blind: int, big_blind: int, dealer: int, stacks: tuple[int, .
     # or another seat could still answer a bet.
     waiting = (seat for seat in after[big] if not idle[seat] and (bet[seat] < current or active >= 2))
     dealing = tuple((seat, i, i + count) for i, seat in enumerate(order))  # one card each, twice round
-    seating = _Seating(
-        tuple(dealt), order, tuple(after), stack, bet, all_in, idle, active, current, (blinds[0], blinds[1]),
-        bet[small] + bet[big], dealing, next(waiting, None),
+    base = 2 * count  # then burn, flop x3, burn, turn, burn, river
+    return _Seating(
+        tuple(dealt), order, tuple(after), small, big, bet, all_in, idle, active, current,
+        (blinds[0], blinds[1]), bet[small] + bet[big], dealing,
+        (base + 1, base + 2, base + 3, base + 5, base + 7), next(waiting, None),
     )
-    if len(_SEATINGS) >= 4096:
-        _SEATINGS.clear()
-    _SEATINGS[small_blind, big_blind, dealer, stacks] = seating
-    return seating
 
 
 class Deal:
@@ -176,27 +184,44 @@ class Deal:
             raise ValueError(f"{len(stacks)} stacks given for a table of {seats} seats")
         before = tuple(stacks)
         small_blind, big_blind = rules.small_blind, rules.big_blind
-        seating = _SEATINGS.get((small_blind, big_blind, dealer, before))
-        if seating is None:  # stacks and dealer not seen before (a remembered seating had them checked)
-            if min(stacks) < 0:
-                raise ValueError(f"stacks {list(stacks)} hold a negative amount")
-            if not 1 <= dealer <= seats or stacks[dealer - 1] <= 0:
-                raise ValueError(f"dealer {dealer} is not a seat 1..{seats} with chips")
+        lowest = min(before)
+        if lowest > big_blind:  # the usual case: every seat is dealt in and covers its blind
+            out: tuple[int, ...] = ()
+        elif lowest < 0:
+            raise ValueError(f"stacks {list(stacks)} hold a negative amount")
+        else:
+            out = tuple(seat for seat, chips in enumerate(before, 1) if not chips)
+        key = (small_blind, big_blind, dealer, seats, out)
+        seating = _SEATINGS.get(key)
+        if seating is None and (not 1 <= dealer <= seats or stacks[dealer - 1] <= 0):
+            raise ValueError(f"dealer {dealer} is not a seat 1..{seats} with chips")
         if len(deck) != 52 or _DECK.difference(deck):  # 52 cards holding all of 0..51: a permutation
             raise ValueError(f"the deck holds {len(deck)} cards, not the 52 distinct cards 0..51")
-        if seating is None:
-            seating = _seating(small_blind, big_blind, dealer, before)
+        stack = [0, *before]  # chips behind, indexed by seat (0 unused), once the blinds are taken below
+        if seating is None or (
+            lowest <= big_blind
+            and (stack[seating[_SMALL]] <= small_blind or stack[seating[_BIG]] <= big_blind)
+        ):  # not remembered, or a blind poster is short this time
+            made = _seating(small_blind, big_blind, dealer, before)
+            seating = tuple(made)
+            if not any(made.all_in):  # a short blind's record depends on its stack: made again each time
+                if len(_SEATINGS) >= 4096:
+                    _SEATINGS.clear()
+                _SEATINGS[key] = seating
         self.rules = rules
         self.deal_number = deal_number
         self.dealer = dealer
-        in_deal, order, after, stack, bet, all_in, idle, active, current, blinds, pot, dealing, actor = (
-            seating
-        )
+        (
+            in_deal, order, after, small, big, bet, all_in, idle, active, current, blinds, pot, dealing,
+            board_at, actor,
+        ) = seating
         self.in_deal = in_deal
         self._order = order
         self._after = after
         size = seats + 1  # per-seat lists are indexed by seat number; index 0 is unused
-        self._stack = stack.copy()
+        stack[small] -= bet[small]
+        stack[big] -= bet[big]
+        self._stack = stack
         self._bet = bet.copy()  # chips in during the current betting round
         self._total = bet.copy()  # chips in during the whole deal
         self._folded = [False] * size
@@ -221,12 +246,8 @@ class Deal:
             holes[seat] = cards = (deck[first], deck[second])
             events.append(_new(HoleCardsDealt, (seat, cards)))
         self._holes = holes
-        base = 2 * count  # burn, flop x3, burn, turn, burn, river
-        self._street_cards = (
-            (deck[base + 1], deck[base + 2], deck[base + 3]),
-            (deck[base + 5],),
-            (deck[base + 7],),
-        )
+        flop1, flop2, flop3, turn, river = board_at
+        self._street_cards = ((deck[flop1], deck[flop2], deck[flop3]), (deck[turn],), (deck[river],))
         self._late_min_bet = rules.late_street_multiplier * big_blind
         events.append(_PRE_FLOP_STARTED)
         self.actor = actor
