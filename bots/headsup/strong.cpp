@@ -525,6 +525,7 @@ std::pair<int, int> decide_sampled(HandView& v) {
     estimate(v, v.shown, s, true);
     int K = s.completions;
     double wk[kMaxCompletions][kMaxHands];  // weight of h on completion k (0 when the cards clash)
+    double group_w[kTurnRivers][kMaxHands];  // on the flop: one turn card's group of weights, for turn_value
     double total = 0;
     for (int k = 0; k < K; ++k)
         for (int h = 0; h < s.hands; ++h) {
@@ -547,7 +548,6 @@ std::pair<int, int> decide_sampled(HandView& v) {
         double value = 0, pc_h[kMaxHands];
         for (int h = 0; h < s.hands; ++h)
             pc_h[h] = x > 0 ? call_probability(s.bob_equity[h], s.bob_inv_sd[h], threshold) : 1.0;
-        static double group_w[kTurnRivers][kMaxHands];  // a flop group's weights, for turn_value
         for (int k = 0; k < K; ++k) {
             double w[kMaxHands];
             double folded = 0, called = 0, showdown = 0;
