@@ -103,27 +103,37 @@ inline int strength(int flush_mask, int seen1, int seen2, int seen3, int seen4) 
     return top_ranks_table[seen1];
 }
 
-// Strength of the best five of n (up to seven) cards.
-[[maybe_unused]] int evaluate7(const int* cards, int n) {
-    int suit_mask[4] = {0, 0, 0, 0};
+// The rank sets of some cards: seen1 the ranks present, seen2 those held twice or more, and so on.
+struct RankSets {
     int seen1 = 0, seen2 = 0, seen3 = 0, seen4 = 0;
-    for (int i = 0; i < n; ++i) {
-        int bit = 1 << (cards[i] % 13);
-        suit_mask[cards[i] / 13] |= bit;
+
+    void add(int bit) {
         seen4 |= seen3 & bit;
         seen3 |= seen2 & bit;
         seen2 |= seen1 & bit;
         seen1 |= bit;
     }
+    int strength(int flush_mask) const { return ::strength(flush_mask, seen1, seen2, seen3, seen4); }
+};
+
+// Strength of the best five of n (up to seven) cards.
+[[maybe_unused]] int evaluate7(const int* cards, int n) {
+    int suit_mask[4] = {0, 0, 0, 0};
+    RankSets ranks;
+    for (int i = 0; i < n; ++i) {
+        int bit = 1 << (cards[i] % 13);
+        suit_mask[cards[i] / 13] |= bit;
+        ranks.add(bit);
+    }
     int flush_mask = 0;
     for (int s = 0; s < 4; ++s)
         if (bit_count_table[suit_mask[s]] >= 5) flush_mask = suit_mask[s];
-    return strength(flush_mask, seen1, seen2, seen3, seen4);
+    return ranks.strength(flush_mask);
 }
 
 // A complete five-card board, prepared once so that each two-card hand on it costs a few bit operations.
 struct Board {
-    int seen1 = 0, seen2 = 0, seen3 = 0, seen4 = 0;
+    RankSets ranks;
     int flush_suit = -1, flush_base = 0;  // the only suit that can make a flush (three or more on the board)
 
     explicit Board(const int* cards) {
@@ -131,10 +141,7 @@ struct Board {
         for (int i = 0; i < 5; ++i) {
             int bit = 1 << (cards[i] % 13);
             suit_mask[cards[i] / 13] |= bit;
-            seen4 |= seen3 & bit;
-            seen3 |= seen2 & bit;
-            seen2 |= seen1 & bit;
-            seen1 |= bit;
+            ranks.add(bit);
         }
         for (int s = 0; s < 4; ++s)
             if (bit_count_table[suit_mask[s]] >= 3) {
@@ -144,23 +151,16 @@ struct Board {
     }
 
     int eval(int c0, int c1) const {
-        int r0 = c0 % 13, r1 = c1 % 13;
-        int b0 = 1 << r0, b1 = 1 << r1;
-        int s1 = seen1, s2 = seen2, s3 = seen3, s4 = seen4;
-        s4 |= s3 & b0;
-        s3 |= s2 & b0;
-        s2 |= s1 & b0;
-        s1 |= b0;
-        s4 |= s3 & b1;
-        s3 |= s2 & b1;
-        s2 |= s1 & b1;
-        s1 |= b1;
+        int b0 = 1 << (c0 % 13), b1 = 1 << (c1 % 13);
+        RankSets hand = ranks;
+        hand.add(b0);
+        hand.add(b1);
         int flush_mask = 0;
         if (flush_suit >= 0) {
             int m = flush_base | (c0 / 13 == flush_suit ? b0 : 0) | (c1 / 13 == flush_suit ? b1 : 0);
             if (bit_count_table[m] >= 5) flush_mask = m;
         }
-        return strength(flush_mask, s1, s2, s3, s4);
+        return hand.strength(flush_mask);
     }
 };
 
