@@ -423,10 +423,12 @@ const int kPreflopSizes[] = {1, 2, 3, 5, 8, 12, 18, 25, 35, 50, 70, 100};  // ro
 const int kEarlySizes[] = {3, 7, 15, 30, 60, 100};                       // flop and turn raises
 const int kLookSizes[] = {5, 12, 25, 50, 100};                           // river raises looked ahead to
 const int kTurnLookSizes[] = {20, 100};                                  // turn raises looked ahead to
+const int kTurnRiverLookSizes[] = {12, 50, 100};                         // river raises after those
 
-// Best river value on completion k with pot P, stack a and per-hand weights w (unnormalised).
-// w is 0 for hands whose cards clash with completion k.
-double river_value(const Samples& s, int k, int P, int a, const double* w) {
+// Best river value on completion k with pot P, stack a and per-hand weights w (unnormalised), over a
+// check and the raise sizes `looks`. w is 0 for hands whose cards clash with completion k.
+template <int N = sizeof kLookSizes / sizeof kLookSizes[0]>
+double river_value(const Samples& s, int k, int P, int a, const double* w, const int (&looks)[N] = kLookSizes) {
     double total = 0, won = 0;
     for (int h = 0; h < s.hands; ++h) {
         total += w[h];
@@ -436,7 +438,7 @@ double river_value(const Samples& s, int k, int P, int a, const double* w) {
     const float* slope = s.call_slope[k];
     const float* offset = s.call_offset[k];
     const float* share = s.share[k];
-    for (int size : kLookSizes) {
+    for (int size : looks) {
         int y = std::min(size, a);
         if (y < 1 || (size > a && size != 100)) continue;
         // Folds give Alice P; calls give share * (P + 2y) - y: value = P * total + sum w pc (share c1 + c0).
@@ -470,7 +472,7 @@ double turn_value(const Samples& s, int first, int P, int a, const double (*w)[k
         turn_equity[h] = n ? sum / n : 0.5;
     }
     double best = 0;
-    for (int r = 0; r < kTurnRivers; ++r) best += river_value(s, first + r, P, a, w[r]);  // check
+    for (int r = 0; r < kTurnRivers; ++r) best += river_value(s, first + r, P, a, w[r], kTurnRiverLookSizes);
     for (int size : kTurnLookSizes) {
         int y = std::min(size, a);
         if (y < 1 || (size > a && size != 100)) continue;
@@ -487,7 +489,7 @@ double turn_value(const Samples& s, int first, int P, int a, const double (*w)[k
             }
             value += folded * P - called * y;
             if (a - y == 0) value += showdown * (P + 2 * y);
-            else value += river_value(s, first + r, P + 2 * y, a - y, called_w);
+            else value += river_value(s, first + r, P + 2 * y, a - y, called_w, kTurnRiverLookSizes);
         }
         best = std::max(best, value);
     }
@@ -648,7 +650,7 @@ std::pair<int, int> decide(HandView& v) {
 // its CPU budget, so on an ordinary machine the same seed gives the same decisions run after run; it
 // steps down only when the projected CPU of the whole match would pass the budget (a slow or crowded
 // machine, or a long match), and back up when far below it.
-constexpr int kLevels[][2] = {{20, 12}, {28, 16}, {36, 20}, {48, 24}, {64, 32}};
+constexpr int kLevels[][2] = {{20, 12}, {28, 16}, {36, 20}, {48, 24}, {64, 24}};
 constexpr int kLevelCount = 5;
 constexpr bool whole_turn_groups() {
     for (const auto& level : kLevels)
@@ -656,7 +658,7 @@ constexpr bool whole_turn_groups() {
     return true;
 }
 static_assert(whole_turn_groups(), "flop completions come in whole groups of kTurnRivers");
-constexpr double kCpuBudget = 8.0;  // of 001's 10 s: level 4 with the turn lookahead takes about 6 s here
+constexpr double kCpuBudget = 8.0;  // of 001's 10 s: the top level takes about 5 s here
 
 void set_level(int level) {
     postflop_hands = kBobHands = kLevels[level][0];
