@@ -82,20 +82,21 @@ def test_killed_repeatedly_then_resumed_matches_an_uninterrupted_run(tmp_path: P
     assert clean.wait(timeout=600) == 0, clean.stderr.read().decode()
     whole = time.monotonic() - started  # kill moments are fractions of an uninterrupted run
 
+    total = len(finished_tables(reference))
+
     run_dir = tmp_path / "killed"
     rng = random.Random(20111205)
     kills = 0
     seen: dict[str, int] = {}
-    # Kill early (while starting or mid-table), then just after a table is committed, then at random.
-    plans = [
-        (0, whole * rng.uniform(0.1, 0.35)),
-        (1, whole * rng.uniform(0.0, 0.2)),
-        (0, whole * rng.uniform(0.05, 0.3)),
-    ]
-    for tables_first, delay in plans:
+    # Kill early (while starting or mid-table), then just after a table is committed, then at random. A
+    # resumed run plays only the tables left, so each kill moment is a fraction of the share of the clean
+    # run those tables took: a run lasts at least that long (its start-up comes on top), so it is killed.
+    plans = [(0, rng.uniform(0.1, 0.35)), (1, rng.uniform(0.0, 0.2)), (0, rng.uniform(0.05, 0.3))]
+    for tables_first, fraction in plans:
         process = run(submissions, run_dir)
         if tables_first:
             assert wait_until_tables_done(process, run_dir, len(seen) + tables_first)
+        delay = whole * fraction * (total - len(finished_tables(run_dir))) / total
         try:
             process.wait(timeout=delay)
         except subprocess.TimeoutExpired:
