@@ -27,7 +27,7 @@ from pathlib import Path
 import psutil
 from rich.console import Console
 
-from arena.table import PlayerSpec, TableConfig, run_table
+from arena.games.codem.table import PlayerSpec, TableConfig, run_table
 from arena.tournament.host import TournamentSettings, run_tournament
 from arena.tournament.store import Store
 

@@ -24,7 +24,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from arena.table import PlayerSpec, TableConfig, run_table  # noqa: E402
+from arena.games.codem.table import PlayerSpec, TableConfig, run_table  # noqa: E402
 
 BOT = ROOT / "bots" / "codem" / "Tight.c"
 SIX = ["Caller.py", "Tight.c", "Raiser.cpp", "Bluffer.pl", "Tracker.rb", "Equity.java"]

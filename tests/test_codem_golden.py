@@ -11,10 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from arena.adapters.codem import decision_files, read_answer
 from arena.cards import FULL_DECK, parse_cards
 from arena.engines.nlhe.deal import Deal
 from arena.engines.nlhe.rules import TableRules
+from arena.games.codem.protocol import decision_files, read_answer
 
 GOLDEN = Path(__file__).parent / "golden" / "codem_sidepot"
 STACKS = (1500, 200, 1500, 1500)

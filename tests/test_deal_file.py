@@ -20,8 +20,8 @@ from arena.engines.nlhe.events import (
     UncalledBetReturned,
 )
 from arena.errors import FormatError
-from arena.renderers.codem_inputs import render_deals_money, render_inputf
-from arena.renderers.deal_file import Cell, parse_deal_file, render_deal_file
+from arena.games.codem.deal_file import Cell, parse_deal_file, render_deal_file
+from arena.games.codem.inputs import render_deals_money, render_inputf
 
 SEED004 = Path(__file__).parent / "data" / "seed004"
 

@@ -18,7 +18,7 @@ from arena.engines.nlhe.events import (
     StreetStarted,
     UncalledBetReturned,
 )
-from arena.renderers.stats import compute_stats, stats_json, stats_text
+from arena.games.codem.stats import compute_stats, stats_json, stats_text
 
 A = ActionKind
 

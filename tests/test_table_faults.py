@@ -7,8 +7,8 @@ import psutil
 import pytest
 
 from arena.faults import FaultKind
-from arena.renderers.deal_file import parse_deal_file
-from arena.table import PlayerSpec, TableConfig, run_table
+from arena.games.codem.deal_file import parse_deal_file
+from arena.games.codem.table import PlayerSpec, TableConfig, run_table
 
 PROGRAMS = Path(__file__).parent / "programs" / "codem"
 

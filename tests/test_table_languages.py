@@ -7,7 +7,7 @@ import psutil
 import pytest
 
 from arena.cli import main
-from arena.renderers.deal_file import parse_deal_file
+from arena.games.codem.deal_file import parse_deal_file
 
 BOTS = Path(__file__).parents[1] / "bots" / "codem"
 SIX = ["Caller.py", "Tight.c", "Raiser.cpp", "Bluffer.pl", "Tracker.rb", "Equity.java"]

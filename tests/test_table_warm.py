@@ -2,7 +2,7 @@
 
 from pathlib import Path
 
-from arena.table import PlayerSpec, TableConfig, run_table
+from arena.games.codem.table import PlayerSpec, TableConfig, run_table
 
 BOTS = Path(__file__).parents[1] / "bots" / "codem"
 

@@ -11,7 +11,7 @@ import pytest
 from test_tournament_bots import make_field
 
 from arena.cli import main
-from arena.renderers.deal_file import parse_deal_file
+from arena.games.codem.deal_file import parse_deal_file
 from arena.tournament.store import Store
 
 DEALS = 2

@@ -17,14 +17,14 @@ from typing import Any
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
-from arena.adapters.codem import PROTOCOL_FILES
 from arena.engines.nlhe.events import ActionTaken, Event, Street, StreetStarted, event_from_dict
 from arena.errors import ConfigError
 from arena.faults import Fault
+from arena.games.codem.deal_file import render_deal_file
+from arena.games.codem.protocol import PROTOCOL_FILES
+from arena.games.codem.table import PlayerSpec, TableConfig, TeamResult, run_table
 from arena.languages import language_for
-from arena.renderers.deal_file import render_deal_file
 from arena.sandbox import Limits
-from arena.table import PlayerSpec, TableConfig, TeamResult, run_table
 
 HOUSE_BOTS = ("Tight.c", "Raiser.cpp", "Bluffer.pl")
 BOTS_DIR = Path(__file__).resolve().parents[2] / "bots" / "codem"

@@ -10,7 +10,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
-from arena.table import PlayerSpec, TableConfig, TableResult, run_table
+from arena.games.codem.table import PlayerSpec, TableConfig, TableResult, run_table
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:

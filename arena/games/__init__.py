@@ -1,1 +1,1 @@
-"""Game adapters beyond Code'em: each sub-package is one game (its judge, streams and files)."""
+"""One package per game: Code'em (the main game), heads-up hold'em and TwoCardDraw."""

@@ -12,10 +12,10 @@ from rich.table import Table
 
 from arena.cards import derive_seed
 from arena.errors import ConfigError
+from arena.games.codem.table import PlayerSpec
 from arena.languages import build_program
 from arena.sandbox import open_sandbox
 from arena.sandbox.limits import Limits
-from arena.table import PlayerSpec
 from arena.tournament.finals_logs import finalists, open_finished, require_tournament
 from arena.tournament.host import TournamentSettings, programs_by_team, table_config, write_atomically
 from arena.tournament.runner import TableRunner, TableTask, execute, run_lock

@@ -15,8 +15,8 @@ from pathlib import Path
 
 from arena.engines.nlhe.events import Event, event_from_dict
 from arena.errors import ConfigError
-from arena.renderers.deal_file import render_deal_file
-from arena.renderers.stats import compute_stats, stats_json, stats_text
+from arena.games.codem.deal_file import render_deal_file
+from arena.games.codem.stats import compute_stats, stats_json, stats_text
 from arena.tournament.standings import compute_standings
 from arena.tournament.store import DB_NAME, Store, TableRow
 

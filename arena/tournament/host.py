@@ -14,7 +14,7 @@ from rich.console import Console
 from rich.table import Table
 
 from arena.errors import ConfigError
-from arena.table import PlayerSpec, TableConfig
+from arena.games.codem.table import PlayerSpec, TableConfig
 from arena.tournament.runner import TableRunner, TableTask, execute, run_lock
 from arena.tournament.schedule import plan_tournament
 from arena.tournament.standings import Standing, compute_standings, standings_csv

@@ -40,7 +40,7 @@ from rich.progress import (
 from rich.text import Text
 
 from arena.errors import ArenaError, ConfigError
-from arena.table import PlayerSpec, TableConfig, run_table
+from arena.games.codem.table import PlayerSpec, TableConfig, run_table
 
 TableRunner = Callable[..., Any]
 TABLES_DIR = "tables"

@@ -13,8 +13,8 @@ from dataclasses import dataclass
 from arena.engines.nlhe.actions import Action, CheckCall, Fold, RaiseTo
 from arena.engines.nlhe.deal import Deal
 from arena.faults import FaultKind
-from arena.renderers.codem_inputs import render_deals_money, render_inputf
-from arena.renderers.deal_file import render_deal_file
+from arena.games.codem.deal_file import render_deal_file
+from arena.games.codem.inputs import render_deals_money, render_inputf
 
 FOLD_ANSWER = -10
 INPUT_FILE = "inputf.txt"

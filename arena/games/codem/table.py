@@ -27,13 +27,6 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field
 
 from arena import __version__
-from arena.adapters.codem import (
-    PROTOCOL_FILES,
-    Reading,
-    decision_files,
-    default_action,
-    read_answer,
-)
 from arena.cards import derive_seed, shuffled_deck
 from arena.engines.nlhe.actions import Action, Fold
 from arena.engines.nlhe.deal import Deal
@@ -41,8 +34,15 @@ from arena.engines.nlhe.events import DealEnded, Street, event_to_dict
 from arena.engines.nlhe.rules import TableRules, choose_first_dealer, next_dealer
 from arena.errors import ConfigError
 from arena.faults import Fault, FaultKind
+from arena.games.codem.deal_file import render_deal_file
+from arena.games.codem.protocol import (
+    PROTOCOL_FILES,
+    Reading,
+    decision_files,
+    default_action,
+    read_answer,
+)
 from arena.languages import build_program, language_for
-from arena.renderers.deal_file import render_deal_file
 from arena.sandbox import open_sandbox
 from arena.sandbox.limits import Limits
 from arena.sandbox.result import RunResult, RunStatus

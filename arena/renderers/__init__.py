@@ -1,1 +1,0 @@
-"""Pure functions from events to text: the files, logs and statistics arena writes."""
