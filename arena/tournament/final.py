@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import tempfile
 from dataclasses import asdict
 from pathlib import Path
 
@@ -13,9 +12,7 @@ from rich.table import Table
 from arena.cards import derive_seed
 from arena.errors import ConfigError
 from arena.games.codem.table import PlayerSpec
-from arena.languages import build_program
-from arena.sandbox import open_sandbox
-from arena.sandbox.limits import Limits
+from arena.seats import trial_build
 from arena.tournament.finals_logs import finalists, open_finished, require_tournament
 from arena.tournament.host import TournamentSettings, programs_by_team, table_config, write_atomically
 from arena.tournament.runner import TableRunner, TableTask, execute, run_lock
@@ -63,8 +60,7 @@ def final_programs(
     for submission in submissions:
         if submission.team not in programs:
             continue
-        with tempfile.TemporaryDirectory() as scratch, open_sandbox(Path(scratch), Limits()) as sandbox:
-            build = build_program(submission.program, Path(scratch), sandbox)
+        build = trial_build(submission.program)
         if build.ok:
             programs[submission.team] = submission.program
             console.print(f"{submission.team}: the final table uses the updated {submission.program.name}")
