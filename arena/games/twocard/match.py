@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import shutil
 import tempfile
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from contextlib import ExitStack
 from dataclasses import dataclass, field
 from enum import StrEnum, unique
@@ -19,7 +19,6 @@ from pathlib import Path
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
-from rich.progress import Progress
 
 from arena.engines.twocard.strategy import Strategy, format_strategy
 from arena.engines.twocard.value import strategy_value
@@ -146,9 +145,12 @@ def play_match(
     config: MatchConfig,
     *,
     out_dir: Path | None = None,
-    progress: Progress | None = None,
+    on_hand: Callable[[int, int], None] | None = None,
 ) -> MatchResult:
-    """Play every strategy as one test case; write results.json and hand logs when ``out_dir`` is given."""
+    """Play every strategy as one test case; write results.json and hand logs when ``out_dir`` is given.
+
+    ``on_hand(case, hands)`` is called as hands are played (a progress bar).
+    """
     if not program.is_file():
         raise ConfigError(f"{program}: no such program file")
     interface = config.interface or guess_interface(program)
@@ -166,7 +168,6 @@ def play_match(
             if config.give_strategy:
                 (workdir / STRATEGY_FOR_PLAYER).write_text(format_strategy(strategy))
             value = strategy_value(strategy)
-            task = progress.add_task(f"case {case} {path.name}", total=config.hands) if progress else None
             with ExitStack() as stack:
                 seat, build_output = _open_seat(stack, program, interface, workdir, config, team)
                 result.build_output = build_output
@@ -192,7 +193,7 @@ def play_match(
                             seed=config.seed,
                             team=team,
                             log=log,
-                            on_hand=(lambda n, t=task: progress.update(t, completed=n)) if progress else None,
+                            on_hand=(lambda n, c=case: on_hand(c, n)) if on_hand else None,
                         )
                     )
         if out_dir is not None:
