@@ -59,7 +59,7 @@ def evaluate_holes(holes: Sequence[Sequence[int]], board: Sequence[int]) -> list
     """
     if not _hash_views:
         tables = hash_tables()
-        _hash_views.extend([memoryview(tables.displacements), memoryview(tables.strengths)])
+        _hash_views.extend([tables.displacements.data, tables.strengths.data])
     displacements, plain = _hash_views
     ranks, suits = _CARD_RANK_KEYS, _CARD_SUIT_KEYS
     rank_sum = suit_counts = 0

@@ -89,11 +89,14 @@ def _straight_tops(masks: np.ndarray) -> np.ndarray:
 def _highest(present: np.ndarray, count: int) -> np.ndarray:
     """The ``count`` highest ranks present in each row of an (M, 13) bool array, highest first (0-padded)."""
     ranks = np.where(present, np.arange(RANKS), -1)
-    return np.maximum(-np.sort(-ranks, axis=1)[:, :count], 0)
+    highest: np.ndarray = np.maximum(-np.sort(-ranks, axis=1)[:, :count], 0)
+    return highest
 
 
 def _masks(present: np.ndarray) -> np.ndarray:
-    return (present.astype(np.int64) << np.arange(RANKS)).sum(axis=1)
+    """The 13-bit rank mask of each row of an (M, 13) bool array."""
+    masks: np.ndarray = (present.astype(np.int64) << np.arange(RANKS)).sum(axis=1)
+    return masks
 
 
 def plain_strengths(counts: np.ndarray) -> np.ndarray:

@@ -100,6 +100,33 @@ class Deal:
         "rules",
         "street",
     )
+    rules: TableRules
+    deal_number: int
+    dealer: int
+    in_deal: tuple[int, ...]
+    events: list[Event]
+    actor: int | None  # the seat to act; None once the deal is over
+    current_bet: int
+    pot_total: int
+    street: Street
+    board: tuple[int, ...]
+    is_over: bool
+    _order: tuple[int, ...]
+    _after: tuple[tuple[int, ...], ...]
+    _stack: list[int]
+    _bet: list[int]
+    _total: list[int]
+    _faced: list[int]
+    _folded: list[bool]
+    _all_in: list[bool]
+    _idle: list[bool]
+    _live: int
+    _active: int
+    _raise_size: int
+    _late_min_bet: int
+    _holes: list[tuple[int, int] | None]
+    _street_cards: tuple[tuple[int, ...], ...]
+    _final: tuple[int, ...] | None
 
     def __init__(
         self,
@@ -145,9 +172,9 @@ class Deal:
         self.pot_total = pot
         self.street = _PRE_FLOP
         self._raise_size = rules.big_blind  # the minimum raise increment
-        self.board: tuple[int, ...] = ()
+        self.board = ()
         self.is_over = False
-        self._final: tuple[int, ...] | None = None
+        self._final = None
 
         holes: list[tuple[int, int] | None] = [None] * size
         events: list[Event] = [_new(DealStarted, (deal_number, dealer, before, in_deal)), *blinds]
@@ -427,6 +454,7 @@ class Deal:
     def _start_street(self) -> None:
         """Deal the next street's cards and open its betting round."""
         previous = self.street
+        cards: tuple[int, ...]
         if previous is _PRE_FLOP:
             street, cards, self._raise_size = _FLOP, self._street_cards[0], self.rules.big_blind
         else:
