@@ -8,10 +8,7 @@ against. ``derive_rank_keys`` is tools/derive_rank_keys.py's search.
 
 from __future__ import annotations
 
-import importlib.util
 from collections.abc import Callable, Sequence
-from pathlib import Path
-from types import ModuleType
 
 import numpy as np
 
@@ -26,7 +23,7 @@ from arena.evaluator.keys import (
 )
 from arena.evaluator.ranking import RANKS
 
-TOOLS = Path(__file__).resolve().parents[2] / "tools"
+from support.tools import load_tool
 
 
 def strength_of_sums(key_sum: int, card_mask: int) -> int:
@@ -55,12 +52,4 @@ def evaluate_with_board(hole: Sequence[int], board_key_sum: int, board_mask: int
     return strength_of_sums(key_sum, board_mask | 1 << first | 1 << second)
 
 
-def _load_tool(name: str) -> ModuleType:
-    spec = importlib.util.spec_from_file_location(f"tools_{name}", TOOLS / f"{name}.py")
-    assert spec is not None and spec.loader is not None, f"tools/{name}.py is missing"
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-derive_rank_keys: Callable[[int], list[int]] = _load_tool("derive_rank_keys").derive_rank_keys
+derive_rank_keys: Callable[[int], list[int]] = load_tool("derive_rank_keys").derive_rank_keys
