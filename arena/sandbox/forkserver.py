@@ -1,4 +1,4 @@
-"""A Python fork server run inside a team's sandbox: a warm start that keeps seed 004's semantics.
+"""A Python fork server run inside a team's sandbox: a warm start that keeps Code'em's semantics.
 
 Started once per team per table with the team's own interpreter and flags, it imports the modules named
 on its command line (e.g. numpy) and nothing of the team's. For each request it forks; the child resets
