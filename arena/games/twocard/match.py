@@ -7,6 +7,7 @@ and the player's own time budget. Results go to ``<out>/results.json`` and every
 
 from __future__ import annotations
 
+import functools
 import json
 import shutil
 import tempfile
@@ -198,7 +199,7 @@ def play_match(
                             seed=config.seed,
                             team=team,
                             log=log,
-                            on_hand=(lambda n, c=case: on_hand(c, n)) if on_hand else None,
+                            on_hand=functools.partial(on_hand, case) if on_hand else None,
                         )
                     )
         if out_dir is not None:
