@@ -2,7 +2,7 @@
 
 - ``sandbox``: the real test programs under tests/programs/, building them, leftovers and snapshots.
 - ``field``: small deterministic Code'em team programs (honest, faulty, unbuildable) for tournaments.
-- ``hostile``: an attacker played at a real Code'em table beside honest programs, with canary and leftover checks.
+- ``hostile``: an attacker at a real Code'em table beside honest programs; canary and leftover checks.
 
 Fixtures live in tests/conftest.py.
 """
