@@ -1,8 +1,8 @@
 """The ranking of hold'em hands, stated as data: hand categories, straights and what each category compares.
 
-The ranking is the one of every game here (Code'em, heads-up and TwoCardDraw statements alike): straight
-flush > four of a kind > full house > flush > straight > three of a kind > two pair > one pair > high card;
-A-2-3-4-5 is the lowest straight and K-A-2-3-4 is none; suits never break ties.
+The ranking is the one of Code'em and heads-up hold'em: straight flush > four of a kind > full house >
+flush > straight > three of a kind > two pair > one pair > high card; A-2-3-4-5 is the lowest straight
+and K-A-2-3-4 is none; suits never break ties.
 
 A strength is an ``int``, higher is stronger and equal means a tie:
 ``category << 20 | r1 << 16 | r2 << 12 | r3 << 8 | r4 << 4 | r5`` with the ranks (0..12 for 2..A) in the

@@ -4,6 +4,7 @@
 - ``field``: small deterministic Code'em team programs (honest, faulty, unbuildable) for tournaments.
 - ``evaluator``: hands given as summed card keys (a reference for the batch path and the rollouts).
 - ``tools``: the scripts of tools/, loaded by path.
+- ``hostile``: an attacker at a real Code'em table beside honest programs; canary and leftover checks.
 
 Fixtures live in tests/conftest.py.
 """

@@ -15,7 +15,7 @@ from typing import Any, NamedTuple, TypeVar, cast
 
 @unique
 class Street(StrEnum):
-    """Betting rounds, named as in seed 004's ``deal.txt``."""
+    """Betting rounds, named as in Code'em's ``deal.txt``."""
 
     PRE_FLOP = "Pre_Flop"
     FLOP = "Flop"
