@@ -17,6 +17,8 @@ from typing import Any
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
+from arena.cli.decks import add_deck_options
+from arena.decks.commitment import reveal, start_single_table
 from arena.engines.nlhe.events import ActionTaken, Event, Street, StreetStarted, event_from_dict
 from arena.errors import ConfigError
 from arena.faults import Fault
@@ -27,6 +29,7 @@ from arena.languages import language_for
 from arena.sandbox import Limits
 
 HOUSE_BOTS = ("Tight.c", "Raiser.cpp", "Bluffer.pl")
+CHECK = "check"
 BOTS_DIR = Path(__file__).resolve().parents[2] / "bots" / "codem"
 
 
@@ -38,11 +41,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         description="Build PROGRAM (<TeamId>.<ext>) in the sandbox, play it at a Code'em table against "
         f"house bots ({', '.join(HOUSE_BOTS)} from bots/codem/), and report its build output, every fault "
         "with the deal.txt it was given, its decision times and help files against the limits, and a "
-        "verdict. Exit code 0 on pass, 1 on fail.",
+        "verdict. The decks come from a secret key, as at a tournament (--out DIR keeps it, with "
+        "commitment.json, for 'arena reveal' and 'arena verify'). Exit code 0 on pass, 1 on fail.",
     )
     parser.add_argument("program", type=Path, metavar="PROGRAM", help="the team program to check")
     parser.add_argument("--deals", type=int, default=50, metavar="N", help="deals to play (default 50)")
-    parser.add_argument("--seed", type=int, default=0, metavar="S", help="seed fixing every deck (default 0)")
+    add_deck_options(parser)
     parser.add_argument(
         "--time-limit", type=float, default=1.0, metavar="T", help="wall seconds per decision (default 1.0)"
     )
@@ -62,16 +66,32 @@ def house_players(program: Path) -> list[PlayerSpec]:
 
 
 def check_program(
-    program: Path, *, deals: int, seed: int, time_limit_s: float, out: Path, console: Console | None = None
+    program: Path,
+    *,
+    deals: int,
+    seed: int | None,
+    time_limit_s: float,
+    out: Path,
+    console: Console | None = None,
+    deck_key: Path | None = None,
 ) -> dict[str, Any]:
-    """Play the table and build the report (a JSON-ready dict)."""
+    """Play the table and build the report (a JSON-ready dict).
+
+    The decks come from a fresh secret key (or ``deck_key``) committed in ``out/commitment.json``, as at a
+    tournament; ``seed`` deals from a known seed instead.
+    """
     if not program.is_file():
         raise ConfigError(f"{program}: no such program file")
     language = language_for(program)
     if deals < 1:
         raise ConfigError(f"--deals must be at least 1, got {deals}")
     players = house_players(program)
-    config = TableConfig(deals=deals, seed=seed, time_limit_s=time_limit_s)
+    decks = start_single_table(out, CHECK, key_file=deck_key, seed=seed)
+    if console is not None:
+        console.print(decks.describe(), highlight=False)
+    config = TableConfig(
+        deals=deals, seed=seed or 0, table_secret=decks.secret(CHECK), time_limit_s=time_limit_s
+    )
     with Progress(
         TextColumn("[bold]check"),
         BarColumn(),
@@ -195,25 +215,28 @@ def _help_files(folder: Path, program: Path, language: str) -> list[str]:
 def run(args: argparse.Namespace) -> int:
     """Print the report; 0 on pass, 1 on fail."""
     console = Console(stderr=args.json)
-    if args.out is not None:
-        report = check_program(
+
+    def play(out: Path) -> dict[str, Any]:
+        return check_program(
             args.program,
             deals=args.deals,
             seed=args.seed,
             time_limit_s=args.time_limit,
-            out=args.out,
+            out=out,
             console=console,
+            deck_key=args.deck_key,
         )
+
+    if args.out is not None:
+        report = play(args.out)
+        if args.reveal_at_end:
+            for line in reveal(args.out, [CHECK]):
+                console.print(line, highlight=False)
     else:
+        if args.reveal_at_end:
+            raise ConfigError("--reveal-at-end needs --out DIR, where the key is kept and revealed")
         with tempfile.TemporaryDirectory(prefix="arena-check-") as folder:
-            report = check_program(
-                args.program,
-                deals=args.deals,
-                seed=args.seed,
-                time_limit_s=args.time_limit,
-                out=Path(folder),
-                console=console,
-            )
+            report = play(Path(folder))
     if args.json:
         print(json.dumps(report, indent=2))
     else:

@@ -14,6 +14,7 @@ from typing import Any
 from pydantic import ValidationError
 from rich.console import Console
 
+from arena.cli.decks import add_deck_options
 from arena.errors import ConfigError
 
 
@@ -23,8 +24,11 @@ def register(subparsers: Any) -> None:
         "tournament",
         help="play a whole Code'em tournament of the programs in a folder",
         description="Find <TeamId>.<ext> programs, seat them at tables of six so every pair meets, play the "
-        "tables in parallel, and write standings.csv and results.json. Running the same command "
-        "again after an interruption finishes the tournament.",
+        "tables in parallel, and write standings.csv, results.json and awards.csv. The decks come from a "
+        "secret key committed in commitment.json before the first card ('arena reveal', 'arena verify'). "
+        "Each program is hashed when registered and again when each of its tables starts: a changed "
+        "program stops the tournament. Running the same command again after an interruption finishes "
+        "the tournament.",
     )
     tournament.add_argument(
         "submissions", type=Path, metavar="SUBMISSIONS_DIR", help="folder of <TeamId>.<ext> programs"
@@ -39,7 +43,6 @@ def register(subparsers: Any) -> None:
     tournament.add_argument(
         "--deals", type=int, default=1000, metavar="N", help="deals per table (default 1000)"
     )
-    tournament.add_argument("--seed", type=int, default=0, metavar="S", help="tournament seed (default 0)")
     tournament.add_argument(
         "--jobs", type=int, default=1, metavar="J", help="tables played at once (default 1)"
     )
@@ -47,9 +50,19 @@ def register(subparsers: Any) -> None:
     tournament.add_argument(
         "--time-limit", type=float, default=1.0, metavar="T", help="seconds per decision (default 1)"
     )
+    add_deck_options(tournament)
     tournament.set_defaults(handler=_tournament)
 
-    final = subparsers.add_parser("final", help="play the final table of the top six")
+    final = subparsers.add_parser(
+        "final",
+        help="play the final table of the top six",
+        description="Seat the six best teams of the standings (skipping any team disqualified at a table, "
+        "unless --allow-disqualified, and any team whose program never built; the skipped are named) and "
+        "play the final with a deck key of its own. Places: chips, then the deal in which a team went out "
+        "(later is better), then the stack at the start of that deal, then the seat first after the "
+        "button. Writes final.json and awards.csv. Once played, running it again shows the stored result; "
+        "--again plays it anew.",
+    )
     final.add_argument("run_dir", type=Path, metavar="RUN_DIR", help="a finished tournament's RUN_DIR")
     final.add_argument(
         "--help-files", type=Path, metavar="DIR", help="DIR/<TeamId>/: a finalist's help files"
@@ -63,11 +76,28 @@ def register(subparsers: Any) -> None:
     final.add_argument(
         "--deals", type=int, default=1000, metavar="N", help="deals at the final table (default 1000)"
     )
+    final.add_argument(
+        "--allow-disqualified",
+        action="store_true",
+        help="let teams disqualified at a tournament table be finalists (default: skipped)",
+    )
+    final.add_argument(
+        "--again",
+        action="store_true",
+        help="play the final again although it was played (e.g. with other help files or programs); the "
+        "stored result and its deck commitment are set aside",
+    )
+    add_deck_options(final, seed=False)
     final.set_defaults(handler=_final)
 
     logs = subparsers.add_parser("finals-logs", help="write 004's log folders for the finalists")
     logs.add_argument("run_dir", type=Path, metavar="RUN_DIR", help="a finished tournament's RUN_DIR")
     logs.add_argument("--out", type=Path, required=True, metavar="DIR", help="where the folders go")
+    logs.add_argument(
+        "--allow-disqualified",
+        action="store_true",
+        help="choose the finalists as 'arena final --allow-disqualified' does",
+    )
     logs.set_defaults(handler=_finals_logs)
 
     watch = subparsers.add_parser("watch", help="check new and changed programs in a folder as they arrive")
@@ -91,7 +121,14 @@ def _tournament(args: argparse.Namespace) -> int:
         )
     except ValidationError as error:
         raise ConfigError(_first_problem(error)) from None
-    report = run_tournament(args.submissions, args.out, settings, jobs=args.jobs)
+    report = run_tournament(
+        args.submissions,
+        args.out,
+        settings,
+        jobs=args.jobs,
+        deck_key=args.deck_key,
+        reveal_at_end=args.reveal_at_end,
+    )
     Console().print(standings_table(report.standings))
     if report.failures:
         raise ConfigError(
@@ -102,21 +139,33 @@ def _tournament(args: argparse.Namespace) -> int:
 
 
 def _final(args: argparse.Namespace) -> int:
-    from arena.tournament.final import final_table, run_final
+    from arena.tournament.final import FinalOptions, final_table, run_final
 
     if args.deals < 1:
         raise ConfigError(f"--deals must be at least 1, got {args.deals}")
-    results = run_final(
-        args.run_dir, help_files=args.help_files, programs_dir=args.programs, deals=args.deals
+    options = FinalOptions(
+        help_files=args.help_files,
+        programs_dir=args.programs,
+        deals=args.deals,
+        deck_key=args.deck_key,
+        allow_disqualified=args.allow_disqualified,
+        again=args.again,
+        reveal_at_end=args.reveal_at_end,
     )
-    Console().print(final_table(results))
+    report = run_final(args.run_dir, options)
+    console = Console()
+    console.print(final_table(report))
+    console.print(f"{report.deals_played} deals played; places, tie rules and deals in final.json")
     return 0
 
 
 def _finals_logs(args: argparse.Namespace) -> int:
     from arena.tournament.finals_logs import write_finals_logs
 
-    chosen = write_finals_logs(args.run_dir, args.out)
+    choice = write_finals_logs(args.run_dir, args.out, allow_disqualified=args.allow_disqualified)
+    for skipped in choice.skipped:
+        print(skipped.line())
+    chosen = choice.finalists
     print(f"wrote log folders for {len(chosen)} finalists in {args.out}: {', '.join(chosen)}")
     return 0
 

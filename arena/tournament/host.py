@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -13,13 +12,18 @@ from pydantic import BaseModel, ConfigDict, Field
 from rich.console import Console
 from rich.table import Table
 
+from arena.atomic import write_atomically
+from arena.decks.commitment import TableDeck, commit, open_stage, reveal
 from arena.errors import ConfigError
 from arena.games.codem.table import PlayerSpec, TableConfig
-from arena.tournament.runner import TableRunner, TableTask, execute, run_lock
+from arena.tournament.awards import AWARDS, awards_csv, tournament_awards
+from arena.tournament.runner import TABLES_DIR, TableRunner, TableTask, execute, run_lock
 from arena.tournament.schedule import plan_tournament
 from arena.tournament.standings import Standing, compute_standings, standings_csv
-from arena.tournament.store import Store, TeamRow
+from arena.tournament.store import Store, TableRow, TeamRow
 from arena.tournament.submissions import find_submissions, ignored_warning
+
+TOURNAMENT = "tournament"
 
 
 class TournamentSettings(BaseModel):
@@ -28,7 +32,8 @@ class TournamentSettings(BaseModel):
     model_config = ConfigDict(frozen=True)
 
     deals: int = Field(1000, ge=1)
-    seed: int = 0
+    seed: int | None = None
+    """A known seed for tests and demos; None (the default): decks from a secret key (``arena.decks``)."""
     duplicate: bool = False
     time_limit_s: float = Field(1.0, gt=0)
 
@@ -48,28 +53,37 @@ class TournamentReport:
         return not self.failures
 
 
-def write_atomically(path: Path, text: str) -> None:
-    """Replace ``path`` with ``text`` so a reader never sees half a file."""
-    partial = path.with_name(f".{path.name}.partial")
-    partial.write_text(text)
-    os.replace(partial, path)
-
-
 def table_config(
-    settings: TournamentSettings, seed: int, deals: int | None = None, *, run_dir: Path
+    settings: TournamentSettings,
+    seed: int,
+    deals: int | None = None,
+    *,
+    run_dir: Path,
+    secret: bytes | None = None,
 ) -> TableConfig:
     """The configuration of one table of the tournament; programs are compiled once, into RUN_DIR/builds."""
     return TableConfig(
         deals=deals or settings.deals,
         seed=seed,
+        table_secret=secret,
         time_limit_s=settings.time_limit_s,
         build_cache=run_dir / "builds",
     )
 
 
-def programs_by_team(store: Store) -> dict[str, Path]:
-    """Each registered team's program path."""
-    return {t.team: Path(t.program) for t in store.teams()}
+def registered_players(store: Store) -> dict[str, PlayerSpec]:
+    """Each registered team with its program and the hash the program had when registered."""
+    return {t.team: PlayerSpec(t.team, Path(t.program), sha256=t.sha256) for t in store.teams()}
+
+
+def deck_of(table: TableRow) -> str:
+    """The deck a table draws from: the rotations of a duplicate group share their group's deck."""
+    return f"table{table.group:03d}" if table.kind == "round" else table.name
+
+
+def table_decks(tables: Sequence[TableRow]) -> list[TableDeck]:
+    """The tables to commit: each with its deck and its record of deals."""
+    return [TableDeck(t.name, deck_of(t), f"{TABLES_DIR}/{t.name}/events.jsonl") for t in tables]
 
 
 def run_tournament(
@@ -80,8 +94,14 @@ def run_tournament(
     jobs: int = 1,
     console: Console | None = None,
     table_runner: TableRunner | None = None,
+    deck_key: Path | None = None,
+    reveal_at_end: bool = False,
 ) -> TournamentReport:
-    """Play (or finish) the tournament of the programs in ``submissions``; write RUN_DIR's outputs."""
+    """Play (or finish) the tournament of the programs in ``submissions``; write RUN_DIR's outputs.
+
+    The decks come from ``deck_key`` (a file), the run's stored key when resuming, or a fresh secret key,
+    committed in ``commitment.json`` before the first card (``settings.seed``: a known seed instead).
+    """
     console = console or Console(stderr=True)
     if jobs < 1:
         raise ConfigError(f"--jobs must be at least 1, got {jobs}")
@@ -93,21 +113,24 @@ def run_tournament(
     with run_lock(run_dir):
         store = Store(run_dir)
         try:
+            decks = open_stage(run_dir, TOURNAMENT, key_file=deck_key, seed=settings.seed)
             jobs_planned = plan_tournament(
-                [s.team for s in found], seed=settings.seed, duplicate=settings.duplicate
+                [s.team for s in found], seed=decks.schedule_seed, duplicate=settings.duplicate
             )
             store.initialise(
                 settings.model_dump(),
                 [TeamRow(s.team, str(s.program), s.language, s.sha256) for s in found],
                 jobs_planned,
             )
-            programs = programs_by_team(store)
+            players = registered_players(store)
             tables = store.tables("round")
+            commit(run_dir, decks, table_decks(tables))
+            console.print(decks.describe(), highlight=False)
             todo = [
                 TableTask(
                     t.name,
-                    tuple(PlayerSpec(team, programs[team]) for team in t.teams),
-                    table_config(settings, t.seed, run_dir=run_dir),
+                    tuple(players[team] for team in t.teams),
+                    table_config(settings, t.seed, run_dir=run_dir, secret=decks.secret(deck_of(t))),
                 )
                 for t in tables
                 if t.status != "done"
@@ -121,6 +144,10 @@ def run_tournament(
                 run_dir / "results.json",
                 json.dumps(results_document(store, settings, standings), indent=2) + "\n",
             )
+            write_atomically(run_dir / AWARDS, awards_csv(tournament_awards(store, standings)))
+            if reveal_at_end and not failures:
+                for line in reveal(run_dir, [TOURNAMENT]):
+                    console.print(line, highlight=False)
         finally:
             store.close()
     return TournamentReport(standings, len(tables), len(todo) - len(failures), failures)
@@ -145,7 +172,8 @@ def results_document(
                 "name": t.name,
                 "group": t.group,
                 "rotation": t.rotation,
-                "seed": t.seed,
+                "seed": t.seed if settings.seed is not None else None,
+                "deck": deck_of(t),
                 "seats": list(t.teams),
                 "status": t.status,
                 "deals_played": t.deals_played,
@@ -172,7 +200,7 @@ def standings_table(standings: Sequence[Standing], *, title: str = "Standings") 
             f"{s.profit_per_deal:+.2f}",
             f"{s.ci95_half_width:.2f}",
             str(s.faults),
-            str(s.disqualified),
+            f"{s.disqualified} ({s.disqualified_tables})" if s.disqualified else "0",
             str(s.build_failed),
         )
     return table

@@ -39,7 +39,7 @@ from rich.progress import (
 )
 from rich.text import Text
 
-from arena.errors import ArenaError, ConfigError
+from arena.errors import ArenaError, ConfigError, ProgramChanged
 from arena.games.codem.table import PlayerSpec, TableConfig, run_table
 
 TableRunner = Callable[..., Any]
@@ -251,6 +251,8 @@ def _collect(
         outcome = future.result()
     except BrokenProcessPool as error:
         raise ArenaError(f"a worker process died while playing {name}: {error}") from error
+    except ProgramChanged as error:
+        raise ProgramChanged(f"{name} did not start: {error}; the tournament stops") from None
     except Exception as error:
         message = f"{name}: {type(error).__name__}: {error}"
         store.record_failure(name, message)
