@@ -119,6 +119,8 @@ def check_program(
         "isolation": result.isolation,
         "opponents": [p.team for p in players[1:]],
         "deals_played": result.deals_played,
+        "seed": seed,
+        "deck_sha256": result.deck_sha256,
         "build": {"ok": team.built, "output": team.build_output},
         "decisions": team.decisions,
         "timing": {**team.timing, "limit_ms": time_limit_s * 1000},

@@ -78,7 +78,7 @@ def run(args: argparse.Namespace) -> int:
     console = Console(stderr=args.json)
     players = [PlayerSpec(team=p.stem, program=p) for p in args.programs]
     decks = start_single_table(args.out, TABLE, key_file=args.deck_key, seed=args.seed)
-    console.print(decks.describe(), highlight=False)
+    Console(stderr=True).print(decks.describe(), highlight=False)
     config = TableConfig(
         deals=args.deals,
         seed=args.seed or 0,

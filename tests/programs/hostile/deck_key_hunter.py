@@ -1,14 +1,16 @@
 """Hunts for the deck key everywhere a program can look, once, and dumps what it finds to hunt.txt.
 
-Its environment, every /proc/<pid>/cmdline and environ it can read (its own and PID 1's included), and
-every readable file of the whole file tree (links not followed; /proc, /sys and /dev skipped): each run
-of 64 or more hex digits (a key's form) with its path, and for every file of up to 4 KiB outside /usr
-its path and SHA-256 (a key file's bytes would show there). Then it calls, every decision.
+Its environment; every /proc/<pid>/cmdline and environ it can read (its own and PID 1's included); the
+whole file tree it can see (links not followed; /proc, /sys and /dev skipped): every path whose name
+looks like a key's, commitment's or reveal's, and every file outside the system folders (/usr and the
+interpreter's own prefix, read-only copies of the host's) by path, SHA-256 and each run of 64 or more hex
+digits (a key's form) in its first 64 KiB. Then it calls, every decision.
 CANARY 0f1e2d3c4b5a69788796a5b4c3d2e1f00f1e2d3c4b5a69788796a5b4c3d2e1f0 (its own source is a file it reads)
 """
 import hashlib
 import os
 import re
+import sys
 
 HEX = re.compile(rb"[0-9a-fA-F]{64,}")
 
@@ -23,26 +25,30 @@ def hunt():
                 lines.append(f"PROC /proc/{pid}/{part} {text}")
             except OSError as error:
                 lines.append(f"NOPROC /proc/{pid}/{part} {error.strerror}")
-    read = 0
+    read = walked = 0
+    system = ("/usr/", sys.base_prefix.rstrip("/") + "/")
     for root, dirs, files in os.walk("/", followlinks=False):
         if root == "/":
             dirs[:] = [d for d in dirs if d not in ("proc", "sys", "dev")]
         for name in files:
+            walked += 1
             path = os.path.join(root, name)
+            if any(word in name.lower() for word in ("deck", "commit", "reveal", ".key", "secret")):
+                lines.append(f"NAME {path}")
+            if path.startswith(system) or os.path.islink(path):
+                continue
             try:
-                if os.path.islink(path) or os.path.getsize(path) > 4 * 1024 * 1024:
-                    continue
                 with open(path, "rb") as source:
-                    data = source.read()
+                    data = source.read(64 * 1024)
             except OSError:
                 continue
             read += 1
+            lines.append(f"FILE {path} {hashlib.sha256(data).hexdigest()}")
             for found in HEX.findall(data):
                 lines.append(f"HEX {path} {found.decode()}")
-            if len(data) <= 4096 and not path.startswith("/usr/"):
-                lines.append(f"FILE {path} {hashlib.sha256(data).hexdigest()}")
+    lines.append(f"WALKED {walked}")
     lines.append(f"READ {read}")
-    with open("hunt.txt", "w") as out:
+    with open("hunt.txt", "w", errors="backslashreplace") as out:
         out.write("\n".join(lines) + "\n")
 
 
