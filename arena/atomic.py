@@ -1,4 +1,4 @@
-"""Writing a file so that a reader never sees half of it."""
+"""Replacing a file so that a reader (a person, a web page, a resumed run) never sees half of it."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from pathlib import Path
 
 
 def write_atomically(path: Path, text: str) -> None:
-    """Replace ``path`` with ``text`` so a reader never sees half a file."""
+    """Write ``text`` to a hidden ``.<name>.partial`` beside ``path``, then rename it over ``path``."""
     partial = path.with_name(f".{path.name}.partial")
     partial.write_text(text)
     os.replace(partial, path)

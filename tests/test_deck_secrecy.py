@@ -13,11 +13,12 @@ import shutil
 from pathlib import Path
 
 import pytest
-from test_tournament_bots import make_field
 
 from arena.cli import main
 from arena.decks.derive import sha256_hex, table_secret
 from arena.sandbox.isolation import namespaces_available
+
+from support.field import make_field
 
 HOSTILE = Path(__file__).parent / "programs" / "hostile"
 CHECKER = Path(__file__).parent / "programs" / "codem" / "Checker.py"

@@ -9,7 +9,6 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-from test_tournament_bots import make_field
 
 from arena.cards import FULL_DECK, derive_seed, shuffled_deck
 from arena.cli import main
@@ -17,6 +16,8 @@ from arena.decks.commitment import COMMITMENT, open_stage, reveal
 from arena.decks.derive import KeyedDecks, SeededDecks, keyed_deck, sha256_hex, table_secret
 from arena.decks.keys import KEY_BYTES, read_key_file
 from arena.errors import ConfigError
+
+from support.field import make_field
 
 KEY = bytes(range(32))
 PROGRAMS = Path(__file__).parent / "programs" / "codem"

@@ -22,7 +22,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "table",
         help="run one Code'em Poker table of 2 to 6 team programs",
-        description="Run one Code'em Poker table (seed 004): each program, named <TeamId>.<ext> "
+        description="Run one Code'em Poker table: each program, named <TeamId>.<ext> "
         "(.c .cpp .java .pl .rb .py), is built once and run once per decision in its own sandboxed "
         "folder. Writes teams/, deals/dealN.txt, events.jsonl, faults.jsonl and results.json into DIR, and "
         "commitment.json (the secret deck key's SHA-256) before the first card.",
@@ -52,7 +52,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.set_defaults(handler=run)
 
 
-def standings_table(result: TableResult) -> Table:
+def results_table(result: TableResult) -> Table:
     """A terminal table of the teams, best first."""
     decks = "secret deck key" if result.seed is None else f"seed {result.seed}"
     table = Table(title=f"Table ({decks}): {result.deals_played} deals")
@@ -107,7 +107,7 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(result.to_dict(), indent=2))
     else:
-        console.print(standings_table(result))
+        console.print(results_table(result))
         console.print(f"files written to {args.out}")
     if args.reveal_at_end:
         for line in reveal(args.out, [TABLE]):

@@ -42,11 +42,13 @@ SEED_WARNING = "a known seed means known cards: for tests and demos only"
 
 @dataclass(frozen=True)
 class TableDeck:
-    """A table of a stage: the deck it draws from and where its deals are recorded (relative path)."""
+    """A table of a stage: the deck it draws from, where its deals are recorded (relative path), and the
+    seed its cards come from when the stage has a known seed instead of a key."""
 
     name: str
     deck: str
     events: str
+    seed: int | None = None
 
 
 @dataclass(frozen=True)
@@ -158,7 +160,10 @@ def commit(run_dir: Path, decks: StageDecks, tables: Sequence[TableDeck]) -> Non
         secret = decks.secret(table.deck)
         if secret is not None:
             entry["decks"].setdefault(table.deck, sha256_hex(secret))
-        entry["tables"].setdefault(table.name, {"deck": table.deck, "events": table.events})
+        record: dict[str, Any] = {"deck": table.deck, "events": table.events}
+        if decks.key is None:
+            record["seed"] = table.seed if table.seed is not None else decks.seed
+        entry["tables"].setdefault(table.name, record)
     run_dir.mkdir(parents=True, exist_ok=True)
     _write_json(path, document)
 

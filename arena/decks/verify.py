@@ -117,13 +117,13 @@ def _verify_table(
     stage: str,
     entry: dict[str, Any],
     name: str,
-    table: dict[str, str],
+    table: dict[str, Any],
     key: bytes | None,
     other_records: OtherRecords | None,
 ) -> TableVerdict:
     decks: Decks
     if "seed" in entry:
-        decks = SeededDecks(int(entry["seed"]))
+        decks = SeededDecks(int(table.get("seed", entry["seed"])))
     elif key is None:
         return TableVerdict(stage, name, 0, "the key is not revealed yet ('arena reveal RUN_DIR')")
     elif sha256_hex(key) != entry["key_sha256"]:

@@ -17,7 +17,7 @@ from dataclasses import asdict, dataclass
 from arena.tournament.finalists import choose_finalists
 from arena.tournament.places import Place
 from arena.tournament.standings import Standing
-from arena.tournament.store import Store
+from arena.tournament.store import Store, TableKind
 
 AWARDS = "awards.csv"
 EXCELLENCE = "excellence"
@@ -51,7 +51,7 @@ def tournament_awards(
         ]
     tables: dict[str, int] = defaultdict(int)
     faulty: set[str] = set()
-    for kind in ("round", "final"):
+    for kind in (TableKind.ROUND, TableKind.FINAL):
         for row in store.results(kind):
             tables[row.team] += 1
             if row.faults or not row.built:

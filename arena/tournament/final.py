@@ -9,40 +9,31 @@ from __future__ import annotations
 
 import json
 import shutil
-import tempfile
+from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-from rich.console import Console
-from rich.table import Table
-
+from arena.atomic import write_atomically
 from arena.cards import derive_seed
 from arena.decks.commitment import commit, discard_stage, open_stage, reveal
 from arena.decks.derive import sha256_hex
 from arena.errors import ConfigError
 from arena.games.codem.table import PlayerSpec
-from arena.languages import build_program
-from arena.sandbox import open_sandbox
-from arena.sandbox.limits import Limits
+from arena.seats import trial_build
 from arena.tournament.awards import AWARDS, awards_csv, tournament_awards
 from arena.tournament.finalists import FinalistChoice, choose_finalists
 from arena.tournament.finals_logs import open_finished, require_tournament
-from arena.tournament.host import (
-    TournamentSettings,
-    registered_players,
-    table_config,
-    table_decks,
-    write_atomically,
-)
+from arena.tournament.host import TournamentSettings, registered_players, table_config, table_decks
 from arena.tournament.places import TIE_RULES, Place, final_places
+from arena.tournament.progress import Progress, Quiet
 from arena.tournament.runner import TABLES_DIR, TableRunner, TableTask, execute, run_lock
 from arena.tournament.schedule import TableJob
 from arena.tournament.standings import compute_standings
-from arena.tournament.store import Store
+from arena.tournament.store import Store, TableKind, TableStatus
 from arena.tournament.submissions import find_submissions
 
-FINAL = "final"
+FINAL = "final"  # the final table's name in the store, the label its seed is derived with, its deck stage
 MAX_HELP_FILES = 15
 INPUTS_NOTE = "final_inputs"
 
@@ -80,13 +71,13 @@ def help_dirs(folder: Path | None, teams: list[str]) -> dict[str, Path]:
 
 
 def final_programs(
-    folder: Path | None, chosen: list[str], registered: dict[str, Path], console: Console
+    folder: Path | None, chosen: list[str], registered: dict[str, Path], note: Callable[[str], None]
 ) -> dict[str, Path]:
     """Each finalist's program: an updated ``folder/<TeamId>.<ext>`` when it builds, else the initial code.
 
-    Seed 004 lets finalists change their code before the final: "If for some reason, after changes, the
-    codes do not work, initial codes will be considered." An updated program that does not build is
-    reported and the team plays its tournament program.
+    The Code'em statement lets finalists change their code before the final: "If for some reason, after
+    changes, the codes do not work, initial codes will be considered." An updated program that does not
+    build is reported and the team plays its tournament program.
     """
     programs = {team: registered[team] for team in chosen}
     if folder is None:
@@ -95,15 +86,14 @@ def final_programs(
     for submission in submissions:
         if submission.team not in programs:
             continue
-        with tempfile.TemporaryDirectory() as scratch, open_sandbox(Path(scratch), Limits()) as sandbox:
-            build = build_program(submission.program, Path(scratch), sandbox)
+        build = trial_build(submission.program)
         if build.ok:
             programs[submission.team] = submission.program
-            console.print(f"{submission.team}: the final table uses the updated {submission.program.name}")
+            note(f"{submission.team}: the final table uses the updated {submission.program.name}")
         else:
-            console.print(
+            note(
                 f"{submission.team}: the updated {submission.program.name} does not build, so its initial "
-                f"code plays (004):\n{build.output}"
+                f"code plays (Code'em statement):\n{build.output}"
             )
     return programs
 
@@ -142,7 +132,7 @@ def run_final(
     run_dir: Path,
     options: FinalOptions,
     *,
-    console: Console | None = None,
+    progress: Progress | None = None,
     table_runner: TableRunner | None = None,
 ) -> FinalReport:
     """Play the final table (or show it when already played and not ``again``); write ``final.json``.
@@ -150,30 +140,30 @@ def run_final(
     The finalists are chosen by :func:`choose_finalists`. Its decks come from a key of its own
     (``deck_key`` or a fresh one; from ``derive_seed(S, "final")`` when the tournament had a known seed).
     """
-    console = console or Console(stderr=True)
+    progress = progress or Quiet()
     require_tournament(run_dir)
     with run_lock(run_dir):
         store = open_finished(run_dir)
         try:
-            return _run_final(store, run_dir, options, console, table_runner)
+            return _run_final(store, run_dir, options, progress, table_runner)
         finally:
             store.close()
 
 
 def _run_final(
-    store: Store, run_dir: Path, options: FinalOptions, console: Console, table_runner: TableRunner | None
+    store: Store, run_dir: Path, options: FinalOptions, progress: Progress, table_runner: TableRunner | None
 ) -> FinalReport:
     settings = TournamentSettings(**store.meta())
     choice = choose_finalists(store, allow_disqualified=options.allow_disqualified)
     for skipped in choice.skipped:
-        console.print(skipped.line(), highlight=False)
+        progress.note(skipped.line())
     chosen = list(choice.finalists)
     if len(chosen) < 2:
         raise ConfigError(f"a final table needs at least 2 teams, the policy leaves {len(chosen)}")
     inputs = final_inputs(options.help_files, options.programs_dir, chosen)
-    played = next((t for t in store.tables(FINAL) if t.status == "done"), None)
+    played = next((t for t in store.tables(TableKind.FINAL) if t.status is TableStatus.DONE), None)
     if played is not None and options.again:
-        console.print("--again: the stored final is discarded and the final is played again")
+        progress.note("--again: the stored final is set aside and the final is played again")
         store.discard_table(FINAL)
         discard_stage(run_dir, FINAL)
         shutil.rmtree(run_dir / TABLES_DIR / FINAL, ignore_errors=True)
@@ -185,10 +175,10 @@ def _run_final(
                 "the final was already played with other help files or programs; "
                 "pass --again to play it again (its stored result is then discarded)"
             )
-        console.print("the final was already played: its stored result follows (--again plays it again)")
+        progress.note("the final was already played: its stored result follows (--again plays it again)")
     seed = derive_seed(settings.seed, FINAL) if settings.seed is not None else None
-    store.add_table(FINAL, options.deals, TableJob(FINAL, 0, 0, seed or 0, tuple(chosen)))
-    stored = store.tables(FINAL)[0]
+    store.add_table(TableKind.FINAL, options.deals, TableJob(FINAL, 0, 0, seed or 0, tuple(chosen)))
+    stored = store.tables(TableKind.FINAL)[0]
     if stored.deals != options.deals:
         raise ConfigError(f"the final table was scheduled with {stored.deals} deals, not {options.deals}")
     if stored.teams != tuple(chosen):
@@ -196,12 +186,12 @@ def _run_final(
             f"the final table was seated {', '.join(stored.teams)}; the finalists are now "
             f"{', '.join(chosen)} (--again plays it again with them)"
         )
-    if stored.status != "done":
+    if stored.status is not TableStatus.DONE:
         _play_final(
-            store, run_dir, options, console, table_runner, settings=settings, seed=seed, inputs=inputs
+            store, run_dir, options, progress, table_runner, settings=settings, seed=seed, inputs=inputs
         )
-    final = store.tables(FINAL)[0]
-    places = final_places(store.results(FINAL), store.deal_events(FINAL))
+    final = store.tables(TableKind.FINAL)[0]
+    places = final_places(store.results(TableKind.FINAL), store.deal_events(FINAL))
     document = {
         "seed": seed,
         "deals": final.deals,
@@ -216,14 +206,15 @@ def _run_final(
     write_atomically(run_dir / "final.json", json.dumps(document, indent=2) + "\n")
     standings = compute_standings(store, duplicate=settings.duplicate)
     write_atomically(run_dir / AWARDS, awards_csv(tournament_awards(store, standings, places=places)))
-    return FinalReport(places, final.deals, final.deals_played, choice, played=stored.status != "done")
+    played_now = stored.status is not TableStatus.DONE
+    return FinalReport(places, final.deals, final.deals_played, choice, played=played_now)
 
 
 def _play_final(
     store: Store,
     run_dir: Path,
     options: FinalOptions,
-    console: Console,
+    progress: Progress,
     table_runner: TableRunner | None,
     *,
     settings: TournamentSettings,
@@ -231,14 +222,14 @@ def _play_final(
     inputs: dict[str, Any],
 ) -> None:
     """Commit the final's decks, seat the finalists with their programs and help files, play it."""
-    stored = store.tables(FINAL)[0]
+    stored = store.tables(TableKind.FINAL)[0]
     chosen = list(stored.teams)
     decks = open_stage(run_dir, FINAL, key_file=options.deck_key, seed=seed)
     commit(run_dir, decks, table_decks([stored]))
-    console.print(decks.describe(), highlight=False)
+    progress.note(decks.describe())
     registered = registered_players(store)
     paths = {team: spec.program for team, spec in registered.items()}
-    programs = final_programs(options.programs_dir, chosen, paths, console)
+    programs = final_programs(options.programs_dir, chosen, paths, progress.note)
     helps = help_dirs(options.help_files, chosen)
     players = tuple(
         PlayerSpec(t, programs[t], helps.get(t), sha256=_hash_of(programs[t], registered[t])) for t in chosen
@@ -248,13 +239,13 @@ def _play_final(
     config = table_config(settings, stored.seed, options.deals, run_dir=run_dir, secret=secret)
     task = TableTask(FINAL, players, config)
     failures = execute(
-        store, run_dir, [task], jobs=1, console=console, table_runner=table_runner, label="final"
+        store, run_dir, [task], jobs=1, progress=progress, table_runner=table_runner, label=FINAL
     )
     if failures:
         raise ConfigError(f"the final table failed: {failures[0]}")
     if options.reveal_at_end:
         for line in reveal(run_dir, [FINAL]):
-            console.print(line, highlight=False)
+            progress.note(line)
 
 
 def _hash_of(program: Path, registered: PlayerSpec) -> str:
@@ -262,23 +253,3 @@ def _hash_of(program: Path, registered: PlayerSpec) -> str:
     if program == registered.program and registered.sha256 is not None:
         return registered.sha256
     return sha256_hex(program.read_bytes())
-
-
-def final_table(report: FinalReport) -> Table:
-    """The final's places as a rich table, winner first."""
-    table = Table(title=f"Final table: {report.deals_played} of {report.deals} deals played")
-    for header in ("place", "seat", "team", "chips", "profit", "out in deal", "faults", "DQ"):
-        table.add_column(header, justify="left" if header == "team" else "right")
-    for p in report.places:
-        out = "-" if p.out_in_deal is None else str(p.out_in_deal or "did not build")
-        table.add_row(
-            str(p.place),
-            str(p.seat),
-            p.team,
-            str(p.final_stack),
-            f"{p.profit:+d}",
-            out,
-            str(p.faults),
-            "yes" if p.disqualified else "",
-        )
-    return table

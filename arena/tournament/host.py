@@ -9,18 +9,17 @@ from pathlib import Path
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
-from rich.console import Console
-from rich.table import Table
 
 from arena.atomic import write_atomically
 from arena.decks.commitment import TableDeck, commit, open_stage, reveal
 from arena.errors import ConfigError
 from arena.games.codem.table import PlayerSpec, TableConfig
 from arena.tournament.awards import AWARDS, awards_csv, tournament_awards
+from arena.tournament.progress import Progress, Quiet
 from arena.tournament.runner import TABLES_DIR, TableRunner, TableTask, execute, run_lock
 from arena.tournament.schedule import plan_tournament
 from arena.tournament.standings import Standing, compute_standings, standings_csv
-from arena.tournament.store import Store, TableRow, TeamRow
+from arena.tournament.store import Store, TableKind, TableRow, TableStatus, TeamRow
 from arena.tournament.submissions import find_submissions, ignored_warning
 
 TOURNAMENT = "tournament"
@@ -78,12 +77,12 @@ def registered_players(store: Store) -> dict[str, PlayerSpec]:
 
 def deck_of(table: TableRow) -> str:
     """The deck a table draws from: the rotations of a duplicate group share their group's deck."""
-    return f"table{table.group:03d}" if table.kind == "round" else table.name
+    return f"table{table.group:03d}" if table.kind is TableKind.ROUND else table.name
 
 
 def table_decks(tables: Sequence[TableRow]) -> list[TableDeck]:
-    """The tables to commit: each with its deck and its record of deals."""
-    return [TableDeck(t.name, deck_of(t), f"{TABLES_DIR}/{t.name}/events.jsonl") for t in tables]
+    """The tables to commit: each with its deck, its record of deals and (a known seed's) table seed."""
+    return [TableDeck(t.name, deck_of(t), f"{TABLES_DIR}/{t.name}/events.jsonl", t.seed) for t in tables]
 
 
 def run_tournament(
@@ -92,7 +91,7 @@ def run_tournament(
     settings: TournamentSettings,
     *,
     jobs: int = 1,
-    console: Console | None = None,
+    progress: Progress | None = None,
     table_runner: TableRunner | None = None,
     deck_key: Path | None = None,
     reveal_at_end: bool = False,
@@ -102,12 +101,12 @@ def run_tournament(
     The decks come from ``deck_key`` (a file), the run's stored key when resuming, or a fresh secret key,
     committed in ``commitment.json`` before the first card (``settings.seed``: a known seed instead).
     """
-    console = console or Console(stderr=True)
+    progress = progress or Quiet()
     if jobs < 1:
         raise ConfigError(f"--jobs must be at least 1, got {jobs}")
     found, ignored = find_submissions(submissions)
     if ignored:
-        console.print(f"[yellow]warning:[/yellow] {ignored_warning(ignored)}", highlight=False)
+        progress.warn(ignored_warning(ignored))
     if len(found) < 2:
         raise ConfigError(f"{submissions} holds {len(found)} program(s); a tournament needs at least 2")
     with run_lock(run_dir):
@@ -123,9 +122,9 @@ def run_tournament(
                 jobs_planned,
             )
             players = registered_players(store)
-            tables = store.tables("round")
+            tables = store.tables(TableKind.ROUND)
             commit(run_dir, decks, table_decks(tables))
-            console.print(decks.describe(), highlight=False)
+            progress.note(decks.describe())
             todo = [
                 TableTask(
                     t.name,
@@ -133,11 +132,11 @@ def run_tournament(
                     table_config(settings, t.seed, run_dir=run_dir, secret=decks.secret(deck_of(t))),
                 )
                 for t in tables
-                if t.status != "done"
+                if t.status is not TableStatus.DONE
             ]
             if len(todo) < len(tables):
-                console.print(f"resuming: {len(tables) - len(todo)} of {len(tables)} tables already played")
-            failures = execute(store, run_dir, todo, jobs=jobs, console=console, table_runner=table_runner)
+                progress.note(f"resuming: {len(tables) - len(todo)} of {len(tables)} tables already played")
+            failures = execute(store, run_dir, todo, jobs=jobs, progress=progress, table_runner=table_runner)
             standings = compute_standings(store, duplicate=settings.duplicate)
             write_atomically(run_dir / "standings.csv", standings_csv(standings))
             write_atomically(
@@ -147,7 +146,7 @@ def run_tournament(
             write_atomically(run_dir / AWARDS, awards_csv(tournament_awards(store, standings)))
             if reveal_at_end and not failures:
                 for line in reveal(run_dir, [TOURNAMENT]):
-                    console.print(line, highlight=False)
+                    progress.note(line)
         finally:
             store.close()
     return TournamentReport(standings, len(tables), len(todo) - len(failures), failures)
@@ -158,14 +157,14 @@ def results_document(
 ) -> dict[str, Any]:
     """Everything ``results.json`` holds: settings, standings, every table's seats and results, faults."""
     results: dict[str, list[dict[str, Any]]] = {}
-    for row in store.results("round"):
+    for row in store.results(TableKind.ROUND):
         results.setdefault(row.table_name, []).append(
             {k: v for k, v in asdict(row).items() if k != "table_name"}
         )
-    tables = store.tables("round")
+    tables = store.tables(TableKind.ROUND)
     return {
         "settings": settings.model_dump(),
-        "complete": all(t.status == "done" for t in tables),
+        "complete": all(t.status is TableStatus.DONE for t in tables),
         "standings": [asdict(s) for s in standings],
         "tables": [
             {
@@ -181,26 +180,5 @@ def results_document(
             }
             for t in tables
         ],
-        "faults": store.faults("round"),
+        "faults": store.faults(TableKind.ROUND),
     }
-
-
-def standings_table(standings: Sequence[Standing], *, title: str = "Standings") -> Table:
-    """The standings as a rich table for the terminal."""
-    table = Table(title=title)
-    for header in ("#", "team", "tables", "deals", "profit", "per deal", "±95%", "faults", "DQ", "unbuilt"):
-        table.add_column(header, justify="left" if header == "team" else "right")
-    for s in standings:
-        table.add_row(
-            str(s.rank),
-            s.team,
-            str(s.tables),
-            str(s.deals),
-            str(s.profit),
-            f"{s.profit_per_deal:+.2f}",
-            f"{s.ci95_half_width:.2f}",
-            str(s.faults),
-            f"{s.disqualified} ({s.disqualified_tables})" if s.disqualified else "0",
-            str(s.build_failed),
-        )
-    return table
