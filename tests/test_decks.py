@@ -105,8 +105,10 @@ def test_the_organisers_key_is_used_and_a_revealed_key_deals_no_more(tmp_path: P
     assert committed["decks"] == {"table": sha256_hex(table_secret(KEY, "table"))}
     assert len(reveal(run)) == 1
     assert (run / "deck-key.txt").read_text() == f"table {KEY.hex()}\n"
+    again = open_stage(run, "table", key_file=None, seed=None)
+    assert again.revealed
     with pytest.raises(ConfigError, match="revealed"):
-        open_stage(run, "table", key_file=None, seed=None)
+        again.require_unrevealed()
 
 
 @pytest.fixture(scope="module")
@@ -209,3 +211,11 @@ def test_a_key_that_does_not_match_its_commitment_fails_every_table(tournament: 
     finally:
         path.write_text(original)
     assert os.access(tournament / "deck-keys" / "tournament.key", os.R_OK)
+
+
+def test_a_finished_tournament_runs_again_after_its_reveal_without_dealing(tournament: Path, capsys) -> None:
+    assert main(["reveal", str(tournament)]) == 0
+    submissions = tournament.parent / "submissions"
+    args = ["tournament", str(submissions), "--out", str(tournament), "--deals", "3", "--time-limit", "10"]
+    assert main(args) == 0
+    assert "3 of 3 tables already played" in capsys.readouterr().err

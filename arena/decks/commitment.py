@@ -58,6 +58,15 @@ class StageDecks:
     stage: str
     key: bytes | None = field(repr=False)
     seed: int | None = None
+    revealed: bool = False
+    """The key is public (``reveal.json``): the stage's recorded deals stand, no more may be dealt."""
+
+    def require_unrevealed(self) -> None:
+        """One clear error when cards would be dealt with a key that is already public."""
+        if self.revealed:
+            raise ConfigError(
+                f"the {self.stage}'s deck key is revealed ({REVEAL}); no more cards are dealt with it"
+            )
 
     def secret(self, deck: str) -> bytes | None:
         """The table secret of ``deck`` (None for a seeded stage)."""
@@ -111,7 +120,8 @@ def open_stage(run_dir: Path, stage: str, *, key_file: Path | None, seed: int | 
     """The decks of ``stage`` for a run (a resumed run gets its stored key back).
 
     A seed (tests, demos) excludes a key. Otherwise the organiser's key, or the stored one on a resumed
-    run, or a fresh one from the operating system; it is stored for resuming and revealing.
+    run, or a fresh one from the operating system; it is stored for resuming and revealing. A key already
+    revealed is marked so: whoever would deal with it calls :meth:`StageDecks.require_unrevealed`.
     """
     committed = read_json(run_dir / COMMITMENT).get("stages", {}).get(stage, {})
     if seed is not None:
@@ -133,14 +143,10 @@ def open_stage(run_dir: Path, stage: str, *, key_file: Path | None, seed: int | 
     key = kept or given or new_key()
     if "key_sha256" in committed and committed["key_sha256"] != sha256_hex(key):
         raise ConfigError(f"--deck-key {key_file}: not the key this run's {stage} was committed with")
-    public = {sha256_hex(k) for k in revealed_keys(run_dir).values()}
-    if sha256_hex(key) in public:
-        raise ConfigError(
-            f"{run_dir}: the {stage}'s deck key is revealed ({REVEAL}); no more cards are dealt with it"
-        )
+    revealed = sha256_hex(key) in {sha256_hex(k) for k in revealed_keys(run_dir).values()}
     if kept is None:
         keep_secret(run_dir, stage, key)
-    return StageDecks(stage, key, None)
+    return StageDecks(stage, key, None, revealed=revealed)
 
 
 def commit(run_dir: Path, decks: StageDecks, tables: Sequence[TableDeck]) -> None:
@@ -176,6 +182,7 @@ def start_single_table(run_dir: Path, stage: str, *, key_file: Path | None, seed
     """
     discard_stage(run_dir, stage)
     decks = open_stage(run_dir, stage, key_file=key_file, seed=seed)
+    decks.require_unrevealed()
     commit(run_dir, decks, [TableDeck(stage, stage, "events.jsonl")])
     return decks
 

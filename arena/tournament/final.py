@@ -225,6 +225,7 @@ def _play_final(
     stored = store.tables(TableKind.FINAL)[0]
     chosen = list(stored.teams)
     decks = open_stage(run_dir, FINAL, key_file=options.deck_key, seed=seed)
+    decks.require_unrevealed()
     commit(run_dir, decks, table_decks([stored]))
     progress.note(decks.describe())
     registered = registered_players(store)

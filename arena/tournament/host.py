@@ -134,6 +134,8 @@ def run_tournament(
                 for t in tables
                 if t.status is not TableStatus.DONE
             ]
+            if todo:
+                decks.require_unrevealed()
             if len(todo) < len(tables):
                 progress.note(f"resuming: {len(tables) - len(todo)} of {len(tables)} tables already played")
             failures = execute(store, run_dir, todo, jobs=jobs, progress=progress, table_runner=table_runner)
