@@ -131,8 +131,8 @@ def _verify_table(
     else:
         secret = table_secret(key, table["deck"])
         if sha256_hex(secret) != entry["decks"].get(table["deck"]):
-            problem = f"the secret of deck {table['deck']} differs from its commitment"
-            return TableVerdict(stage, name, 0, problem)
+            differs = f"the secret of deck {table['deck']} differs from its commitment"
+            return TableVerdict(stage, name, 0, differs)
         decks = KeyedDecks(secret)
     events = run_dir / table["events"]
     if not events.is_file():

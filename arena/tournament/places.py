@@ -69,6 +69,7 @@ def final_places(
         index = row.seat - 1
         out = next((d for d in played if d.before[index] > 0 and d.after[index] == 0), None)
         deciding = out or (played[-1] if played else None)
+        out_deal: int | None
         if not row.built or deciding is None:
             chips, out_deal, at_start, after_button = 0, 0, 0, row.seat
         else:
