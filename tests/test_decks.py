@@ -219,3 +219,19 @@ def test_a_finished_tournament_runs_again_after_its_reveal_without_dealing(tourn
     args = ["tournament", str(submissions), "--out", str(tournament), "--deals", "3", "--time-limit", "10"]
     assert main(args) == 0
     assert "3 of 3 tables already played" in capsys.readouterr().err
+
+
+def test_a_table_revealed_at_its_end_verifies_and_its_json_names_only_the_decks_hash(
+    tmp_path: Path, capsys
+) -> None:
+    out = tmp_path / "table"
+    args = ["table", str(PROGRAMS / "Checker.py"), str(PROGRAMS / "Shover.py"), "--out", str(out)]
+    assert main([*args, "--deals", "3", "--reveal-at-end", "--json"]) == 0
+    said = capsys.readouterr()
+    result = json.loads(said.out)
+    key = bytes.fromhex((out / "deck-keys" / "table.key").read_text())
+    assert result["seed"] is None and result["deck_sha256"] == sha256_hex(table_secret(key, "table"))
+    assert f"committed as SHA-256 {sha256_hex(key)} in commitment.json" in said.err
+    assert json.loads((out / "reveal.json").read_text())["stages"]["table"]["key"] == key.hex()
+    assert main(["verify", str(out)]) == 0
+    assert capsys.readouterr().out.splitlines()[0].startswith("ok   table table: ")

@@ -64,7 +64,7 @@ def run(args: argparse.Namespace) -> int:
         report = _check_with_progress(args, args.out, console)
         if args.reveal_at_end:
             for line in reveal(args.out, [CHECK]):
-                console.print(line, highlight=False)
+                console.print(line, highlight=False, soft_wrap=True)
     else:
         if args.reveal_at_end:
             raise ConfigError("--reveal-at-end needs --out DIR, where the key is kept and revealed")

@@ -78,7 +78,7 @@ def run(args: argparse.Namespace) -> int:
     console = Console(stderr=args.json)
     players = [PlayerSpec(team=p.stem, program=p) for p in args.programs]
     decks = start_single_table(args.out, TABLE, key_file=args.deck_key, seed=args.seed)
-    Console(stderr=True).print(decks.describe(), highlight=False)
+    Console(stderr=True).print(decks.describe(), highlight=False, soft_wrap=True)
     config = TableConfig(
         deals=args.deals,
         seed=args.seed or 0,
@@ -111,5 +111,5 @@ def run(args: argparse.Namespace) -> int:
         console.print(f"files written to {args.out}")
     if args.reveal_at_end:
         for line in reveal(args.out, [TABLE]):
-            console.print(line, highlight=False)
+            console.print(line, highlight=False, soft_wrap=True)
     return 0

@@ -149,7 +149,7 @@ class BarsOnTerminal:
 
     def note(self, message: str) -> None:
         """A plain line."""
-        self.console.print(message, markup=False, highlight=False)
+        self.console.print(message, markup=False, highlight=False, soft_wrap=True)
 
     def warn(self, message: str) -> None:
         """A line that starts with a yellow ``warning:``."""
