@@ -199,7 +199,7 @@ def standings_table(standings: Sequence[Standing], *, title: str = "Standings") 
             f"{s.profit_per_deal:+.2f}",
             f"{s.ci95_half_width:.2f}",
             str(s.faults),
-            f"{s.disqualified} ({s.disqualified_tables})" if s.disqualified else "0",
+            str(s.disqualified),
             str(s.build_failed),
         )
     return table
@@ -243,7 +243,12 @@ def _tournament(args: argparse.Namespace) -> int:
         deck_key=args.deck_key,
         reveal_at_end=args.reveal_at_end,
     )
-    Console().print(standings_table(report.standings))
+    console = Console()
+    console.print(standings_table(report.standings))
+    for standing in report.standings:
+        if standing.disqualified_tables:
+            tables = ", ".join(standing.disqualified_tables.split())
+            console.print(f"{standing.team} was disqualified at {tables}", highlight=False, soft_wrap=True)
     if report.failures:
         raise ConfigError(
             f"{len(report.failures)} table(s) failed (first: {report.failures[0]}); "
