@@ -8,6 +8,7 @@ does stops the table. Output (all rendered from the events):
 * ``deals/deal<N>.txt`` the final ``deal.txt`` of every deal
 * ``events.jsonl``    one line per deal: ``{"deal": N, "events": [...]}``
 * ``faults.jsonl``    one line per fault
+* ``seats.json``      the teams in seat order, written before the first deal
 * ``results.json``    per team: seat, final stack, profit, faults, timing; the seed and versions
 """
 
@@ -308,6 +309,8 @@ def run_table(
     (out_dir / "deals").mkdir(exist_ok=True)
     for name in ("events.jsonl", "faults.jsonl"):
         (out_dir / name).write_text("")
+    # Who sits where, before the first deal: a viewer following the table names the seats from it.
+    (out_dir / "seats.json").write_text(json.dumps([p.team for p in players]) + "\n")
     stacks = [rules.starting_stack] * len(players)
     deals_played = 0
     with ExitStack() as stack:
@@ -367,6 +370,7 @@ def run_table(
                 events_out.write(
                     json.dumps({"deal": number, "events": [event_to_dict(e) for e in deal.events]}) + "\n"
                 )
+                events_out.flush()  # a whole line per deal on disk at once, for anyone following the table
                 deals_played = number
                 if on_deal is not None:
                     on_deal(number)
