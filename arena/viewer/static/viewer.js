@@ -190,7 +190,7 @@
     function play() {
       if (self.timer !== null || !self.data) return;
       if (self.index >= self.data.steps.length - 1 && !self.onEnd) show(0);
-      playButton.textContent = "\u23F8 pause";
+      playButton.textContent = "pause";
       playButton.setAttribute("aria-label", "pause");
       self.timer = window.setTimeout(tick, Number(pace.value));
     }
@@ -278,6 +278,10 @@
 
   /* ---- live: new deals from the server as they are played ---- */
 
+  function dealsPlayed(count) {
+    return count + (count === 1 ? " deal" : " deals") + " played";
+  }
+
   function follow(root, replay) {
     const list = document.getElementById("live-deals");
     const status = document.getElementById("live-status");
@@ -303,7 +307,7 @@
       const deal = JSON.parse(event.data);
       played = Math.max(played, deal.deal);
       status.dataset.deals = String(played);
-      status.textContent = played + " deals played";
+      status.textContent = dealsPlayed(played);
       const item = el("li");
       item.dataset.deal = String(deal.deal);
       const link = el("a", "", "Deal " + deal.deal);
@@ -321,7 +325,7 @@
       }
     });
     source.addEventListener("end", () => {
-      status.textContent = played + " deals played: the table is over";
+      status.textContent = dealsPlayed(played) + ": the table is over";
       status.classList.add("over");
       source.close();
     });
