@@ -20,7 +20,7 @@ from watchdog.observers import Observer
 from watchdog.observers.api import ObservedWatch
 
 from arena.viewer.pages import deal_payload
-from arena.viewer.runs import Run, RunKind, TableInfo, TableStatus
+from arena.viewer.runs import Run, RunKind, TableInfo, TableState
 from arena.viewer.tables import TableLog
 
 HEARTBEAT_S = 10.0
@@ -112,6 +112,6 @@ async def follow(
 
 def _over(info: TableInfo, log: TableLog | None) -> bool:
     """Played, failed, or (a single table) its ``results.json`` written."""
-    if info.status in (TableStatus.PLAYED, TableStatus.FAILED):
+    if info.status in (TableState.PLAYED, TableState.FAILED):
         return True
     return log is not None and log.results() is not None

@@ -34,6 +34,7 @@ from arena.engines.nlhe.events import event_from_dict
 from arena.games.codem.stats import PlayerStats
 from arena.tournament.host import TournamentSettings
 from arena.tournament.standings import compute_standings
+from arena.tournament.store import TableKind
 from arena.viewer.charts import PALETTE, line_chart
 from arena.viewer.matches import (
     HANDS_PER_PAGE,
@@ -45,7 +46,7 @@ from arena.viewer.matches import (
 )
 from arena.viewer.names import SUIT_SYMBOLS, card_code, card_name
 from arena.viewer.replay import replay, unplaced_faults
-from arena.viewer.runs import Run, RunKind, TableInfo, TableStatus
+from arena.viewer.runs import Run, RunKind, TableInfo, TableState
 from arena.viewer.tables import EVENTS, DealSummary, TableLog, json_lines, read_json
 
 BIGGEST_POTS = 20
@@ -177,12 +178,12 @@ def _tournament_page(site: Site) -> str:
     with run.store() as store:
         settings = TournamentSettings(**store.meta())
         standings = compute_standings(store, duplicate=settings.duplicate)
-        results = store.results("round")
-        final_results = sorted(store.results("final"), key=lambda r: (-r.profit, r.seat))
-        faults = store.faults("round") + store.faults("final")
+        results = store.results(TableKind.ROUND)
+        final_results = sorted(store.results(TableKind.FINAL), key=lambda r: (-r.profit, r.seat))
+        faults = store.faults(TableKind.ROUND) + store.faults(TableKind.FINAL)
     tables = run.tables()
-    rounds = [t for t in tables if t.kind != "final"]
-    final = next((t for t in tables if t.kind == "final"), None)
+    rounds = [t for t in tables if t.kind != TableKind.FINAL]
+    final = next((t for t in tables if t.kind == TableKind.FINAL), None)
     teams = [s.team for s in standings]
     return _page(
         "tournament.html",
@@ -274,7 +275,7 @@ def _table_page(site: Site, info: TableInfo, *, root: str) -> str:
         faults=faults,
         results=results,
         slugs=site.run.team_slugs(),
-        running=info.status is TableStatus.RUNNING,
+        running=info.status is TableState.RUNNING,
     )
 
 

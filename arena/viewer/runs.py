@@ -16,7 +16,7 @@ from enum import StrEnum, unique
 from pathlib import Path
 
 from arena.errors import ConfigError
-from arena.tournament.store import DB_NAME, Store
+from arena.tournament.store import DB_NAME, Store, TableStatus
 from arena.viewer.tables import EVENTS, SEATS, TableLog, read_json, table_log
 
 SINGLE_TABLE = "table"
@@ -34,8 +34,8 @@ class RunKind(StrEnum):
 
 
 @unique
-class TableStatus(StrEnum):
-    """Where a table stands."""
+class TableState(StrEnum):
+    """Where a table stands, as a spectator sees it (the store knows no ``running``)."""
 
     PLAYED = "played"
     RUNNING = "running"
@@ -50,7 +50,7 @@ class TableInfo:
     name: str
     kind: str
     teams: tuple[str, ...]
-    status: TableStatus
+    status: TableState
     deals: int
     deals_played: int
     folder: Path | None
@@ -102,7 +102,7 @@ class Run:
                     name=SINGLE_TABLE,
                     kind="table",
                     teams=tuple(log.seat_names()),
-                    status=TableStatus.PLAYED if played else TableStatus.RUNNING,
+                    status=TableState.PLAYED if played else TableState.RUNNING,
                     deals=log.deals,
                     deals_played=log.deals,
                     folder=self.folder,
@@ -118,18 +118,18 @@ class Run:
         infos = []
         for row in rows:
             folder: Path | None = tables_dir / row.name
-            if row.status == "done":
-                status = TableStatus.PLAYED
+            if row.status is TableStatus.DONE:
+                status = TableState.PLAYED
             elif row.name in hidden:
-                status, folder = TableStatus.RUNNING, hidden[row.name]
-            elif row.status == "failed":
-                status, folder = TableStatus.FAILED, None
+                status, folder = TableState.RUNNING, hidden[row.name]
+            elif row.status is TableStatus.FAILED:
+                status, folder = TableState.FAILED, None
             else:
-                status, folder = TableStatus.PENDING, None
+                status, folder = TableState.PENDING, None
             infos.append(
                 TableInfo(
                     name=row.name,
-                    kind=row.kind,
+                    kind=row.kind.value,
                     teams=row.teams,
                     status=status,
                     deals=row.deals,

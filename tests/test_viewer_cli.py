@@ -1,0 +1,87 @@
+"""``arena view`` without a browser: recognising run folders, one-line errors, the tournament's running
+tables, the pages' paths and the static export's file list."""
+
+from __future__ import annotations
+
+import socket
+from pathlib import Path
+
+import pytest
+
+from arena.cli import main
+from arena.games.codem.table import PlayerSpec, TableConfig, run_table
+from arena.tournament.schedule import TableJob
+from arena.tournament.store import Store, TableKind, TeamRow
+from arena.viewer.pages import PageNotFound, Site, render, site_paths
+from arena.viewer.runs import Run, RunKind, TableState
+
+CHECKER = Path(__file__).parent / "programs" / "codem" / "Checker.py"
+
+
+@pytest.fixture(scope="module")
+def small_table(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("small") / "run"
+    run_table([PlayerSpec("North", CHECKER), PlayerSpec("South", CHECKER)], out, TableConfig(deals=4, seed=1))
+    return out
+
+
+def test_a_folder_that_is_no_run_is_one_error_line(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    assert main(["view", str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1
+    assert err.startswith(f"arena view: error: {tmp_path} is not a run folder")
+    assert main(["view", str(tmp_path / "missing")]) == 2
+    assert "does not exist" in capsys.readouterr().err
+
+
+def test_a_port_in_use_is_one_error_line(small_table: Path, capsys: pytest.CaptureFixture) -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen(1)
+        port = taken.getsockname()[1]
+        assert main(["view", str(small_table), "--port", str(port)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"arena view: error: cannot listen on 127.0.0.1:{port}") and err.count("\n") == 1
+
+
+def test_export_writes_every_page_and_the_static_files(small_table: Path, tmp_path: Path) -> None:
+    site = tmp_path / "site"
+    assert main(["view", str(small_table), "--export", str(site)]) == 0
+    written = sorted(p.relative_to(site).as_posix() for p in site.rglob("*.html"))
+    assert written == sorted(site_paths(Run(small_table)))
+    assert written == sorted(
+        ["index.html", "tables/table.html", "teams/North.html", "teams/South.html"]
+        + [f"tables/table/deal{n}.html" for n in range(1, 5)]
+    )
+    assert (site / "static" / "viewer.js").is_file() and (site / "static" / "viewer.css").is_file()
+    assert main(["view", str(small_table), "--export", str(small_table / "site")]) == 2
+
+
+def test_unknown_paths_are_not_pages(small_table: Path) -> None:
+    site = Site(Run(small_table))
+    for path in ("tables/other.html", "tables/table/deal5.html", "teams/West.html", "../etc/passwd",
+                 "hands/1.html", "live/table.html/x"):
+        with pytest.raises(PageNotFound):
+            render(site, path)
+    assert "Live: table" in render(site, "live/table.html")
+    with pytest.raises(PageNotFound):
+        render(Site(Run(small_table), live=False), "live/table.html")
+
+
+def test_a_tournament_table_in_its_hidden_folder_is_running(tmp_path: Path) -> None:
+    store = Store(tmp_path)
+    teams = [TeamRow(t, f"{t}.py", "python", "0" * 64) for t in ("A", "B", "C")]
+    jobs = [TableJob("table001", 1, 0, 11, ("A", "B", "C")), TableJob("table002", 2, 0, 12, ("C", "B", "A"))]
+    store.initialise({"deals": 5, "seed": 0, "duplicate": False, "time_limit_s": 1.0}, teams, jobs)
+    store.record_failure("table002", "the sandbox broke")
+    store.close()
+    hidden = tmp_path / "tables" / ".table001.x1y2"
+    hidden.mkdir(parents=True)
+    run = Run(tmp_path)
+    assert run.kind is RunKind.TOURNAMENT
+    first, second = run.tables()
+    assert (first.status, first.folder, first.teams) == (TableState.RUNNING, hidden, ("A", "B", "C"))
+    assert (second.status, second.folder, second.error) == (TableState.FAILED, None, "the sandbox broke")
+    assert first.kind == TableKind.ROUND
+    page = render(Site(run), "index.html")
+    assert 'href="live/table001.html"' in page and "the sandbox broke" in page
