@@ -37,6 +37,14 @@
     return card;
   }
 
+  function keepInView(box, item) {
+    // Scroll the log only (scrollIntoView would scroll the whole page as well).
+    const top = item.offsetTop;
+    const bottom = top + item.offsetHeight;
+    if (top < box.scrollTop) box.scrollTop = top;
+    else if (bottom > box.scrollTop + box.clientHeight) box.scrollTop = bottom - box.clientHeight;
+  }
+
   function readJson(id) {
     const node = document.getElementById(id);
     return node ? JSON.parse(node.textContent) : null;
@@ -156,7 +164,7 @@
       log.querySelectorAll("button").forEach((button, i) => {
         if (i === self.index) {
           button.setAttribute("aria-current", "step");
-          button.scrollIntoView({ block: "nearest" });
+          keepInView(log, button);
         } else {
           button.removeAttribute("aria-current");
         }
