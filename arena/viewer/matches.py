@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from arena.games.headsup.scoring import Z95
+from arena.intervals import Z95
 from arena.viewer.tables import json_lines
 
 HANDS_PER_PAGE = 200
