@@ -3,15 +3,22 @@ tables, the pages' paths and the static export's file list."""
 
 from __future__ import annotations
 
+import asyncio
+import json
 import socket
 from pathlib import Path
 
 import pytest
 
+from arena.cards import shuffled_deck
 from arena.cli import main
+from arena.engines.nlhe import CheckCall, Deal, TableRules
+from arena.engines.nlhe.events import event_to_dict
 from arena.games.codem.table import PlayerSpec, TableConfig, run_table
+from arena.tournament.runner import run_lock
 from arena.tournament.schedule import TableJob
 from arena.tournament.store import Store, TableKind, TeamRow
+from arena.viewer.live import follow
 from arena.viewer.pages import PageNotFound, Site, render, site_paths
 from arena.viewer.runs import Run, RunKind, TableState
 
@@ -68,7 +75,7 @@ def test_unknown_paths_are_not_pages(small_table: Path) -> None:
         render(Site(Run(small_table), live=False), "live/table.html")
 
 
-def test_a_tournament_table_in_its_hidden_folder_is_running(tmp_path: Path) -> None:
+def test_a_tournament_table_in_its_hidden_folder_is_running_while_the_run_is_locked(tmp_path: Path) -> None:
     store = Store(tmp_path)
     teams = [TeamRow(t, f"{t}.py", "python", "0" * 64) for t in ("A", "B", "C")]
     jobs = [TableJob("table001", 1, 0, 11, ("A", "B", "C")), TableJob("table002", 2, 0, 12, ("C", "B", "A"))]
@@ -79,9 +86,63 @@ def test_a_tournament_table_in_its_hidden_folder_is_running(tmp_path: Path) -> N
     hidden.mkdir(parents=True)
     run = Run(tmp_path)
     assert run.kind is RunKind.TOURNAMENT
-    first, second = run.tables()
-    assert (first.status, first.folder, first.teams) == (TableState.RUNNING, hidden, ("A", "B", "C"))
-    assert (second.status, second.folder, second.error) == (TableState.FAILED, None, "the sandbox broke")
-    assert first.kind == TableKind.ROUND
-    page = render(Site(run), "index.html")
-    assert 'href="live/table001.html"' in page and "the sandbox broke" in page
+    with run_lock(tmp_path):  # an arena is playing the tournament
+        first, second = run.tables()
+        assert (first.status, first.folder, first.teams) == (TableState.RUNNING, hidden, ("A", "B", "C"))
+        assert (second.status, second.folder, second.error) == (TableState.FAILED, None, "the sandbox broke")
+        assert first.kind == TableKind.ROUND
+        page = render(Site(run), "index.html")
+        assert 'href="live/table001.html"' in page and "the sandbox broke" in page
+    # Nobody plays it any more: what the interrupted run left is pending, its deals still readable.
+    first = run.tables()[0]
+    assert (first.status, first.folder) == (TableState.PENDING, hidden)
+    assert 'href="live/table001.html"' not in render(Site(run), "index.html")
+
+
+def _deal_line(number: int) -> str:
+    deal = Deal(rules=TableRules(seats=3), deal_number=number, dealer=1, stacks=[1500] * 3,
+                deck=shuffled_deck(number))
+    while not deal.is_over:
+        deal.apply(CheckCall())
+    return json.dumps({"deal": number, "events": [event_to_dict(e) for e in deal.events]}) + "\n"
+
+
+def test_the_live_stream_follows_a_tournament_table_in_its_hidden_folder(tmp_path: Path) -> None:
+    """Deals already written come at once; a deal appended later wakes the stream through watchdog; a
+    failed table ends it."""
+    store = Store(tmp_path)
+    teams = [TeamRow(t, f"{t}.py", "python", "0" * 64) for t in ("A", "B", "C")]
+    store.initialise({"deals": 5, "seed": 0, "duplicate": False, "time_limit_s": 1.0}, teams,
+                     [TableJob("table001", 1, 0, 11, ("A", "B", "C"))])
+    hidden = tmp_path / "tables" / ".table001.q7w8"
+    hidden.mkdir(parents=True)
+    (hidden / "events.jsonl").write_text(_deal_line(1) + _deal_line(2))
+    run = Run(tmp_path)
+
+    async def watch() -> list[tuple[str, dict]]:
+        async def connected() -> bool:
+            return False
+
+        seen: list[tuple[str, dict]] = []
+        stream = follow(run, "table001", after=0, disconnected=connected)
+        async for message in stream:
+            if message.startswith(":"):
+                continue
+            kind, data = message.split("\n")[:2]
+            seen.append((kind.removeprefix("event: "), json.loads(data.removeprefix("data: "))))
+            if len(seen) == 2:
+                with (hidden / "events.jsonl").open("a") as out:
+                    out.write(_deal_line(3))
+            if len(seen) == 3:
+                store.record_failure("table001", "the sandbox broke")
+        return seen
+
+    seen = asyncio.run(asyncio.wait_for(watch(), timeout=60))
+    store.close()
+    assert [(kind, data.get("deal")) for kind, data in seen] == [
+        ("deal", 1), ("deal", 2), ("deal", 3), ("end", None)
+    ]
+    assert seen[0][1]["names"] == ["A", "B", "C"]
+    assert seen[-1][1] == {"deals": 3, "status": "failed"}
+    first = seen[0][1]
+    assert first["summary"]["pot"] == sum(p["amount"] for p in first["steps"][-1]["pots"])

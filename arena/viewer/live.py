@@ -56,16 +56,19 @@ def deal_summary(payload: dict[str, Any]) -> dict[str, Any]:
 
 class _Watcher:
     """A watchdog observer on the table's current folder (it moves when a tournament commits the
-    table) and, in a tournament, on ``tables/``, where that move happens."""
+    table) and, in a tournament, on the run folder and ``tables/``."""
 
     def __init__(self, handler: _Wake, run: Run) -> None:
         self.handler = handler
         self.observer = Observer()
         self.folder: Path | None = None
         self.watch: ObservedWatch | None = None
-        tables = run.folder / "tables"
-        if run.kind is RunKind.TOURNAMENT and tables.is_dir():
-            self.observer.schedule(handler, str(tables))
+        if run.kind is RunKind.TOURNAMENT:
+            # The run folder: the database's commits (a table done or failed); tables/: a table's hidden
+            # folder created, or renamed into place.
+            for folder in (run.folder, run.folder / "tables"):
+                if folder.is_dir():
+                    self.observer.schedule(handler, str(folder))
         self.observer.start()
 
     def follow_folder(self, folder: Path | None) -> None:

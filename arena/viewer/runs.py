@@ -8,6 +8,7 @@ still be writing it) and from their folders: a table being played sits in a hidd
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -16,6 +17,7 @@ from enum import StrEnum, unique
 from pathlib import Path
 
 from arena.errors import ConfigError
+from arena.tournament.runner import LOCK_NAME
 from arena.tournament.store import DB_NAME, Store, TableStatus
 from arena.viewer.tables import EVENTS, SEATS, TableLog, read_json, table_log
 
@@ -115,17 +117,21 @@ class Run:
             errors = store.table_errors()
         tables_dir = self.folder / "tables"
         hidden = _hidden_folders(tables_dir)
+        playing = bool(hidden) and tournament_running(self.folder)
         infos = []
         for row in rows:
-            folder: Path | None = tables_dir / row.name
-            if row.status is TableStatus.DONE:
+            # A hidden folder is a table being played while an arena holds the run's lock; without the
+            # lock it is what an interrupted or failed run left (its deals can still be read).
+            done = row.status is TableStatus.DONE
+            folder: Path | None = tables_dir / row.name if done else hidden.get(row.name)
+            if done:
                 status = TableState.PLAYED
-            elif row.name in hidden:
-                status, folder = TableState.RUNNING, hidden[row.name]
+            elif playing and row.name in hidden:
+                status = TableState.RUNNING
             elif row.status is TableStatus.FAILED:
-                status, folder = TableState.FAILED, None
+                status = TableState.FAILED
             else:
-                status, folder = TableState.PENDING, None
+                status = TableState.PENDING
             infos.append(
                 TableInfo(
                     name=row.name,
@@ -167,6 +173,24 @@ class Run:
             team: team if _SAFE_NAME.fullmatch(team) else f"team{index}"
             for index, team in enumerate(self.teams(), start=1)
         }
+
+
+def tournament_running(run_dir: Path) -> bool:
+    """Whether an arena holds the run's lock now: ``/proc/locks`` lists the locked file's device and
+    inode (read, never taken: a viewer must not stand in a tournament's way)."""
+    try:
+        stat = (run_dir / LOCK_NAME).stat()
+        locks = Path("/proc/locks").read_text()
+    except FileNotFoundError:
+        return False
+    except OSError:
+        return True
+    wanted = f"{os.major(stat.st_dev):02x}:{os.minor(stat.st_dev):02x}:{stat.st_ino}"
+    for line in locks.splitlines():
+        fields = [field for field in line.split() if field != "->"]
+        if len(fields) > 5 and fields[1] == "FLOCK" and fields[5] == wanted:
+            return True
+    return False
 
 
 def _hidden_folders(tables_dir: Path) -> dict[str, Path]:
