@@ -234,6 +234,9 @@ def test_markup_from_teams_and_programs_changes_nothing(page: Page, hostile_tabl
         expect(page.locator("h1 .team-name")).to_have_text(SCRIPT_TEAM)
         page.locator("pre.stderr").first.evaluate("(pre) => pre.closest('details').open = true")
         expect(page.locator("pre.stderr").first).to_contain_text('<script>document.title="owned by stderr"')
+        page.locator("table.faults tbody a[href$='#fault']").first.click()  # a fault opens at its decision
+        expect(page.locator("#fault-box")).to_be_visible()
+        expect(page.locator('#log button[aria-current="step"]')).to_contain_text("default after a fault")
         page.goto(f"{url}tables/table/deal{answered[0]}.html")
         expect(page.locator(".seat .name").nth(1)).to_have_text(SCRIPT_TEAM)
         expect(page.locator(".seat .name").nth(3)).to_have_text(IMG_TEAM)

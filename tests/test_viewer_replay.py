@@ -46,6 +46,7 @@ def test_every_step_conserves_the_chips_and_ends_on_the_events_stacks() -> None:
         "<b>Eve</b> posts the big blind 10",
     ]
     assert [(s.seat, s.bet) for s in steps[2].seats if s.bet] == [(4, 5), (5, 10)]
+    assert [(s.seat, s.blind) for s in steps[-1].seats if s.blind] == [(4, "small"), (5, "big")]
     assert steps[2].in_middle == 15
 
 

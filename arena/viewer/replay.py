@@ -64,6 +64,7 @@ class SeatView:
     all_in: bool
     in_deal: bool
     hand: str = ""
+    blind: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -139,6 +140,7 @@ class Step:
                     "all_in": s.all_in,
                     "in_deal": s.in_deal,
                     "hand": s.hand,
+                    "blind": s.blind,
                 }
                 for s in self.seats
             ],
@@ -194,6 +196,7 @@ class _Table:
         self.street = Street.PRE_FLOP
         self.awarded: list[PotView] = []
         self.strengths: dict[int, int] = {}
+        self.blinds: dict[int, str] = {}
 
     def name(self, seat: int) -> str:
         return self.names[seat - 1]
@@ -222,6 +225,7 @@ class _Table:
                 all_in=s in self.all_in,
                 in_deal=s in self.in_deal,
                 hand=hand_name(self.strengths[s]) if s in self.shown else "",
+                blind=self.blinds.get(s, ""),
             )
             for s in range(1, len(self.stacks))
         )
@@ -271,6 +275,7 @@ def replay(
             case BlindPosted(seat=seat, blind=blind, amount=amount, all_in=all_in):
                 table.stacks[seat] -= amount
                 table.bets[seat] += amount
+                table.blinds[seat] = blind
                 if all_in:
                     table.all_in.add(seat)
                 short = " and is all-in" if all_in else ""

@@ -10,6 +10,7 @@
     2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight", 9: "nine",
     T: "ten", J: "jack", Q: "queen", K: "king", A: "ace",
   };
+  const BLINDS = { small: "SB", big: "BB" };
   const POSITIONS = { 2: [1, 4], 3: [1, 3, 5], 4: [2, 3, 5, 6], 5: [1, 2, 3, 5, 6], 6: [1, 2, 3, 4, 5, 6] };
 
   function el(tag, className, text) {
@@ -70,11 +71,12 @@
       stackLine.append(el("span", "stack"), el("span", "state"));
       const button = el("span", "dealer-button", "D");
       button.title = "dealer button";
+      const blind = el("span", "blind-badge");
       const bet = el("div", "bet");
       const chip = el("span", "chip");
       chip.setAttribute("aria-hidden", "true");
       bet.append(chip, el("span", "bet-amount"));
-      seat.append(label, el("div", "hole"), stackLine, el("div", "hand-name"), button, bet);
+      seat.append(label, el("div", "hole"), stackLine, el("div", "hand-name"), button, blind, bet);
       fresh.append(seat);
     }
     const middle = el("div", "middle");
@@ -109,6 +111,10 @@
       seat.classList.toggle("actor", step.actor === s.seat);
       seat.classList.toggle("winner", winners.has(s.seat));
       seat.querySelector(".dealer-button").hidden = step.dealer !== s.seat;
+      const blind = seat.querySelector(".blind-badge");
+      blind.hidden = !s.blind;
+      blind.textContent = BLINDS[s.blind] || "";
+      blind.title = s.blind ? s.blind + " blind" : "";
       const bet = seat.querySelector(".bet");
       bet.hidden = !s.bet;
       bet.dataset.bet = String(s.bet);
@@ -278,7 +284,10 @@
     self.playing = () => self.timer !== null;
     if (self.data) {
       const step = params.get("step");
-      show(step && /^[0-9]+$/.test(step) ? Number(step) : 0);
+      const fault = self.data.steps.findIndex((s) => s.fault);
+      if (step && /^[0-9]+$/.test(step)) show(Number(step));
+      else if (window.location.hash === "#fault" && fault >= 0) show(fault);
+      else show(0);
     }
     if (params.get("broadcast") === "1") setBroadcast(true);
     return self;
