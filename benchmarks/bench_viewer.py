@@ -8,6 +8,8 @@ it. Then, interleaved ROUNDS times so every measurement sees the same machine lo
 * table page, cold: the index dropped first, so the file is read and summarised again;
 * table page, warm: the index kept (what a second visit costs);
 * table page over HTTP: a GET to the real server (uvicorn in a thread) with a cold index;
+* a team page with its seat records dropped (one pass over the table computes every seat's statistics
+  and chips), then another team's page at the same table;
 * one deal's replay page.
 
 Medians are printed with their ratio to the reference, and the peak memory Python allocated for a cold
@@ -113,11 +115,17 @@ def main() -> None:
                 assert response.status == 200
                 response.read()
 
+        def cold_team() -> None:
+            tables._records.clear()
+            render(site, "teams/Pr0001.html")
+
         measures: dict[str, Callable[[], object]] = {
             "reference: json.loads of every line": lambda: reference(folder),
             "table page, cold index": cold_page,
             "table page, warm index": lambda: render(site, "tables/table.html"),
             "table page over HTTP, cold index": http_page,
+            "team page, cold (one pass, all seats)": cold_team,
+            "another team's page at that table": lambda: render(site, "teams/Pr0002.html"),
             f"deal {args.deals // 2} replay page": lambda: render(
                 site, f"tables/table/deal{args.deals // 2}.html"
             ),

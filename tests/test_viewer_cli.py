@@ -14,6 +14,7 @@ from arena.cards import shuffled_deck
 from arena.cli import main
 from arena.engines.nlhe import CheckCall, Deal, TableRules
 from arena.engines.nlhe.events import event_to_dict
+from arena.games.codem.stats import compute_stats
 from arena.games.codem.table import PlayerSpec, TableConfig, run_table
 from arena.tournament.runner import run_lock
 from arena.tournament.schedule import TableJob
@@ -21,6 +22,7 @@ from arena.tournament.store import Store, TableKind, TeamRow
 from arena.viewer.live import follow
 from arena.viewer.pages import PageNotFound, Site, render, site_paths
 from arena.viewer.runs import Run, RunKind, TableState
+from arena.viewer.tables import TableLog, seat_records
 
 CHECKER = Path(__file__).parent / "programs" / "codem" / "Checker.py"
 
@@ -146,3 +148,17 @@ def test_the_live_stream_follows_a_tournament_table_in_its_hidden_folder(tmp_pat
     assert seen[-1][1] == {"deals": 3, "status": "failed"}
     first = seen[0][1]
     assert first["summary"]["pot"] == sum(p["amount"] for p in first["steps"][-1]["pots"])
+
+
+def test_seat_records_hold_each_seats_statistics_and_chips(small_table: Path) -> None:
+    log = TableLog(small_table).refresh()
+    records = seat_records(small_table)
+    for seat in (1, 2):
+        expected = compute_stats([(log.events(n), seat) for n in range(1, log.deals + 1)])
+        assert records.stats[seat - 1] == expected
+        assert list(records.chips[seat - 1]) == [log.summaries[0].stacks_before[seat - 1]] + [
+            s.stacks_after[seat - 1] for s in log.summaries
+        ]
+    assert seat_records(small_table) is records  # kept until events.jsonl changes
+    page = render(Site(Run(small_table)), "teams/North.html")
+    assert f"{records.stats[0].hands} hands dealt in" in page

@@ -30,7 +30,6 @@ from typing import Any
 from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
 
 from arena.cards import parse_cards
-from arena.engines.nlhe.events import event_from_dict
 from arena.games.codem.stats import PlayerStats
 from arena.tournament.host import TournamentSettings
 from arena.tournament.standings import compute_standings
@@ -47,7 +46,15 @@ from arena.viewer.matches import (
 from arena.viewer.names import SUIT_SYMBOLS, card_code, card_name
 from arena.viewer.replay import replay, unplaced_faults
 from arena.viewer.runs import Run, RunKind, TableInfo, TableState
-from arena.viewer.tables import EVENTS, DealSummary, TableLog, json_lines, read_json
+from arena.viewer.tables import (
+    FAULTS,
+    RESULTS,
+    DealSummary,
+    TableLog,
+    read_json,
+    read_json_lines,
+    seat_records,
+)
 
 BIGGEST_POTS = 20
 STAT_LABELS = {
@@ -342,6 +349,12 @@ def _live_page(site: Site, info: TableInfo) -> str:
 # -- a team -----------------------------------------------------------------------------------------
 
 
+def _summed(one: PlayerStats, other: PlayerStats) -> PlayerStats:
+    """Two seats' counts added up (the rates follow from the counts)."""
+    names = one.__dataclass_fields__
+    return PlayerStats(**{name: getattr(one, name) + getattr(other, name) for name in names})
+
+
 def _team_of_slug(run: Run, slug: str) -> str:
     for team, known in run.team_slugs().items():
         if known == slug:
@@ -350,7 +363,7 @@ def _team_of_slug(run: Run, slug: str) -> str:
 
 
 def _team_page(site: Site, team: str) -> str:
-    """One pass over the team's tables: profit per deal for the chart, its statistics, its faults."""
+    """The team's tables, chips won deal by deal over them, its statistics summed over them, its faults."""
     run = site.run
     stats = PlayerStats()
     rows = []
@@ -361,26 +374,22 @@ def _team_page(site: Site, team: str) -> str:
         if team not in info.teams:
             continue
         seat = info.teams.index(team) + 1
-        log = run.log(info)
         row: dict[str, Any] = {"info": info, "seat": seat, "profit": None, "deals": 0, "faults": 0}
         rows.append(row)
-        if log is None:
+        if info.folder is None:
             continue
-        marks.append((len(chips) - 1, info.name))
-        base = chips[-1]
-        start_stack = None
-        for line in json_lines(log.folder / EVENTS):
-            events = [event_from_dict(e) for e in line["events"]]
-            stats.add_deal(events, seat)
-            first, last = line["events"][0], line["events"][-1]
-            if start_stack is None:
-                start_stack = first["stacks"][seat - 1]
-            chips.append(base + last["stacks"][seat - 1] - start_stack)
-            row["deals"] += 1
-        row["profit"] = chips[-1] - base
-        table_faults = [dict(f, table=info.name) for f in log.faults() if f.get("team") == team]
+        records = seat_records(info.folder)
+        if len(records.chips) >= seat:
+            own = records.chips[seat - 1]
+            marks.append((len(chips) - 1, info.name))
+            base = chips[-1]
+            chips.extend(base + after - own[0] for after in own[1:])
+            row["deals"], row["profit"] = len(own) - 1, own[-1] - own[0]
+            stats = _summed(stats, records.stats[seat - 1])
+        table_faults = [dict(f, table=info.name) for f in read_json_lines(info.folder / FAULTS)
+                        if f.get("team") == team]
         row["faults"] = len(table_faults)
-        results = log.results()
+        results = read_json(info.folder / RESULTS)
         if results is not None:
             mine = next((t for t in results["teams"] if t["team"] == team), None)
             row["disqualified"] = bool(mine and mine["disqualified"])

@@ -10,19 +10,23 @@ from __future__ import annotations
 
 import json
 import os
+import threading
+from array import array
 from collections import Counter, OrderedDict
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from arena.engines.nlhe.events import Event, event_from_dict
+from arena.engines.nlhe.events import DealEnded, DealStarted, Event, event_from_dict
+from arena.games.codem.stats import PlayerStats
 
 EVENTS = "events.jsonl"
 FAULTS = "faults.jsonl"
 RESULTS = "results.json"
 SEATS = "seats.json"
 KEPT_TABLES = 16
+KEPT_RECORDS = 1024
 
 
 @dataclass(frozen=True, slots=True)
@@ -183,14 +187,63 @@ def json_lines(path: Path) -> Iterator[dict[str, Any]]:
                 yield json.loads(raw)
 
 
+@dataclass(frozen=True)
+class SeatRecords:
+    """Over a table's deals so far: each seat's playing statistics (``stats[seat - 1]``) and its chips
+    before the first deal and after every deal (``chips[seat - 1]``)."""
+
+    stats: tuple[PlayerStats, ...]
+    chips: tuple[array[int], ...]
+
+
+def seat_records(folder: Path) -> SeatRecords:
+    """The :class:`SeatRecords` of a table folder: one pass over its deals for all its seats (a team page
+    needs one seat of each of its tables; the others' pages then cost nothing). The last
+    :data:`KEPT_RECORDS` are kept, each until its ``events.jsonl`` changes."""
+    path = folder / EVENTS
+    try:
+        stat = path.stat()
+    except FileNotFoundError:
+        return SeatRecords((), ())
+    key = (os.fspath(path.resolve()), stat.st_ino, stat.st_size)
+    with _lock:
+        known = _records.pop(key, None)
+    if known is None:
+        known = _seat_records(path)
+    with _lock:
+        _records[key] = known
+        while len(_records) > KEPT_RECORDS:
+            _records.popitem(last=False)
+    return known
+
+
+def _seat_records(path: Path) -> SeatRecords:
+    stats: list[PlayerStats] = []
+    chips: list[array[int]] = []
+    for line in json_lines(path):
+        events = [event_from_dict(e) for e in line["events"]]
+        start, end = events[0], events[-1]
+        assert isinstance(start, DealStarted) and isinstance(end, DealEnded)
+        if not stats:
+            stats = [PlayerStats() for _ in start.stacks]
+            chips = [array("i", [chips_before]) for chips_before in start.stacks]
+        for seat, (seat_stats, seat_chips) in enumerate(zip(stats, chips, strict=True), start=1):
+            seat_stats.add_deal(events, seat)
+            seat_chips.append(end.stacks[seat - 1])
+    return SeatRecords(tuple(stats), tuple(chips))
+
+
+_lock = threading.Lock()
+_records: OrderedDict[tuple[str, int, int], SeatRecords] = OrderedDict()
 _logs: OrderedDict[str, TableLog] = OrderedDict()
 
 
 def table_log(folder: Path) -> TableLog:
     """The (refreshed) log of ``folder``; the last :data:`KEPT_TABLES` opened stay indexed in memory."""
     key = os.fspath(folder.resolve())
-    log = _logs.pop(key, None) or TableLog(Path(key))
-    _logs[key] = log
-    while len(_logs) > KEPT_TABLES:
-        _logs.popitem(last=False)
-    return log.refresh()
+    with _lock:
+        log = _logs.pop(key, None) or TableLog(Path(key))
+        _logs[key] = log
+        while len(_logs) > KEPT_TABLES:
+            _logs.popitem(last=False)
+        return log.refresh()
