@@ -41,8 +41,9 @@ from arena.engines.nlhe import CheckCall, Deal, Fold, RaiseTo, TableRules, choos
 from arena.engines.nlhe.events import event_to_dict
 from arena.viewer import tables
 from arena.viewer.app import create_app
-from arena.viewer.pages import Site, render
+from arena.viewer.pages import render
 from arena.viewer.runs import Run
+from arena.viewer.site import Site
 
 TEAMS = ["Pr0001", "Pr0002", "Pr0003", "Pr0004", "Pr0005", "Pr0006"]
 

@@ -20,8 +20,9 @@ from arena.tournament.runner import run_lock
 from arena.tournament.schedule import TableJob
 from arena.tournament.store import Store, TableKind, TeamRow
 from arena.viewer.live import follow
-from arena.viewer.pages import PageNotFound, Site, render, site_paths
+from arena.viewer.pages import PageNotFound, render, site_paths
 from arena.viewer.runs import Run, RunKind, TableState
+from arena.viewer.site import Site
 from arena.viewer.tables import TableLog, seat_records
 
 CHECKER = Path(__file__).parent / "programs" / "codem" / "Checker.py"

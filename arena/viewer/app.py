@@ -16,8 +16,9 @@ from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from arena.viewer.live import follow
-from arena.viewer.pages import PageNotFound, Site, render, static_dir
+from arena.viewer.pages import PageNotFound, render
 from arena.viewer.runs import Run
+from arena.viewer.site import Site, static_dir
 
 POLICY = (
     "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; "

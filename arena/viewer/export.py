@@ -11,8 +11,9 @@ from collections.abc import Callable
 from pathlib import Path
 
 from arena.errors import ConfigError
-from arena.viewer.pages import Site, render, site_paths, static_dir
+from arena.viewer.pages import render, site_paths
 from arena.viewer.runs import Run
+from arena.viewer.site import Site, static_dir
 
 
 def export_site(

@@ -19,7 +19,7 @@ from watchdog.events import FileSystemEvent, FileSystemEventHandler
 from watchdog.observers import Observer
 from watchdog.observers.api import ObservedWatch
 
-from arena.viewer.pages import deal_payload
+from arena.viewer.codem_pages import deal_payload
 from arena.viewer.runs import Run, RunKind, TableInfo, TableState
 from arena.viewer.tables import TableLog
 

@@ -49,7 +49,7 @@ def hands_page(path: Path, page: int) -> list[dict[str, Any]]:
     return out
 
 
-def pages(hands: int) -> int:
+def page_count(hands: int) -> int:
     """Pages needed for ``hands`` hands (at least one)."""
     return max(1, math.ceil(hands / HANDS_PER_PAGE))
 
