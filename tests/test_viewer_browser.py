@@ -15,13 +15,14 @@ from pathlib import Path
 
 import pytest
 from playwright.sync_api import Page, expect, sync_playwright
-from viewer_support import CHROMIUM, screenshot, serve
 
 from arena.engines.nlhe.events import DealEnded, HoleCardsDealt, PotAwarded, StreetStarted
 from arena.games.codem.table import PlayerSpec, TableConfig, run_table
 from arena.viewer.export import export_site
 from arena.viewer.names import card_code
 from arena.viewer.tables import TableLog
+
+from support.viewer import CHROMIUM, screenshot, serve
 
 ROOT = Path(__file__).parents[1]
 SAMPLES = ROOT / "sample_tables"

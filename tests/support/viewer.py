@@ -14,7 +14,7 @@ from playwright.sync_api import Page
 from arena.viewer.app import create_app
 
 CHROMIUM = "/usr/bin/chromium"
-ARTIFACTS = Path(__file__).parent / "artifacts"
+ARTIFACTS = Path(__file__).parents[1] / "artifacts"
 
 
 @contextmanager
