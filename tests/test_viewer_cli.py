@@ -96,6 +96,9 @@ def test_a_tournament_table_in_its_hidden_folder_is_running_while_the_run_is_loc
         assert first.kind == TableKind.ROUND
         page = render(Site(run), "index.html")
         assert 'href="live/table001.html"' in page and "the sandbox broke" in page
+    (tmp_path / "awards.csv").write_text("certificate,team,place,reason\nexcellence,B,1,finalist\n")
+    awards = render(Site(run), "index.html")
+    assert '<td>excellence</td><td><a href="teams/B.html">B</a></td><td>1</td><td>finalist</td>' in awards
     # Nobody plays it any more: what the interrupted run left is pending, its deals still readable.
     first = run.tables()[0]
     assert (first.status, first.folder) == (TableState.PENDING, hidden)

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import csv
+import io
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 from arena.games.codem.stats import PlayerStats
@@ -23,6 +26,7 @@ from arena.viewer.tables import (
     seat_records,
 )
 
+AWARDS = "awards.csv"
 BIGGEST_POTS = 20
 STAT_LABELS = {
     "vpip": "VPIP (put chips in voluntarily pre-flop)",
@@ -64,8 +68,17 @@ def tournament_page(site: Site) -> str:
         fault_kinds=sorted({f["kind"] for f in faults}),
         fault_counts=_fault_counts(faults),
         slugs=run.team_slugs(),
-        awards=(read_json(run.folder / "results.json") or {}).get("awards"),
+        awards=_awards(run.folder / AWARDS),
     )
+
+
+def _awards(path: Path) -> list[dict[str, str]]:
+    """The certificates of ``awards.csv`` (written by the tournament once it has standings), as rows."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (FileNotFoundError, UnicodeDecodeError):
+        return []
+    return list(csv.DictReader(io.StringIO(text)))
 
 
 def _interval_scale(standings: Sequence[Any]) -> dict[str, float]:
