@@ -55,8 +55,8 @@ class Chart:
 
 
 def nice_ticks(low: float, high: float, count: int = 5, *, whole: bool = False) -> list[float]:
-    """Round tick values covering ``[low, high]`` (steps of 1, 2 or 5 times a power of ten; at least 1
-    when ``whole``)."""
+    """Round tick values from at or below ``low`` to at or above ``high`` (steps of 1, 2 or 5 times a
+    power of ten; at least 1 when ``whole``)."""
     if high <= low:
         high = low + 1
     raw = (high - low) / count
@@ -64,13 +64,10 @@ def nice_ticks(low: float, high: float, count: int = 5, *, whole: bool = False) 
     step = next(m * power for m in (1, 2, 5, 10) if m * power >= raw)
     if whole:
         step = max(step, 1)
-    first = math.ceil(low / step) * step
-    ticks = []
-    value = first
-    while value <= high + step * 1e-9:
-        ticks.append(round(value, 10))
-        value += step
-    return ticks
+    ticks = [math.floor(low / step) * step]
+    while ticks[-1] < high - step * 1e-9:
+        ticks.append(ticks[-1] + step)
+    return [round(tick, 10) for tick in ticks]
 
 
 def line_chart(
@@ -109,11 +106,14 @@ def line_chart(
     def y_at(y: float) -> float:
         return round(bottom - (y - low) / (high - low) * (bottom - top), 1)
 
+    def points(values: Sequence[float]) -> list[str]:
+        return [f"{x_at(x)},{y_at(v)}" for x, v in zip(x_of, values, strict=False)]
+
     lines = tuple(
         Series(
             label=label,
             colour=PALETTE[i % len(PALETTE)],
-            points=" ".join(f"{x_at(x_of[j])},{y_at(v)}" for j, v in enumerate(values)),
+            points=" ".join(points(values)),
             last=values[-1] if values else 0,
         )
         for i, (label, values) in enumerate(series)
@@ -126,10 +126,7 @@ def line_chart(
     outline = ""
     if band is not None:
         lows, highs = band
-        outline = " ".join(
-            [f"{x_at(x_of[j])},{y_at(v)}" for j, v in enumerate(highs)]
-            + [f"{x_at(x_of[j])},{y_at(v)}" for j, v in reversed(list(enumerate(lows)))]
-        )
+        outline = " ".join(points(highs) + points(lows)[::-1])
     return Chart(
         width=width,
         height=height,
