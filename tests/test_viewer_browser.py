@@ -305,6 +305,11 @@ def test_static_export_opens_from_disk(page: Page, hostile_table: Path, tmp_path
     page.locator('a[rel="next"]').click()
     expect(page.locator("h1")).to_contain_text("Deal 4")
     screenshot(page, "export-deal")
+    # Broadcast mode plays a deal to its end, then goes on to the next deal by itself.
+    page.goto((site / "tables" / "table" / "deal4.html").as_uri() + "?broadcast=1&pace=40")
+    expect(page.locator("body")).to_have_class("broadcast")
+    expect(page.locator("h1")).to_contain_text("Deal 5", timeout=30_000)
+    expect(page.locator("body")).to_have_class("broadcast")
 
 
 def test_headsup_and_twocard_match_views(page: Page, tmp_path: Path) -> None:

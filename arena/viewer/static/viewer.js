@@ -203,7 +203,7 @@
 
     function play() {
       if (self.timer !== null || !self.data) return;
-      if (self.index >= self.data.steps.length - 1 && !self.onEnd) show(0);
+      if (self.index >= self.data.steps.length - 1 && !root.dataset.live) show(0);
       playButton.textContent = "pause";
       playButton.setAttribute("aria-label", "pause");
       self.timer = window.setTimeout(tick, Number(pace.value));
@@ -290,6 +290,19 @@
       else show(0);
     }
     if (params.get("broadcast") === "1") setBroadcast(true);
+    const nextDeal = document.querySelector('a[rel="next"]');
+    if (!root.dataset.live && nextDeal) {
+      // Broadcast on a played table: at the end of a deal, go on to the next one in the same mode.
+      self.onEnd = () => {
+        if (!document.body.classList.contains("broadcast")) return;
+        const query = new URLSearchParams(window.location.search);
+        query.set("broadcast", "1");
+        query.set("pace", pace.value);
+        query.delete("step");
+        window.setTimeout(() => { window.location.href = nextDeal.href.split("?")[0] + "?" + query; },
+          3 * Number(pace.value));
+      };
+    }
     return self;
   }
 
