@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import json
 import socket
+import threading
 from pathlib import Path
 
 import pytest
@@ -19,7 +20,7 @@ from arena.games.codem.table import PlayerSpec, TableConfig, run_table
 from arena.tournament.runner import run_lock
 from arena.tournament.schedule import TableJob
 from arena.tournament.store import Store, TableKind, TeamRow
-from arena.viewer.live import follow
+from arena.viewer.live import FolderWatch, follow
 from arena.viewer.pages import PageNotFound, render, site_paths
 from arena.viewer.runs import Run, RunKind, TableState
 from arena.viewer.site import Site
@@ -125,12 +126,12 @@ def test_the_live_stream_follows_a_tournament_table_in_its_hidden_folder(tmp_pat
     (hidden / "events.jsonl").write_text(_deal_line(1) + _deal_line(2))
     run = Run(tmp_path)
 
-    async def watch() -> list[tuple[str, dict]]:
+    async def stream_of_the_table() -> list[tuple[str, dict]]:
         async def connected() -> bool:
             return False
 
         seen: list[tuple[str, dict]] = []
-        stream = follow(run, "table001", after=0, disconnected=connected)
+        stream = follow(run, "table001", after=0, disconnected=connected, watch=watch)
         async for message in stream:
             if message.startswith(":"):
                 continue
@@ -143,7 +144,11 @@ def test_the_live_stream_follows_a_tournament_table_in_its_hidden_folder(tmp_pat
                 store.record_failure("table001", "the sandbox broke")
         return seen
 
-    seen = asyncio.run(asyncio.wait_for(watch(), timeout=60))
+    watch = FolderWatch()
+    try:
+        seen = asyncio.run(asyncio.wait_for(stream_of_the_table(), timeout=60))
+    finally:
+        watch.stop()
     store.close()
     assert [(kind, data.get("deal")) for kind, data in seen] == [
         ("deal", 1), ("deal", 2), ("deal", 3), ("end", None)
@@ -166,3 +171,20 @@ def test_seat_records_hold_each_seats_statistics_and_chips(small_table: Path) ->
     assert seat_records(small_table) is records  # kept until events.jsonl changes
     page = render(Site(Run(small_table)), "teams/North.html")
     assert f"{records.stats[0].hands} hands dealt in" in page
+
+
+def test_one_watch_per_folder_wakes_every_stream_that_follows_it(tmp_path: Path) -> None:
+    watch = FolderWatch()
+    first, second = threading.Event(), threading.Event()
+    try:
+        watch.subscribe(tmp_path, first.set)
+        watch.subscribe(tmp_path, second.set)
+        assert len(watch._watches) == 1
+        (tmp_path / "events.jsonl").write_text("{}\n")
+        assert first.wait(timeout=30) and second.wait(timeout=30)
+        watch.unsubscribe(tmp_path, first.set)
+        assert len(watch._watches) == 1
+        watch.unsubscribe(tmp_path, second.set)
+        assert watch._watches == {}
+    finally:
+        watch.stop()

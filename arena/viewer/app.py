@@ -6,6 +6,8 @@ besides Jinja's escaping, a Content-Security-Policy lets scripts come only from 
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 
 from starlette.applications import Starlette
@@ -15,7 +17,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from arena.viewer.live import follow
+from arena.viewer.live import FolderWatch, follow
 from arena.viewer.pages import PageNotFound, render
 from arena.viewer.runs import Run
 from arena.viewer.site import Site, static_dir
@@ -48,6 +50,7 @@ class _Headers:
 def create_app(run_dir: Path) -> ASGIApp:
     """The app over one run folder."""
     site = Site(Run(run_dir), live=True)
+    watch = FolderWatch()
 
     def page(request: Request) -> Response:
         try:
@@ -68,10 +71,15 @@ def create_app(run_dir: Path) -> ASGIApp:
             after = max(0, int(request.query_params.get("after", "0")))
         except ValueError:
             after = 0
-        events = follow(site.run, name, after=after, disconnected=request.is_disconnected)
+        events = follow(site.run, name, after=after, disconnected=request.is_disconnected, watch=watch)
         return StreamingResponse(
             events, media_type="text/event-stream", headers={"Cache-Control": "no-cache"}
         )
+
+    @asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        yield
+        watch.stop()
 
     app = Starlette(
         routes=[
@@ -79,6 +87,7 @@ def create_app(run_dir: Path) -> ASGIApp:
             Mount("/static", app=StaticFiles(directory=static_dir()), name="static"),
             Route("/live/{name}/stream", stream),
             Route("/{path:path}", page),
-        ]
+        ],
+        lifespan=lifespan,
     )
     return _Headers(app)

@@ -1,40 +1,31 @@
 """Following a table as it is played: new deals as server-sent events, woken by the run folder's changes.
 
-A ``watchdog`` observer watches the table's folder (and, in a tournament, ``tables/``, where a table's
-hidden folder is renamed into place when it is committed). Each change wakes the stream, which reads the
-complete lines appended to ``events.jsonl`` since the last deal it sent. With no change for
-:data:`HEARTBEAT_S` seconds the stream sends a comment line (keeping proxies from closing it) and looks
-once more, so a file system without change notification still gets its deals, only later.
+One ``watchdog`` observer (:class:`FolderWatch`) watches the table's folder and, in a tournament, the run
+folder and ``tables/``, where a table's hidden folder is renamed into place when it is committed. Each
+change wakes the stream, which reads the complete lines appended to ``events.jsonl`` since the last deal
+it sent. With no change for :data:`HEARTBEAT_S` seconds the stream sends a comment line (keeping proxies
+from closing it) and looks once more, so a file system without change notification still gets its deals,
+only later.
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
+import threading
 from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
 from watchdog.events import FileSystemEvent, FileSystemEventHandler
 from watchdog.observers import Observer
-from watchdog.observers.api import ObservedWatch
+from watchdog.observers.api import BaseObserver, ObservedWatch
 
 from arena.viewer.codem_pages import deal_payload
 from arena.viewer.runs import Run, RunKind, TableInfo, TableState
 from arena.viewer.tables import TableLog
 
 HEARTBEAT_S = 10.0
-
-
-class _Wake(FileSystemEventHandler):
-    """Sets an asyncio event from watchdog's thread."""
-
-    def __init__(self, loop: asyncio.AbstractEventLoop, wake: asyncio.Event) -> None:
-        self.loop = loop
-        self.wake = wake
-
-    def on_any_event(self, event: FileSystemEvent) -> None:
-        self.loop.call_soon_threadsafe(self.wake.set)
 
 
 def sse(event: str, data: dict[str, Any]) -> str:
@@ -54,49 +45,101 @@ def deal_summary(payload: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-class _Watcher:
-    """A watchdog observer on the table's current folder (it moves when a tournament commits the
-    table) and, in a tournament, on the run folder and ``tables/``."""
+class FolderWatch:
+    """One watchdog observer for the whole app: each folder is watched once, however many streams
+    follow it (Linux allows a user 128 inotify instances; an observer per stream would run out).
 
-    def __init__(self, handler: _Wake, run: Run) -> None:
-        self.handler = handler
-        self.observer = Observer()
-        self.folder: Path | None = None
-        self.watch: ObservedWatch | None = None
-        if run.kind is RunKind.TOURNAMENT:
-            # The run folder: the database's commits (a table done or failed); tables/: a table's hidden
-            # folder created, or renamed into place.
-            for folder in (run.folder, run.folder / "tables"):
-                if folder.is_dir():
-                    self.observer.schedule(handler, str(folder))
-        self.observer.start()
+    :meth:`subscribe` calls ``wake`` (from watchdog's thread) on every change in the folder until
+    :meth:`unsubscribe`. A folder that cannot be watched (no inotify left, a file system without it)
+    is left to the streams' heartbeat.
+    """
 
-    def follow_folder(self, folder: Path | None) -> None:
-        if folder is None or folder == self.folder or not folder.is_dir():
-            return
-        if self.watch is not None:
-            self.observer.unschedule(self.watch)
-        self.watch = self.observer.schedule(self.handler, str(folder))
-        self.folder = folder
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._observer: BaseObserver | None = None
+        self._watches: dict[Path, tuple[ObservedWatch, set[Callable[[], None]]]] = {}
+
+    def subscribe(self, folder: Path, wake: Callable[[], None]) -> None:
+        with self._lock:
+            if folder in self._watches:
+                self._watches[folder][1].add(wake)
+                return
+            if self._observer is None:
+                self._observer = Observer()
+                self._observer.daemon = True
+                self._observer.start()
+            wakes = {wake}
+            try:
+                watch = self._observer.schedule(_Dispatch(wakes), str(folder))
+            except OSError:
+                return
+            self._watches[folder] = (watch, wakes)
+
+    def unsubscribe(self, folder: Path, wake: Callable[[], None]) -> None:
+        with self._lock:
+            entry = self._watches.get(folder)
+            if entry is None:
+                return
+            watch, wakes = entry
+            wakes.discard(wake)
+            if not wakes and self._observer is not None:
+                self._observer.unschedule(watch)
+                del self._watches[folder]
 
     def stop(self) -> None:
-        self.observer.stop()
-        self.observer.join()
+        """Stop the observer (the app is shutting down)."""
+        with self._lock:
+            observer, self._observer = self._observer, None
+            self._watches.clear()
+        if observer is not None:
+            observer.stop()
+            observer.join()
+
+
+class _Dispatch(FileSystemEventHandler):
+    """Calls every subscriber of one folder."""
+
+    def __init__(self, wakes: set[Callable[[], None]]) -> None:
+        self.wakes = wakes
+
+    def on_any_event(self, event: FileSystemEvent) -> None:
+        for wake in list(self.wakes):
+            wake()
 
 
 async def follow(
-    run: Run, name: str, *, after: int, disconnected: Callable[[], Awaitable[bool]]
+    run: Run,
+    name: str,
+    *,
+    after: int,
+    disconnected: Callable[[], Awaitable[bool]],
+    watch: FolderWatch,
 ) -> AsyncIterator[str]:
     """Server-sent events for table ``name``: ``deal`` for each deal after ``after`` as it is written,
-    then ``end`` once the table is over."""
-    wake = asyncio.Event()
-    watcher = _Watcher(_Wake(asyncio.get_running_loop(), wake), run)
+    then ``end`` once the table is over. Woken by ``watch`` on the table's folder (it moves when a
+    tournament commits the table) and, in a tournament, on the run folder (the database's commits) and
+    ``tables/`` (a hidden folder made or renamed)."""
+    loop = asyncio.get_running_loop()
+    event = asyncio.Event()
+
+    def wake() -> None:
+        loop.call_soon_threadsafe(event.set)
+
+    fixed = [run.folder, run.folder / "tables"] if run.kind is RunKind.TOURNAMENT else []
+    for folder in fixed:
+        if folder.is_dir():
+            watch.subscribe(folder, wake)
+    followed: Path | None = None
     sent = after
     try:
         while not await disconnected():
-            wake.clear()  # before reading: a change made while we read wakes the next wait
+            event.clear()  # before reading: a change made while we read wakes the next wait
             info = await asyncio.to_thread(run.table, name)
-            watcher.follow_folder(info.folder)
+            if info.folder is not None and info.folder != followed and info.folder.is_dir():
+                if followed is not None:
+                    watch.unsubscribe(followed, wake)
+                followed = info.folder
+                watch.subscribe(followed, wake)
             log = await asyncio.to_thread(run.log, info)
             while log is not None and sent < log.deals:
                 sent += 1
@@ -106,11 +149,13 @@ async def follow(
                 yield sse("end", {"deals": sent, "status": info.status.value})
                 return
             try:
-                await asyncio.wait_for(wake.wait(), timeout=HEARTBEAT_S)
+                await asyncio.wait_for(event.wait(), timeout=HEARTBEAT_S)
             except TimeoutError:
                 yield ": still here\n\n"
     finally:
-        watcher.stop()
+        for folder in [*fixed, followed]:
+            if folder is not None:
+                watch.unsubscribe(folder, wake)
 
 
 def _over(info: TableInfo, log: TableLog | None) -> bool:
