@@ -5,7 +5,8 @@ import sys
 with open("deal.txt") as f:
     stage = f.read().split()[3]
 if stage == "Fourth_Street":
-    sys.stderr.write('<script>document.title="owned by stderr"</script><img src=x onerror="document.title=1">\n')
+    sys.stderr.write('<script>document.title="owned by stderr"</script>')
+    sys.stderr.write('<img src=x onerror="document.title=1">\n')
     raise SystemExit(1)
 with open("outputf.txt", "w") as out:
     out.write("<script>alert(1)</script>\n" if stage == "Flop" else "0\n")
