@@ -127,6 +127,17 @@ class Store:
             for statement in _statements():
                 conn.execute(statement)
 
+    @classmethod
+    def open_read_only(cls, run_dir: Path) -> Store:
+        """A reader beside the writer (the viewer): no schema set-up, and SQLite refuses any write."""
+        path = run_dir / DB_NAME
+        if not path.is_file():
+            raise ConfigError(f"{run_dir} holds no {DB_NAME}")
+        store = cls.__new__(cls)
+        store.path = path
+        store.conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True, timeout=30)
+        return store
+
     def close(self) -> None:
         """Close the connection."""
         self.conn.close()
@@ -282,6 +293,11 @@ class Store:
         )
         keys = ("table", "team", "kind", "reason", "deal", "stage")
         return [dict(zip(keys, row, strict=True)) for row in rows]
+
+    def table_errors(self) -> dict[str, str]:
+        """The error of every table whose run raised (status ``failed``)."""
+        rows = self.conn.execute("SELECT name, error FROM tables WHERE status = 'failed'")
+        return dict(rows.fetchall())
 
     def builds(self) -> list[tuple[str, str, bool, str]]:
         """``(table, team, built, reason)`` for every build recorded."""
