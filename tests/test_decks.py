@@ -235,3 +235,10 @@ def test_a_table_revealed_at_its_end_verifies_and_its_json_names_only_the_decks_
     assert json.loads((out / "reveal.json").read_text())["stages"]["table"]["key"] == key.hex()
     assert main(["verify", str(out)]) == 0
     assert capsys.readouterr().out.splitlines()[0].startswith("ok   table table: ")
+
+
+def test_a_known_seed_cannot_be_revealed(tmp_path: Path, capsys) -> None:
+    args = ["table", str(PROGRAMS / "Checker.py"), str(PROGRAMS / "Shover.py"), "--out", str(tmp_path)]
+    assert main([*args, "--seed", "3", "--reveal-at-end"]) == 2
+    assert "--reveal-at-end publishes a secret key; with --seed S there is none" in capsys.readouterr().err
+    assert not (tmp_path / "events.jsonl").exists()

@@ -14,7 +14,7 @@ from pathlib import Path
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
-from arena.cli.decks import add_deck_options
+from arena.cli.decks import add_deck_options, check_deck_options
 from arena.decks.commitment import reveal
 from arena.errors import ConfigError
 from arena.games.codem.check import CHECK, HOUSE_BOTS, CheckReport, Verdict, check_program, render_report
@@ -60,6 +60,7 @@ def _check_with_progress(args: argparse.Namespace, out: Path, console: Console) 
 def run(args: argparse.Namespace) -> int:
     """Print the report; 0 on pass, 1 on fail."""
     console = Console(stderr=args.json)
+    check_deck_options(args)
     if args.out is not None:
         report = _check_with_progress(args, args.out, console)
         if args.reveal_at_end:

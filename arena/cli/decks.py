@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from arena.decks.commitment import SEED_WARNING
+from arena.errors import ConfigError
 
 
 def add_deck_options(parser: argparse.ArgumentParser, *, seed: bool = True) -> None:
@@ -33,6 +34,12 @@ def add_deck_options(parser: argparse.ArgumentParser, *, seed: bool = True) -> N
             help=f"deal from a known seed instead of a secret key: {SEED_WARNING} "
             "(anyone who knows S knows every card)",
         )
+
+
+def check_deck_options(args: argparse.Namespace) -> None:
+    """One clear error for options that cannot go together, before anything is played."""
+    if getattr(args, "seed", None) is not None and args.reveal_at_end:
+        raise ConfigError("--reveal-at-end publishes a secret key; with --seed S there is none (S is known)")
 
 
 def register(subparsers: Any) -> None:

@@ -10,7 +10,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
-from arena.cli.decks import add_deck_options
+from arena.cli.decks import add_deck_options, check_deck_options
 from arena.decks.commitment import reveal, start_single_table
 from arena.games.codem.table import PlayerSpec, TableConfig, TableResult, run_table
 
@@ -77,6 +77,7 @@ def run(args: argparse.Namespace) -> int:
     """Play the table with a progress bar, then print the standings."""
     console = Console(stderr=args.json)
     players = [PlayerSpec(team=p.stem, program=p) for p in args.programs]
+    check_deck_options(args)
     decks = start_single_table(args.out, TABLE, key_file=args.deck_key, seed=args.seed)
     Console(stderr=True).print(decks.describe(), highlight=False, soft_wrap=True)
     config = TableConfig(

@@ -28,7 +28,7 @@ from rich.progress import (
 from rich.table import Table
 from rich.text import Text
 
-from arena.cli.decks import add_deck_options
+from arena.cli.decks import add_deck_options, check_deck_options
 from arena.errors import ConfigError
 
 if TYPE_CHECKING:  # the library is imported when a command runs, so ``arena --help`` stays quick
@@ -228,6 +228,7 @@ def final_table(report: FinalReport) -> Table:
 def _tournament(args: argparse.Namespace) -> int:
     from arena.tournament.host import TournamentSettings, run_tournament
 
+    check_deck_options(args)
     try:
         settings = TournamentSettings(
             deals=args.deals, seed=args.seed, duplicate=args.duplicate, time_limit_s=args.time_limit
