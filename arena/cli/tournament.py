@@ -61,6 +61,12 @@ def register(subparsers: Any) -> None:
     tournament.add_argument(
         "--jobs", type=int, default=1, metavar="J", help="tables played at once (default 1)"
     )
+    tournament.add_argument(
+        "--scheduler",
+        metavar="tcp://HOST:PORT",
+        help="play the tables on the Dask cluster of this scheduler instead of local --jobs "
+        "(docs/cluster.md)",
+    )
     tournament.add_argument("--duplicate", action="store_true", help="replay each table with seats rotated")
     tournament.add_argument(
         "--time-limit", type=float, default=1.0, metavar="T", help="seconds per decision (default 1)"
@@ -80,6 +86,9 @@ def register(subparsers: Any) -> None:
     )
     final.add_argument(
         "--deals", type=int, default=1000, metavar="N", help="deals at the final table (default 1000)"
+    )
+    final.add_argument(
+        "--scheduler", metavar="tcp://HOST:PORT", help="play the final on this Dask cluster's workers"
     )
     final.set_defaults(handler=_final)
 
@@ -147,6 +156,11 @@ class BarsOnTerminal:
             self.bars.advance(self.tables, tables)
             self.bars.advance(self.deals, deals)
 
+    def cluster(self, *, workers: int, in_flight: int) -> None:
+        """A line when the cluster's workers or tables in flight change."""
+        line = f"cluster: {workers} workers connected, {in_flight} tables in flight"
+        self.console.print(line, highlight=False)
+
     def stop(self) -> None:
         """Leave the bars as they ended."""
         if self.bars is not None:
@@ -203,7 +217,9 @@ def _tournament(args: argparse.Namespace) -> int:
     except ValidationError as error:
         raise ConfigError(_first_problem(error)) from None
     progress = BarsOnTerminal(Console(stderr=True))
-    report = run_tournament(args.submissions, args.out, settings, jobs=args.jobs, progress=progress)
+    report = run_tournament(
+        args.submissions, args.out, settings, jobs=args.jobs, scheduler=args.scheduler, progress=progress
+    )
     Console().print(standings_table(report.standings))
     if report.failures:
         raise ConfigError(
@@ -223,6 +239,7 @@ def _final(args: argparse.Namespace) -> int:
         help_files=args.help_files,
         programs_dir=args.programs,
         deals=args.deals,
+        scheduler=args.scheduler,
         progress=BarsOnTerminal(Console(stderr=True)),
     )
     Console().print(final_table(results))

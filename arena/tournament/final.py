@@ -78,6 +78,7 @@ def run_final(
     help_files: Path | None = None,
     programs_dir: Path | None = None,
     deals: int = 1000,
+    scheduler: str | None = None,
     progress: Progress | None = None,
     table_runner: TableRunner | None = None,
 ) -> list[ResultRow]:
@@ -106,7 +107,13 @@ def run_final(
                 players = tuple(PlayerSpec(t, programs[t], helps.get(t)) for t in chosen)
                 task = TableTask(FINAL, players, table_config(settings, seed, deals, run_dir=run_dir))
                 failures = execute(
-                    store, run_dir, [task], jobs=1, progress=progress, table_runner=table_runner, label=FINAL
+                    store,
+                    run_dir,
+                    [task],
+                    scheduler=scheduler,
+                    progress=progress,
+                    table_runner=table_runner,
+                    label=FINAL,
                 )
                 if failures:
                     raise ConfigError(f"the final table failed: {failures[0]}")
