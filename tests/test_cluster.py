@@ -29,7 +29,7 @@ from support.field import make_field
 distributed = pytest.importorskip("distributed")
 
 ROOT = Path(__file__).resolve().parent.parent
-ENV = {**os.environ, "PYTHONPATH": str(ROOT)}
+ENV = {**os.environ, "PYTHONPATH": f"{ROOT}:{ROOT / 'tests'}"}
 SETTINGS = TournamentSettings(deals=40, seed=11, time_limit_s=10)
 
 
@@ -42,12 +42,14 @@ class Cluster:
     workers: list[subprocess.Popen] = field(default_factory=list)
     scheduler: subprocess.Popen | None = None
 
-    def add_worker(self, name: str) -> subprocess.Popen:
+    def add_worker(self, name: str, *preload: str) -> subprocess.Popen:
         argv = [
             sys.executable, "-m", "distributed.cli.dask_worker", self.address,
             "--nthreads", "1", "--no-nanny", "--no-dashboard",
             "--local-directory", str(self.folder / name), "--name", name,
         ]  # fmt: skip
+        for module in preload:
+            argv += ["--preload", module]
         log = (self.folder / f"{name}.log").open("wb")
         worker = subprocess.Popen(argv, env=ENV, stdout=log, stderr=log, start_new_session=True)
         self.workers.append(worker)
@@ -227,3 +229,23 @@ def test_a_table_folder_travels_with_regular_files_and_folders_only(tmp_path: Pa
     found = sorted(str(p.relative_to(back)) for p in back.rglob("*"))
     assert found == ["Team1", "Team1/help1.txt", "events.jsonl"]
     assert (back / "Team1" / "help1.txt").read_bytes() == b"\x00memory"
+
+
+def test_a_worker_without_java_says_so_and_gets_no_java_table(cluster: Cluster, tmp_path: Path) -> None:
+    cluster.add_worker("worker-c", "support.worker_without_java")
+    cluster.wait_for_workers(3)
+    submissions = tmp_path / "with-java"
+    make_field(submissions, 6, faulty=False)
+    (submissions / "Pr0007.java").write_text(
+        (ROOT / "sample_tables" / "Pr0006.java").read_text().replace("Pr0006", "Pr0007")
+    )
+    progress = DealWatch(lambda: None)
+    settings = TournamentSettings(deals=5, seed=3, time_limit_s=10)
+    run_dir = tmp_path / "run"
+    report = run_tournament(submissions, run_dir, settings, scheduler=cluster.address, progress=progress)
+    assert report.complete
+    lacking = [line for line in progress.lines if "joined without" in line]
+    assert len(lacking) == 1 and "java" in lacking[0] and "go elsewhere" in lacking[0]
+    placed = list((cluster.folder / "worker-c").rglob("*.java"))
+    assert placed == [], "the worker without Java was sent a table with the Java program"
+    assert list(cluster.folder.glob("worker-[ab]/**/Pr0007.java")), "a Java-capable worker played it"
