@@ -6,6 +6,7 @@ losing a worker mid-table, or the organiser's process, must change nothing but t
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
@@ -82,6 +83,10 @@ def cluster(tmp_path: Path) -> Iterator[Cluster]:
     log = (folder / "scheduler.log").open("wb")
     scheduler = subprocess.Popen(argv, env=ENV, stdout=log, stderr=log, start_new_session=True)
     try:
+        while not scheduler_file.exists():  # written once the scheduler listens
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                scheduler.wait(timeout=0.2)
+                pytest.fail(f"the dask scheduler exited: {(folder / 'scheduler.log').read_text()[-2000:]}")
         with distributed.Client(scheduler_file=str(scheduler_file), timeout="60s") as client:
             address = client.scheduler.address
     except BaseException:
