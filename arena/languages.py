@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import shutil
+import stat
 import sys
 import tempfile
 import time
@@ -16,8 +18,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from arena import untrusted
 from arena.errors import ConfigError, ToolchainError
-from arena.sandbox import NAMESPACES, Sandbox
+from arena.sandbox import NAMESPACES, Sandbox, tree
 
 BUILD_WALL_S = 60.0
 
@@ -48,6 +51,7 @@ class BuildResult:
     wall_ms: float
     products: tuple[str, ...] = ()
     startup_ms: float = 0.0
+    executables: tuple[str, ...] = ()
 
 
 C = Language("c", ".c", ("gcc",), "gcc libc6-dev", "C")
@@ -127,7 +131,7 @@ def _commands(
             return ["g++", "-O2", "-pipe", "-std=c++17", "-o", team, source, "-lm"], [f"./{team}"]
         case Language(name="java"):
             javac = [tool_path("javac") or "javac", *(f"-J{flag}" for flag in (*JVM_FLAGS, heap))]
-            return [*javac, "-encoding", "UTF-8", source], [
+            return [*javac, "-proc:none", "-encoding", "UTF-8", source], [
                 tool_path("java") or "java",
                 *JVM_FLAGS,
                 heap,
@@ -155,13 +159,35 @@ def _cache_key(program: Path, language: Language, sandbox: Sandbox) -> str:
     return digest.hexdigest()[:32]
 
 
+def _expected_products(language: Language, team: str, names: set[str]) -> set[str]:
+    """The files a language's build is expected to make in the team folder (besides the source)."""
+    match language.name:
+        case "c" | "c++":
+            return {team} & names
+        case "java":
+            return {name for name in names if name.endswith(".class")}
+        case _:
+            return set()
+
+
+def _install(root: int, name: str, data: bytes, *, executable: bool) -> None:
+    """Put a source or build product in the team folder as root's (when root), read-only to the team."""
+    tree.remove_entry(root, name)
+    tree.write_new_file(root, name, data, 0o555 if executable else 0o444)
+
+
 def _from_cache(entry: Path, sandbox: Sandbox) -> BuildResult | None:
     try:
         saved = json.loads((entry / "build.json").read_text())
     except (OSError, ValueError):
         return None
-    for name in saved["products"]:
-        shutil.copy2(entry / "files" / name, sandbox.folder / name)
+    root = tree.open_folder(sandbox.folder)
+    try:
+        for name in saved["products"]:
+            data = (entry / "files" / name).read_bytes()
+            _install(root, name, data, executable=name in saved.get("executables", ()))
+    finally:
+        os.close(root)
     sandbox.build_products.update(saved["products"])
     return BuildResult(
         saved["ok"],
@@ -170,20 +196,33 @@ def _from_cache(entry: Path, sandbox: Sandbox) -> BuildResult | None:
         0.0,
         tuple(saved["products"]),
         saved["startup_ms"],
+        tuple(saved.get("executables", ())),
     )
 
 
 def _to_cache(entry: Path, build: BuildResult, sandbox: Sandbox) -> None:
-    """Store a build under its key; concurrent builders of the same key race harmlessly (atomic rename)."""
+    """Store a build under its key; concurrent builders of the same key race harmlessly (atomic rename).
+
+    Products are read from the team folder without following links (they are root's since the build).
+    """
     staging = Path(tempfile.mkdtemp(prefix=".build-", dir=entry.parent))
     (staging / "files").mkdir()
-    for name in build.products:
-        shutil.copy2(sandbox.folder / name, staging / "files" / name)
+    root = tree.open_folder(sandbox.folder)
+    try:
+        for name in build.products:
+            data = tree.read_file(root, name, sandbox.limits.file_size_mb << 20)
+            if data is None:
+                shutil.rmtree(staging, ignore_errors=True)
+                return  # not a regular file: never cached (the build was failed for it)
+            (staging / "files" / name).write_bytes(data)
+    finally:
+        os.close(root)
     record = {
         "ok": build.ok,
         "output": build.output,
         "run_argv": list(build.run_argv),
         "products": list(build.products),
+        "executables": list(build.executables),
         "startup_ms": build.startup_ms,
     }
     (staging / "build.json").write_text(json.dumps(record))
@@ -223,23 +262,79 @@ def build_program(
 
 
 def _build(program: Path, language: Language, sandbox: Sandbox) -> BuildResult:
+    """Compile (or check) the program in the sandbox, as a decision runs; then take its products.
+
+    The build runs under the same containment as a decision (a Perl ``BEGIN`` block runs at ``perl -c``).
+    Once it has ended, and with it every process it started, only the files the language is expected
+    to make are taken: regular files, made root's and read-only, so the program can never rewrite them.
+    Anything else the build left fails the build with the reason and is removed.
+    """
     team, source = program.stem, program.stem + language.extension
-    shutil.copyfile(program, sandbox.folder / source)
     build, run_argv = _commands(language, team, source, sandbox)
-    before = {path.name for path in sandbox.folder.iterdir()}
-    if build is None:
+    root = tree.open_folder(sandbox.folder)
+    try:
+        _install(root, source, program.read_bytes(), executable=False)
         sandbox.build_products.add(source)
-        return BuildResult(True, "", tuple(run_argv), 0.0, (source,))
-    started = time.perf_counter()
-    result = sandbox.run(build, wall_time_s=BUILD_WALL_S)
-    wall_ms = (time.perf_counter() - started) * 1000
-    output = (result.stdout + result.stderr).decode(errors="replace")
-    products = tuple(sorted({path.name for path in sandbox.folder.iterdir()} - before | {source}))
+        if build is None:
+            return BuildResult(True, "", tuple(run_argv), 0.0, (source,))
+        before = set(os.listdir(root))
+        started = time.perf_counter()
+        result = sandbox.run(build, wall_time_s=BUILD_WALL_S)
+        wall_ms = (time.perf_counter() - started) * 1000
+        output = untrusted.printable(result.stdout + result.stderr)
+        names = set(os.listdir(root))
+        executable = language.name in ("c", "c++")
+        products, problems = _take_products(
+            root, _expected_products(language, team, names), executable=executable
+        )
+        for name in sorted(names - before - _expected_products(language, team, names) - {source}):
+            problems.append(f"{untrusted.name(name)} is not a file a {language.title} build makes")
+            tree.remove_entry(root, name)
+    finally:
+        os.close(root)
+    ok = result.ok and not problems
+    products.add(source)
     sandbox.build_products.update(products)
     if not result.ok:
         output = f"{output.rstrip()}\nbuild {result.describe()}".lstrip()
-    startup_ms = measure_startup(language, run_argv, sandbox) if result.ok else 0.0
-    return BuildResult(result.ok, output, tuple(run_argv), wall_ms, products, startup_ms)
+    if problems:
+        output = f"{output.rstrip()}\nthe build fails: " + untrusted.capped("; ".join(problems))
+        output = output.lstrip()
+    executables = (team,) if executable and team in products else ()
+    startup_ms = measure_startup(language, run_argv, sandbox) if ok else 0.0
+    return BuildResult(ok, output, tuple(run_argv), wall_ms, tuple(sorted(products)), startup_ms, executables)
+
+
+def _take_products(root: int, names: set[str], *, executable: bool) -> tuple[set[str], list[str]]:
+    """Make each product root's and read-only (0555 or 0444), never through a link.
+
+    Returns the products taken and the problems with the others (which are removed).
+    """
+    taken, problems = set(), []
+    for name in sorted(names):
+        try:
+            fd = os.open(name, tree.FILE_FLAGS, dir_fd=root)
+        except OSError:
+            fd = -1
+        try:
+            info = os.fstat(fd) if fd >= 0 else os.stat(name, dir_fd=root, follow_symlinks=False)
+            if not stat.S_ISREG(info.st_mode):
+                problems.append(f"{untrusted.name(name)} is {tree.kind_of(info.st_mode)}, not a regular file")
+            elif info.st_nlink != 1:
+                problems.append(f"{untrusted.name(name)} has {info.st_nlink} hard links")
+            else:
+                if os.geteuid() == 0:
+                    os.fchown(fd, 0, 0)
+                os.fchmod(fd, 0o555 if executable else 0o444)
+                taken.add(name)
+        except OSError as error:
+            problems.append(f"{untrusted.name(name)} could not be taken ({error.strerror})")
+        finally:
+            if fd >= 0:
+                os.close(fd)
+        if name not in taken:
+            tree.remove_entry(root, name)
+    return taken, problems
 
 
 STARTUP_RUNS = 3

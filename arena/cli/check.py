@@ -15,8 +15,10 @@ from pathlib import Path
 from typing import Any
 
 from rich.console import Console
+from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
+from arena import untrusted
 from arena.engines.nlhe.events import ActionTaken, Event, Street, StreetStarted, event_from_dict
 from arena.errors import ConfigError
 from arena.faults import Fault
@@ -177,18 +179,19 @@ def _decision_points(events: list[Event], seat: int, stage: str) -> list[int]:
 
 
 def _help_files(folder: Path, program: Path, language: str) -> list[str]:
-    """Files the program kept in its folder besides the protocol files and its build."""
+    """What the program kept in its folder besides the protocol files and its build (folders count, as
+    at the table); names escaped, as a program chose them."""
     if not folder.is_dir():
         return []
     build = {program.name, program.stem}
     kept = []
     for path in sorted(folder.rglob("*")):
         name = path.relative_to(folder).as_posix()
-        if not path.is_file() or name in PROTOCOL_FILES or name in build:
+        if name in PROTOCOL_FILES or name in build:
             continue
         if language == "java" and path.parent == folder and path.suffix == ".class":
             continue
-        kept.append(name)
+        kept.append(untrusted.name(name + "/" if path.is_dir() else name))
     return kept
 
 
@@ -221,13 +224,20 @@ def run(args: argparse.Namespace) -> int:
     return 0 if report["verdict"] == "pass" else 1
 
 
+def _shown(text: object) -> str:
+    """Text a program controls, for rich markup: control characters escaped, markup escaped."""
+    return escape(untrusted.printable(str(text)))
+
+
 def print_report(console: Console, report: dict[str, Any]) -> None:
-    """The report as a team reads it."""
-    console.rule(f"arena check {report['program']} ({report['language']}, sandbox: {report['isolation']})")
+    """The report as a team reads it; everything the program controls is shown escaped."""
+    console.rule(
+        f"arena check {_shown(report['program'])} ({report['language']}, sandbox: {report['isolation']})"
+    )
     build = report["build"]
     console.print(f"[bold]build[/bold]: {'ok' if build['ok'] else '[red]failed[/red]'}")
     if build["output"].strip():
-        console.print(build["output"].rstrip(), markup=False, highlight=False)
+        console.print(untrusted.printable(build["output"].rstrip()), markup=False, highlight=False)
     console.print(
         f"[bold]table[/bold]: {report['deals_played']} deals against {', '.join(report['opponents'])}; "
         f"final stack {report['final_stack']} ({report['profit']:+d})"
@@ -239,15 +249,16 @@ def print_report(console: Console, report: dict[str, Any]) -> None:
         f"p99 {timing['p99_ms']:.1f} ms, max {timing['max_ms']:.1f} ms (limit {timing['limit_ms']:.0f} ms)"
     )
     helps = report["help_files"]
+    names = untrusted.listing(helps["names"], shown=20)
     console.print(
         f"[bold]help files[/bold]: {helps['used']} of {helps['limit']} allowed"
-        + (f" ({', '.join(helps['names'])})" if helps["names"] else "")
+        + (f" ({_shown(names)})" if helps["names"] else "")
     )
     console.print(f"[bold]faults[/bold]: {len(report['faults'])}")
     for number, fault in enumerate(report["faults"], 1):
         console.print(
-            f"\n[red]fault {number}[/red]: deal {fault['deal']}, {fault['stage']}: "
-            f"{fault['kind']}: {fault['reason']}",
+            f"\n[red]fault {number}[/red]: deal {fault['deal']}, {_shown(fault['stage'])}: "
+            f"{_shown(fault['kind'])}: {_shown(fault['reason'])}",
             highlight=False,
         )
         if fault["deal_txt"]:
@@ -255,9 +266,9 @@ def print_report(console: Console, report: dict[str, Any]) -> None:
             console.print(fault["deal_txt"].rstrip(), markup=False, highlight=False)
         if fault["stderr"]:
             console.print("what it printed (stderr):", style="dim")
-            console.print(fault["stderr"].rstrip(), markup=False, highlight=False)
+            console.print(untrusted.printable(fault["stderr"].rstrip()), markup=False, highlight=False)
     verdict = report["verdict"]
     style = "green" if verdict == "pass" else "red"
     console.print(f"\n[bold {style}]verdict: {verdict.upper()}[/bold {style}]")
     for reason in report["reasons"]:
-        console.print(f"  - {reason}")
+        console.print(f"  - {_shown(reason)}", highlight=False)

@@ -24,6 +24,9 @@ import socket
 import sys
 import time
 
+sys.path.append(os.path.dirname(os.path.abspath(__file__)))  # -I leaves the script's folder out
+import tree  # arena/sandbox/tree.py, bound beside the helper in the sandbox
+
 READ_CHUNK = 65536
 SWEEP_ROUNDS = 1000
 
@@ -444,13 +447,20 @@ class Helper:
         return found
 
     def clear_scratch(self) -> None:
-        """Empty the sandbox's /tmp so no state carries from one run to the next outside the team folder."""
+        """Empty the sandbox's /tmp so no state carries from one run to the next outside the team folder.
+
+        As the sandbox's own user, without following links, whatever depth or modes the programs left.
+        """
         if not self.scratch:
             return
-        with os.scandir(self.scratch) as entries:
-            names = [entry.path for entry in entries]
-        for path in names:
-            remove_tree(path)
+        try:
+            root = tree.open_folder(self.scratch)
+        except OSError:
+            return
+        try:
+            tree.empty(root)
+        finally:
+            os.close(root)
 
 
 def namespace_pids() -> list[int]:
@@ -484,19 +494,6 @@ def reap_all(*, block: bool) -> None:
         if pid == 0:
             return
         REAPED[pid] = (status, usage)
-
-
-def remove_tree(path: str) -> None:
-    try:
-        if os.path.isdir(path) and not os.path.islink(path):
-            with os.scandir(path) as entries:
-                for entry in list(entries):
-                    remove_tree(entry.path)
-            os.rmdir(path)
-        else:
-            os.unlink(path)
-    except FileNotFoundError:
-        pass
 
 
 DEFAULT_SIGNALS = (signal.SIGINT, signal.SIGPIPE, signal.SIGXFSZ)

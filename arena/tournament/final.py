@@ -16,6 +16,7 @@ from arena.games.codem.table import PlayerSpec
 from arena.languages import build_program
 from arena.sandbox import open_sandbox
 from arena.sandbox.limits import Limits
+from arena.sandbox.team_folder import given_files
 from arena.tournament.finals_logs import finalists, open_finished, require_tournament
 from arena.tournament.host import TournamentSettings, programs_by_team, table_config, write_atomically
 from arena.tournament.runner import TableRunner, TableTask, execute, run_lock
@@ -24,25 +25,27 @@ from arena.tournament.store import ResultRow
 from arena.tournament.submissions import find_submissions
 
 FINAL = "final"
-MAX_HELP_FILES = 15
 
 
-def help_dirs(folder: Path | None, teams: list[str]) -> dict[str, Path]:
-    """Each finalist's prepared help-file folder ``folder/<TeamId>/`` (at most 15 files each)."""
+def help_dirs(folder: Path | None, teams: list[str], limits: Limits | None = None) -> dict[str, Path]:
+    """Each finalist's prepared help-file folder ``folder/<TeamId>/``, checked before the final starts.
+
+    Only regular files and folders, no link, within the help-file count, size and depth limits;
+    anything else is a ConfigError naming the file (:func:`arena.sandbox.team_folder.given_files`).
+    """
     if folder is None:
         return {}
     if not folder.is_dir():
         raise ConfigError(f"help-files folder {folder} does not exist")
+    limits = limits or Limits()
     found: dict[str, Path] = {}
     for team in teams:
         team_dir = folder / team
+        if team_dir.is_symlink():
+            raise ConfigError(f"{team_dir} is a symbolic link; help files must be in a real folder")
         if not team_dir.is_dir():
             continue
-        files = [p for p in team_dir.rglob("*") if p.is_file()]
-        if len(files) > MAX_HELP_FILES:
-            raise ConfigError(
-                f"{team} prepared {len(files)} help files in {team_dir}; at most {MAX_HELP_FILES} are allowed"
-            )
+        given_files(team_dir, limits)
         found[team] = team_dir
     return found
 

@@ -18,6 +18,7 @@ from pathlib import Path
 from watchdog.events import FileSystemEvent, FileSystemEventHandler
 from watchdog.observers import Observer
 
+from arena import untrusted
 from arena.errors import ArenaError
 from arena.tournament.submissions import REPORT_SUFFIX, file_digest, is_program_name
 
@@ -59,7 +60,8 @@ def check_in_process(program: Path) -> str:
                 console=Console(quiet=True),
             )
     except ArenaError as error:
-        return f"program: {program.name}\nresult: not checked: {error}\n"
+        problem = untrusted.printable(str(error))
+        return f"program: {untrusted.name(program.name)}\nresult: not checked: {problem}\n"
     check.print_report(console, report)
     return text.getvalue()
 
@@ -126,7 +128,7 @@ class SubmissionWatcher(FileSystemEventHandler):
             text = self.checker(program)
             report = report_path(program)
             partial = report.with_name(f".{report.name}.partial")
-            partial.write_text(text)
+            partial.write_text(untrusted.printable(text), encoding="utf-8")
             partial.replace(report)
             self._checked[program] = digest
             done = Checked(program, digest, report)

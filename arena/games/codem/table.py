@@ -26,14 +26,14 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from arena import __version__
+from arena import __version__, untrusted
 from arena.cards import derive_seed, shuffled_deck
 from arena.engines.nlhe.actions import Action, Fold
 from arena.engines.nlhe.deal import Deal
 from arena.engines.nlhe.events import DealEnded, Street, event_to_dict
 from arena.engines.nlhe.rules import TableRules, choose_first_dealer, next_dealer
 from arena.errors import ConfigError
-from arena.faults import Fault, FaultKind
+from arena.faults import BREACH_FAULTS, Fault, FaultKind
 from arena.games.codem.deal_file import render_deal_file
 from arena.games.codem.protocol import (
     PROTOCOL_FILES,
@@ -46,6 +46,7 @@ from arena.languages import build_program, language_for
 from arena.sandbox import open_sandbox
 from arena.sandbox.limits import Limits
 from arena.sandbox.result import RunResult, RunStatus
+from arena.sandbox.team_folder import copy_given
 from arena.transports.files import FileReply, FileTransport
 from arena.transports.warm import WarmPythonTransport
 
@@ -199,10 +200,10 @@ class _Table:
         fault = Fault(
             team=seat.team,
             kind=kind,
-            reason=reason,
+            reason=untrusted.capped(untrusted.printable(reason)),
             deal=deal,
             stage=stage,
-            stderr=stderr.decode("utf-8", "replace")[:STDERR_KEPT],
+            stderr=untrusted.printable(stderr[:STDERR_KEPT]),
         )
         seat.faults.append(fault)
         with (self.out_dir / "faults.jsonl").open("a") as out:
@@ -218,14 +219,25 @@ class _Table:
         seat.wall_ms.append(run.wall_ms)
         seat.cpu_ms.append(run.cpu_ms)
         seat.peak_memory_kb = max(seat.peak_memory_kb, run.peak_memory_kb)
-        for violation in reply.violations:
-            kind = FaultKind.HELP_FILE_LIMIT if "help file" in violation else FaultKind.SANDBOX_VIOLATION
-            self.record(seat, kind, violation, deal=deal, stage=stage, stderr=run.stderr)
+        for breach in reply.violations:
+            kind = BREACH_FAULTS[breach.kind]
+            self.record(seat, kind, breach.reason, deal=deal, stage=stage, stderr=run.stderr)
         kind = _run_fault(run)
         if kind is not None:
             self.record(seat, kind, run.describe(), deal=deal, stage=stage, stderr=run.stderr)
             return None
         return reply
+
+    def close(self, seat: _Seat, *, deal: int) -> None:
+        """End the seat's sandbox; what its folder held that may not be kept is a fault, never an error."""
+        if seat.transport is None:
+            return
+        sandbox = seat.transport.sandbox
+        sandbox.close()
+        for stray in sandbox.dropped:
+            name = untrusted.name(stray.path)
+            reason = f"{name} is {stray.reason}; not kept" if stray.path else stray.reason
+            self.record(seat, FaultKind.SANDBOX_VIOLATION, reason, deal=deal, stage="close")
 
     def decide(self, deal: Deal, seat: _Seat, *, number: int, stacks_before: Sequence[int]) -> Action:
         if seat.disqualified or not seat.plays:
@@ -270,14 +282,7 @@ def _open_seat(
         shutil.rmtree(workdir)
     workdir.mkdir(parents=True)
     # Help files go in before the sandbox opens: it takes in what the folder holds at that moment.
-    helps: set[str] = set()
-    if player.help_dir is not None:
-        for source in sorted(player.help_dir.rglob("*")):
-            if source.is_file():
-                target = workdir / source.relative_to(player.help_dir)
-                target.parent.mkdir(parents=True, exist_ok=True)
-                shutil.copyfile(source, target)
-                helps.add(source.relative_to(player.help_dir).as_posix())
+    helps = copy_given(player.help_dir, workdir, limits) if player.help_dir is not None else set()
     sandbox = stack.enter_context(open_sandbox(workdir, limits))
     build = build_program(player.program, workdir, sandbox, cache=build_cache)
     if not build.ok:
@@ -370,6 +375,8 @@ def run_table(
                 deals_played = number
                 if on_deal is not None:
                     on_deal(number)
+        for seat in seats:
+            table.close(seat, deal=deals_played)
     result = TableResult(
         seed=config.seed,
         deals_played=deals_played,

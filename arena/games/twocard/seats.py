@@ -16,7 +16,7 @@ from typing import Any, Protocol
 
 import psutil
 
-from arena.faults import Fault, FaultKind
+from arena.faults import BREACH_FAULTS, Fault, FaultKind
 from arena.sandbox.result import RunResult, RunStatus
 
 IGNORED_METHODS = frozenset({"init", "showdown"})  # 000: any answer is accepted and ignored
@@ -206,12 +206,9 @@ class FileSeat:
         if not reply.run.ok:
             raise SeatFault(run_fault(self.team, reply.run, method))
         if reply.violations:
-            kind = (
-                FaultKind.HELP_FILE_LIMIT
-                if "help" in " ".join(reply.violations)
-                else FaultKind.SANDBOX_VIOLATION
-            )
-            raise SeatFault(Fault(self.team, kind, "; ".join(reply.violations), stage=method))
+            kind = BREACH_FAULTS[reply.violations[0].kind]
+            reason = "; ".join(breach.reason for breach in reply.violations)
+            raise SeatFault(Fault(self.team, kind, reason, stage=method))
         if self.used_s > self.budget_s:
             raise _time_fault(self.team, self.budget_s, method, args)
         text = reply.text.splitlines()[0] if reply.text and reply.text.strip() else None
