@@ -125,7 +125,7 @@ def scan(
                 found.entries.append(Entry(path, False, info.st_size, info.st_mtime_ns))
             elif not stat.S_ISDIR(info.st_mode):
                 found.strays.append(Stray(path, kind_of(info.st_mode)))
-            elif depth >= max_depth:
+            elif depth > max_depth:
                 found.strays.append(Stray(path, f"a folder deeper than {max_depth} levels"))
             else:
                 found.entries.append(Entry(path, True, 0, info.st_mtime_ns))

@@ -7,7 +7,7 @@ folder and back. Answers 0 (call) every time, like bots/codem/Caller.py.
 import os
 import time
 
-canary = open("canary.txt").read().strip()
+canary = open("canary.txt").read().strip() if os.path.exists("canary.txt") else "/etc"
 for name, target in (("tree", canary), ("note", f"{canary}/note.txt"), ("secret", f"{canary}/secret.txt")):
     try:
         os.symlink(target, name)
