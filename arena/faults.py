@@ -6,8 +6,6 @@ from dataclasses import asdict, dataclass
 from enum import StrEnum, unique
 from typing import Any
 
-from arena.sandbox.team_folder import BreachKind
-
 
 @unique
 class FaultKind(StrEnum):
@@ -51,11 +49,3 @@ class Fault:
         """Inverse of :meth:`to_dict`."""
         return cls(**{**data, "kind": FaultKind(data["kind"])})
 
-
-# How a broken help-file rule (reported by the file transport) is recorded.
-BREACH_FAULTS = {
-    BreachKind.TOO_MANY: FaultKind.HELP_FILE_LIMIT,
-    BreachKind.TOO_LARGE: FaultKind.HELP_FILE_LIMIT,
-    BreachKind.TOO_DEEP: FaultKind.HELP_FILE_LIMIT,
-    BreachKind.NOT_A_FILE: FaultKind.SANDBOX_VIOLATION,
-}

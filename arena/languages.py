@@ -15,7 +15,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from arena import untrusted
@@ -66,6 +66,8 @@ _BY_EXTENSION = {language.extension: language for language in LANGUAGES} | {".cc
 # The JVM's start-up is part of every decision; these flags make it short and predictable: one
 # serial GC thread, only the C1 compiler, no perf-data file in /tmp, the default CDS archive.
 JVM_FLAGS = ("-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-XX:-UsePerfData", "-Xshare:auto", "-Xss8m")
+# Python programs ignore PYTHON* variables and the user site folder and write no bytecode.
+PYTHON_FLAGS = ("-E", "-s", "-B")
 
 
 def language_for(program: Path) -> Language:
@@ -119,35 +121,48 @@ def _require_tools(language: Language) -> None:
         )
 
 
-def _commands(
-    language: Language, team: str, source: str, sandbox: Sandbox
-) -> tuple[list[str] | None, list[str]]:
-    """(build command or None, run command) for one program."""
-    heap = f"-Xmx{max(64, sandbox.limits.memory_mb * 3 // 4)}m"
+def java_heap(sandbox: Sandbox) -> str:
+    """The JVM heap flag for a sandbox: three quarters of its memory limit (at least 64 MB)."""
+    return f"-Xmx{max(64, sandbox.limits.memory_mb * 3 // 4)}m"
+
+
+def build_command(language: Language, sources: Sequence[str], *, output: str, sandbox: Sandbox) -> list[str]:
+    """The command that builds ``sources`` (in the sandbox's folder) into ``output``.
+
+    For the interpreted languages it is a syntax check of the first source, so a program that cannot
+    even be read fails at build time, with the interpreter's message.
+    """
     match language:
         case Language(name="c"):
-            return ["gcc", "-O2", "-pipe", "-o", team, source, "-lm"], [f"./{team}"]
+            return ["gcc", "-O2", "-pipe", "-o", output, *sources, "-lm"]
         case Language(name="c++"):
-            return ["g++", "-O2", "-pipe", "-std=c++17", "-o", team, source, "-lm"], [f"./{team}"]
+            return ["g++", "-O2", "-pipe", "-std=c++17", "-o", output, *sources, "-lm"]
         case Language(name="java"):
-            javac = [tool_path("javac") or "javac", *(f"-J{flag}" for flag in (*JVM_FLAGS, heap))]
-            return [*javac, "-proc:none", "-encoding", "UTF-8", source], [
-                tool_path("java") or "java",
-                *JVM_FLAGS,
-                heap,
-                "-cp",
-                ".",
-                team,
-            ]
+            flags = (f"-J{flag}" for flag in (*JVM_FLAGS, java_heap(sandbox)))
+            return [tool_path("javac") or "javac", *flags, "-proc:none", "-encoding", "UTF-8", *sources]
         case Language(name="perl"):
-            return ["perl", "-c", source], [tool_path("perl") or "perl", source]
+            return ["perl", "-c", sources[0]]
         case Language(name="ruby"):
-            ruby = tool_path("ruby") or "ruby"
-            return [ruby, "-c", source], [ruby, "--disable-gems", source]
+            return [tool_path("ruby") or "ruby", "-c", sources[0]]
         case _:
             python = str(python_interpreter(sandbox.isolation_level))
             check = "import sys; compile(open(sys.argv[1], 'rb').read(), sys.argv[1], 'exec')"
-            return [python, "-E", "-s", "-B", "-c", check, source], [python, "-E", "-s", "-B", source]
+            return [python, *PYTHON_FLAGS, "-c", check, sources[0]]
+
+
+def run_command(language: Language, entry: str, *, sandbox: Sandbox) -> list[str]:
+    """The command that runs a built program: ``entry`` is the binary, the Java class or the script."""
+    match language:
+        case Language(name="c") | Language(name="c++"):
+            return [f"./{entry}"]
+        case Language(name="java"):
+            return [tool_path("java") or "java", *JVM_FLAGS, java_heap(sandbox), "-cp", ".", entry]
+        case Language(name="perl"):
+            return [tool_path("perl") or "perl", entry]
+        case Language(name="ruby"):
+            return [tool_path("ruby") or "ruby", "--disable-gems", entry]
+        case _:
+            return [str(python_interpreter(sandbox.isolation_level)), *PYTHON_FLAGS, entry]
 
 
 def _cache_key(program: Path, language: Language, sandbox: Sandbox) -> str:
@@ -159,21 +174,15 @@ def _cache_key(program: Path, language: Language, sandbox: Sandbox) -> str:
     return digest.hexdigest()[:32]
 
 
-def _expected_products(language: Language, team: str, names: set[str]) -> set[str]:
-    """The files a language's build is expected to make in the team folder (besides the source)."""
+def _expected_products(language: Language, output: str, names: set[str]) -> set[str]:
+    """The files a language's build is expected to make in the team folder (besides the sources)."""
     match language.name:
         case "c" | "c++":
-            return {team} & names
+            return {output} & names
         case "java":
             return {name for name in names if name.endswith(".class")}
         case _:
             return set()
-
-
-def _install(root: int, name: str, data: bytes, *, executable: bool) -> None:
-    """Put a source or build product in the team folder as root's (when root), read-only to the team."""
-    tree.remove_entry(root, name)
-    tree.write_new_file(root, name, data, 0o555 if executable else 0o444)
 
 
 def _from_cache(entry: Path, sandbox: Sandbox) -> BuildResult | None:
@@ -185,7 +194,9 @@ def _from_cache(entry: Path, sandbox: Sandbox) -> BuildResult | None:
     try:
         for name in saved["products"]:
             data = (entry / "files" / name).read_bytes()
-            _install(root, name, data, executable=name in saved.get("executables", ()))
+            mode = 0o555 if name in saved.get("executables", ()) else 0o444
+            tree.remove_entry(root, name)
+            tree.write_new_file(root, name, data, mode)
     finally:
         os.close(root)
     sandbox.build_products.update(saved["products"])
@@ -213,7 +224,7 @@ def _to_cache(entry: Path, build: BuildResult, sandbox: Sandbox) -> None:
             data = tree.read_file(root, name, sandbox.limits.file_size_mb << 20)
             if data is None:
                 shutil.rmtree(staging, ignore_errors=True)
-                return  # not a regular file: never cached (the build was failed for it)
+                return  # not a regular file: never cached
             (staging / "files" / name).write_bytes(data)
     finally:
         os.close(root)
@@ -262,47 +273,68 @@ def build_program(
 
 
 def _build(program: Path, language: Language, sandbox: Sandbox) -> BuildResult:
-    """Compile (or check) the program in the sandbox, as a decision runs; then take its products.
-
-    The build runs under the same containment as a decision (a Perl ``BEGIN`` block runs at ``perl -c``).
-    Once it has ended, and with it every process it started, only the files the language is expected
-    to make are taken: regular files, made root's and read-only, so the program can never rewrite them.
-    Anything else the build left fails the build with the reason and is removed.
-    """
     team, source = program.stem, program.stem + language.extension
-    build, run_argv = _commands(language, team, source, sandbox)
     root = tree.open_folder(sandbox.folder)
     try:
-        _install(root, source, program.read_bytes(), executable=False)
-        sandbox.build_products.add(source)
-        if build is None:
-            return BuildResult(True, "", tuple(run_argv), 0.0, (source,))
+        tree.remove_entry(root, source)
+        tree.write_new_file(root, source, program.read_bytes(), 0o444)
+    finally:
+        os.close(root)
+    entry = team if language.name in ("c", "c++", "java") else source
+    result = build_in_sandbox(language, [source], output=team, entry=entry, sandbox=sandbox)
+    if not result.ok:
+        return result
+    return replace(result, startup_ms=measure_startup(language, result.run_argv, sandbox))
+
+
+def build_in_sandbox(
+    language: Language,
+    sources: Sequence[str],
+    *,
+    output: str,
+    entry: str,
+    sandbox: Sandbox,
+    wall_time_s: float = BUILD_WALL_S,
+) -> BuildResult:
+    """Build ``sources``, already in the sandbox's folder, with the language's command, in the sandbox.
+
+    The build runs under the same containment as a decision (a Perl ``BEGIN`` block runs at ``perl -c``).
+    Once it has ended, and with it every process it started, the sources and only the files the language
+    is expected to make (``output`` for C and C++, ``*.class`` for Java) are taken as build products:
+    regular files, made root's and read-only, so the program can never rewrite them, and never help
+    files. Anything else the build left fails the build with the reason and is removed. ``entry`` is
+    what :func:`run_command` runs. A failed build's output ends with how the compiler's run ended.
+    """
+    command = build_command(language, sources, output=output, sandbox=sandbox)
+    executable = language.name in ("c", "c++")
+    root = tree.open_folder(sandbox.folder)
+    try:
         before = set(os.listdir(root))
         started = time.perf_counter()
-        result = sandbox.run(build, wall_time_s=BUILD_WALL_S)
+        result = sandbox.run(command, wall_time_s=wall_time_s)
         wall_ms = (time.perf_counter() - started) * 1000
-        output = untrusted.printable(result.stdout + result.stderr)
         names = set(os.listdir(root))
-        executable = language.name in ("c", "c++")
-        products, problems = _take_products(
-            root, _expected_products(language, team, names), executable=executable
-        )
-        for name in sorted(names - before - _expected_products(language, team, names) - {source}):
+        expected = _expected_products(language, output, names)
+        products, problems = _take_products(root, expected, executable=executable)
+        taken_sources, source_problems = _take_products(root, set(sources), executable=False)
+        problems += source_problems
+        for name in sorted(names - before - expected - set(sources)):
             problems.append(f"{untrusted.name(name)} is not a file a {language.title} build makes")
             tree.remove_entry(root, name)
     finally:
         os.close(root)
-    ok = result.ok and not problems
-    products.add(source)
+    products |= taken_sources
     sandbox.build_products.update(products)
+    output_text = untrusted.printable(result.stdout + result.stderr)
     if not result.ok:
-        output = f"{output.rstrip()}\nbuild {result.describe()}".lstrip()
+        output_text = f"{output_text.rstrip()}\nbuild {result.describe()}".lstrip()
     if problems:
-        output = f"{output.rstrip()}\nthe build fails: " + untrusted.capped("; ".join(problems))
-        output = output.lstrip()
-    executables = (team,) if executable and team in products else ()
-    startup_ms = measure_startup(language, run_argv, sandbox) if ok else 0.0
-    return BuildResult(ok, output, tuple(run_argv), wall_ms, tuple(sorted(products)), startup_ms, executables)
+        output_text = f"{output_text.rstrip()}\nthe build fails: {untrusted.capped('; '.join(problems))}"
+        output_text = output_text.lstrip()
+    run_argv = tuple(run_command(language, entry, sandbox=sandbox))
+    executables = tuple(sorted(products & {output})) if executable else ()
+    ok = result.ok and not problems
+    return BuildResult(ok, output_text, run_argv, wall_ms, tuple(sorted(products)), 0.0, executables)
 
 
 def _take_products(root: int, names: set[str], *, executable: bool) -> tuple[set[str], list[str]]:

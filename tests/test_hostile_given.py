@@ -10,14 +10,15 @@ import stat
 from pathlib import Path
 
 import pytest
-from support.hostile import HONEST, fingerprint, leftovers, make_canary, tracking_sandboxes
-from test_sandbox_support import TINY, needs_namespaces
 
 from arena.errors import ConfigError
 from arena.faults import FaultKind
 from arena.games.codem.table import PlayerSpec, TableConfig, run_table
 from arena.sandbox import Limits
 from arena.tournament.final import help_dirs
+
+from support.hostile import HONEST, fingerprint, leftovers, make_canary, tracking_sandboxes
+from support.sandbox import TINY, needs_namespaces
 
 
 @pytest.fixture

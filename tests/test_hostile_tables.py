@@ -13,11 +13,12 @@ import stat
 from pathlib import Path
 
 import pytest
-from support.hostile import ATTACKS, CHECKER, play_hostile
-from test_sandbox_support import needs_namespaces
 
 from arena.faults import FaultKind
 from arena.untrusted import REASON_CHARS
+
+from support.hostile import ATTACKS, CHECKER, play_hostile
+from support.sandbox import needs_namespaces
 
 pytestmark = needs_namespaces
 

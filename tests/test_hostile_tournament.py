@@ -8,10 +8,11 @@ import sqlite3
 from pathlib import Path
 
 from rich.console import Console
-from support.hostile import ATTACKS, HONEST, leftovers, read_traces, tracked_run_table
-from test_sandbox_support import needs_namespaces
 
 from arena.tournament.host import TournamentSettings, run_tournament
+
+from support.hostile import ATTACKS, HONEST, leftovers, read_traces, tracked_run_table
+from support.sandbox import needs_namespaces
 
 pytestmark = needs_namespaces
 

@@ -19,7 +19,9 @@ HELPER_PATH = "/.arena/helper.py"
 HELPER_SOURCE = Path(__file__).with_name("helper.py")
 FORKSERVER_PATH = "/.arena/forkserver.py"
 FORKSERVER_SOURCE = Path(__file__).with_name("forkserver.py")
-TREE_PATH = "/.arena/tree.py"
+PRCTL_PATH = "/.arena/prctl.py"  # the one prctl wrapper, loaded by the helper and the fork server
+PRCTL_SOURCE = Path(__file__).with_name("prctl.py")
+TREE_PATH = "/.arena/tree.py"  # walks beneath a folder without following links (the helper empties /tmp)
 TREE_SOURCE = Path(__file__).with_name("tree.py")
 
 # Read-only system folders the toolchains need; nothing else of the host is visible.
@@ -106,6 +108,9 @@ def bwrap_argv(*, team_bytes: int, scratch_bytes: int, info_fd: int) -> list[str
         "--ro-bind",
         str(FORKSERVER_SOURCE),
         FORKSERVER_PATH,
+        "--ro-bind",
+        str(PRCTL_SOURCE),
+        PRCTL_PATH,
         "--ro-bind",
         str(TREE_SOURCE),
         TREE_PATH,
