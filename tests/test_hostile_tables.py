@@ -54,8 +54,8 @@ def test_fifos_sockets_deep_chains_and_locked_folders_end_nothing(tmp_path: Path
     assert "a FIFO" in reasons or "a socket" in reasons
     assert "a folder deeper than 8 levels" in reasons
     assert all(f.kind in (FaultKind.SANDBOX_VIOLATION, FaultKind.HELP_FILE_LIMIT) for f in outcome.faults)
-    faulty_decisions = {(fault.deal, fault.stage) for fault in outcome.faults}
-    assert outcome.attacker.decisions == len(faulty_decisions) + 2  # two clean decisions first
+    not_files = [fault for fault in outcome.faults if fault.kind is FaultKind.SANDBOX_VIOLATION]
+    assert len(not_files) == outcome.attacker.decisions - 2  # one a decision, after two clean decisions
     assert tree_kinds(outcome.team_folder) <= {"file", "folder"}
     assert not (outcome.team_folder / "pipe").exists()
 

@@ -7,8 +7,6 @@ import shutil
 import sqlite3
 from pathlib import Path
 
-from rich.console import Console
-
 from arena.tournament.host import TournamentSettings, run_tournament
 
 from support.hostile import ATTACKS, HONEST, leftovers, read_traces, tracked_run_table
@@ -26,14 +24,9 @@ def test_a_tournament_of_attackers_completes(tmp_path: Path) -> None:
         shutil.copyfile(program, submissions / program.name)
     mounts = {line.split()[4] for line in Path("/proc/self/mountinfo").read_text().splitlines()}
     run_dir = tmp_path / "run"
-    with (tmp_path / "console.txt").open("w") as console:
-        report = run_tournament(
-            submissions,
-            run_dir,
-            TournamentSettings(deals=4, seed=3),
-            console=Console(file=console),
-            table_runner=tracked_run_table,
-        )
+    report = run_tournament(
+        submissions, run_dir, TournamentSettings(deals=4, seed=3), table_runner=tracked_run_table
+    )
     assert report.complete and report.tables >= 1
     assert (run_dir / "results.json").is_file()
     traces = read_traces(run_dir / "tables")
