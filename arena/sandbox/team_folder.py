@@ -65,65 +65,61 @@ def _is_arenas(name: str, info: os.stat_result, protected: Collection[str], prog
     )
 
 
-def police(folder: Path, limits: Limits, *, protected: Collection[str], program_uid: int | None) -> Policed:
-    """Remove what breaks the help-file rules in ``folder`` (never following a link); say what and why.
+def police(root: int, limits: Limits, *, protected: Collection[str], program_uid: int | None) -> Policed:
+    """Remove what breaks the help-file rules in the open folder ``root`` (never following a link); say
+    what and why.
 
     Extras beyond the count are removed newest first (folders are kept before files); then files,
     newest first, until the total size is within the limit.
     """
-    root = tree.open_folder(folder)
-    try:
-        scan = tree.scan(
-            root,
-            max_depth=limits.folder_depth,
-            skip=lambda name, info: _is_arenas(name, info, protected, program_uid),
-        )
-        breaches = []
-        for kind, strays in _strays_by_kind(scan.strays).items():
-            for stray in strays:
-                tree.remove(root, stray.path)
-            what = "folders nested too deep" if kind is BreachKind.TOO_DEEP else "entries that are not files"
-            breaches.append(
-                Breach(kind, _reason(f"{len(strays)} {what} removed", [s.path for s in strays], strays))
-            )
-        entries = sorted(scan.entries, key=lambda e: (not e.is_dir, e.mtime_ns, e.path))
-        kept, extra = entries[: limits.help_files], entries[limits.help_files :]
-        if extra:
-            for entry in reversed(extra):
-                tree.remove(root, entry.path)
-            gone = tuple(f"{entry.path}/" for entry in extra if entry.is_dir)
-            kept = [entry for entry in kept if not entry.path.startswith(gone)]
-            breaches.append(
-                Breach(
-                    BreachKind.TOO_MANY,
-                    untrusted.capped(
-                        f"created {len(entries)} help files and folders, the limit is {limits.help_files}; "
-                        f"removed {untrusted.listing([entry.path for entry in extra])}"
-                    ),
-                )
-            )
-        budget = limits.help_bytes_mb << 20
-        files = [entry for entry in kept if not entry.is_dir]
-        total = sum(entry.size for entry in files)
-        removed = []
-        while files and total > budget:
-            entry = files.pop()
-            total -= entry.size
-            removed.append(entry)
+    scan = tree.scan(
+        root,
+        max_depth=limits.folder_depth,
+        skip=lambda name, info: _is_arenas(name, info, protected, program_uid),
+    )
+    breaches = []
+    for kind, strays in _strays_by_kind(scan.strays).items():
+        for stray in strays:
+            tree.remove(root, stray.path)
+        what = "folders nested too deep" if kind is BreachKind.TOO_DEEP else "entries not files or folders"
+        reason = _reason(f"removed {what} ({len(strays)})", [stray.path for stray in strays], strays)
+        breaches.append(Breach(kind, reason))
+    entries = sorted(scan.entries, key=lambda e: (not e.is_dir, e.mtime_ns, e.path))
+    kept, extra = entries[: limits.help_files], entries[limits.help_files :]
+    if extra:
+        for entry in reversed(extra):
             tree.remove(root, entry.path)
-        if removed:
-            breaches.append(
-                Breach(
-                    BreachKind.TOO_LARGE,
-                    untrusted.capped(
-                        f"help files exceed {limits.help_bytes_mb} MB in total; "
-                        f"removed {untrusted.listing([entry.path for entry in removed])}"
-                    ),
-                )
+        gone = tuple(f"{entry.path}/" for entry in extra if entry.is_dir)
+        kept = [entry for entry in kept if not entry.path.startswith(gone)]
+        breaches.append(
+            Breach(
+                BreachKind.TOO_MANY,
+                untrusted.capped(
+                    f"created {len(entries)} help files and folders, the limit is {limits.help_files}; "
+                    f"removed {untrusted.listing([entry.path for entry in extra])}"
+                ),
             )
-        return Policed(len(kept) - len(removed), tuple(breaches))
-    finally:
-        os.close(root)
+        )
+    budget = limits.help_bytes_mb << 20
+    files = [entry for entry in kept if not entry.is_dir]
+    total = sum(entry.size for entry in files)
+    removed = []
+    while files and total > budget:
+        entry = files.pop()
+        total -= entry.size
+        removed.append(entry)
+        tree.remove(root, entry.path)
+    if removed:
+        breaches.append(
+            Breach(
+                BreachKind.TOO_LARGE,
+                untrusted.capped(
+                    f"help files exceed {limits.help_bytes_mb} MB in total; "
+                    f"removed {untrusted.listing([entry.path for entry in removed])}"
+                ),
+            )
+        )
+    return Policed(len(kept) - len(removed), tuple(breaches))
 
 
 def _strays_by_kind(strays: list[tree.Stray]) -> dict[BreachKind, list[tree.Stray]]:

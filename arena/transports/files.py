@@ -65,14 +65,14 @@ class FileTransport:
             self._write(root, self.output_name, b"", 0o666)
             run = self._run()
             data = tree.read_file(root, self.output_name, self.sandbox.limits.output_bytes)
+            policed = police(
+                root,
+                self.sandbox.limits,
+                protected=self.protected | set(inputs) | self.sandbox.build_products,
+                program_uid=self.sandbox.uid,
+            )
         finally:
             os.close(root)
-        policed = police(
-            self.folder,
-            self.sandbox.limits,
-            protected=self.protected | set(inputs) | self.sandbox.build_products,
-            program_uid=self.sandbox.uid,
-        )
         text = None if data is None else data.decode("utf-8", errors="replace")
         return FileReply(text=text, run=run, help_files=policed.kept, violations=policed.breaches)
 
