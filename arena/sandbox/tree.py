@@ -106,9 +106,13 @@ def scan(
     iteratively: depth is bounded by ``max_depth``, never by the interpreter's recursion limit.
     """
     found = Scan()
-    pending: list[tuple[int, str, int]] = [(os.dup(root_fd), "", 1)]
+    pending: list[tuple[str, int]] = [("", 1)]  # folders still to list: no descriptor held while waiting
     while pending:
-        fd, prefix, depth = pending.pop()
+        prefix, depth = pending.pop()
+        try:
+            fd = open_beneath(root_fd, prefix)
+        except OSError:
+            continue  # changed meanwhile
         try:
             names = sorted(os.listdir(fd))
         except OSError:
@@ -129,8 +133,7 @@ def scan(
                 found.strays.append(Stray(path, f"a folder deeper than {max_depth} levels"))
             else:
                 found.entries.append(Entry(path, True, 0, info.st_mtime_ns))
-                with contextlib.suppress(OSError):
-                    pending.append((os.open(name, DIR_FLAGS, dir_fd=fd), path, depth + 1))
+                pending.append((path, depth + 1))
         os.close(fd)
     return found
 
