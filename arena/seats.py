@@ -37,6 +37,7 @@ from arena import untrusted
 from arena.faults import Fault, FaultKind
 from arena.languages import PYTHON, BuildResult, build_program, language_for
 from arena.sandbox import Limits, RunResult, RunStatus, Sandbox, open_sandbox
+from arena.sandbox.isolation import namespaces_available
 from arena.sandbox.team_folder import Breach, BreachKind
 from arena.transports.files import FileTransport
 from arena.transports.lines import LineTransport
@@ -161,3 +162,8 @@ def trial_build(program: Path, limits: Limits | None = None) -> BuildResult:
     """Build ``program`` in a throwaway sandbox: whether it builds, and what its compiler said."""
     with tempfile.TemporaryDirectory(prefix="arena-build-") as scratch, ExitStack() as stack:
         return open_player(stack, program.stem, program, Path(scratch), limits or Limits()).build
+
+
+def namespaces_sandbox() -> tuple[bool, str]:
+    """Whether this machine can seat players in the namespaces sandbox, and the probe's word on it."""
+    return namespaces_available()

@@ -60,8 +60,8 @@ class FileTransport:
         """Write ``inputs`` (name -> text), run the program, read its answer, police its help files."""
         root = tree.open_folder(self.folder)
         try:
-            for name, text in inputs.items():
-                self._write(root, name, text.encode(), 0o444)
+            for name, content in inputs.items():
+                self._write(root, name, content.encode(), 0o444)
             self._write(root, self.output_name, b"", 0o666)
             run = self._run()
             data = tree.read_file(root, self.output_name, self.sandbox.limits.output_bytes)
