@@ -38,7 +38,7 @@ from arena.faults import Fault, FaultKind
 from arena.languages import PYTHON, BuildResult, build_program, language_for
 from arena.sandbox import Limits, RunResult, RunStatus, Sandbox, open_sandbox
 from arena.sandbox.isolation import namespaces_available
-from arena.sandbox.team_folder import Breach, BreachKind
+from arena.sandbox.team_folder import Breach, BreachKind, given_files
 from arena.transports.files import FileTransport
 from arena.transports.lines import LineTransport
 from arena.transports.warm import WarmPythonTransport
@@ -167,3 +167,9 @@ def trial_build(program: Path, limits: Limits | None = None) -> BuildResult:
 def namespaces_sandbox() -> tuple[bool, str]:
     """Whether this machine can seat players in the namespaces sandbox, and the probe's word on it."""
     return namespaces_available()
+
+
+def check_given_help_files(folder: Path, limits: Limits | None = None) -> None:
+    """Help files prepared for a player (the final's): only regular files and folders, no link, within the
+    help-file count, size and depth limits; anything else is a ConfigError naming the file."""
+    given_files(folder, limits or Limits())

@@ -15,6 +15,7 @@ from arena.errors import ConfigError
 from arena.faults import FaultKind
 from arena.games.codem.table import PlayerSpec, TableConfig, run_table
 from arena.sandbox import Limits
+from arena.seats import check_given_help_files
 from arena.tournament.final import help_dirs
 
 from support.hostile import HONEST, fingerprint, leftovers, make_canary, tracking_sandboxes
@@ -65,11 +66,11 @@ def test_too_many_too_large_or_too_deep_is_an_error(given: Path) -> None:
     with pytest.raises(ConfigError, match=r"holds 16 help files and 1 folders; at most 15 are allowed"):
         help_dirs(given, ["Team1"])
     with pytest.raises(ConfigError, match=r"take 32 bytes; at most 0 MB"):
-        help_dirs(given, ["Team1"], Limits(help_files=100, help_bytes_mb=0))
+        check_given_help_files(given / "Team1", Limits(help_files=100, help_bytes_mb=0))
     deep = given / "Team1" / "a" / "b" / "c"
     deep.mkdir(parents=True)
     with pytest.raises(ConfigError, match=r"Team1/a/b/c is a folder deeper than 2 levels"):
-        help_dirs(given, ["Team1"], Limits(help_files=100, folder_depth=2))
+        check_given_help_files(given / "Team1", Limits(help_files=100, folder_depth=2))
 
 
 @needs_namespaces

@@ -20,9 +20,7 @@ from arena.decks.commitment import commit, discard_stage, open_stage, reveal
 from arena.decks.derive import sha256_hex
 from arena.errors import ConfigError
 from arena.games.codem.table import PlayerSpec
-from arena.sandbox.limits import Limits
-from arena.sandbox.team_folder import given_files
-from arena.seats import trial_build
+from arena.seats import check_given_help_files, trial_build
 from arena.tournament.awards import AWARDS, awards_csv, tournament_awards
 from arena.tournament.finalists import FinalistChoice, choose_finalists
 from arena.tournament.finals_logs import open_finished, require_tournament
@@ -51,17 +49,16 @@ class FinalReport:
     """False when the stored result is shown instead of playing."""
 
 
-def help_dirs(folder: Path | None, teams: list[str], limits: Limits | None = None) -> dict[str, Path]:
+def help_dirs(folder: Path | None, teams: list[str]) -> dict[str, Path]:
     """Each finalist's prepared help-file folder ``folder/<TeamId>/``, checked before the final starts.
 
     Only regular files and folders, no link, within the help-file count, size and depth limits;
-    anything else is a ConfigError naming the file (:func:`arena.sandbox.team_folder.given_files`).
+    anything else is a ConfigError naming the file (:func:`arena.seats.check_given_help_files`).
     """
     if folder is None:
         return {}
     if not folder.is_dir():
         raise ConfigError(f"help-files folder {folder} does not exist")
-    limits = limits or Limits()
     found: dict[str, Path] = {}
     for team in teams:
         team_dir = folder / team
@@ -69,7 +66,7 @@ def help_dirs(folder: Path | None, teams: list[str], limits: Limits | None = Non
             raise ConfigError(f"{team_dir} is a symbolic link; help files must be in a real folder")
         if not team_dir.is_dir():
             continue
-        given_files(team_dir, limits)
+        check_given_help_files(team_dir)
         found[team] = team_dir
     return found
 
