@@ -17,6 +17,7 @@ from pathlib import Path
 from watchdog.events import FileSystemEvent, FileSystemEventHandler
 from watchdog.observers import Observer
 
+from arena import untrusted
 from arena.atomic import write_atomically
 from arena.errors import ArenaError
 from arena.games.codem.check import check_program, render_report
@@ -46,7 +47,8 @@ def check_in_process(program: Path) -> str:
         with tempfile.TemporaryDirectory(prefix="arena-watch-") as folder:
             report = check_program(program, deals=CHECK_DEALS, seed=None, time_limit_s=1.0, out=Path(folder))
     except ArenaError as error:
-        return f"program: {program.name}\nresult: not checked: {error}\n"
+        problem = untrusted.printable(str(error))
+        return f"program: {untrusted.name(program.name)}\nresult: not checked: {problem}\n"
     return render_report(report)
 
 

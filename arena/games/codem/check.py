@@ -17,6 +17,7 @@ from enum import StrEnum, unique
 from pathlib import Path
 from typing import Any
 
+from arena import untrusted
 from arena.decks.commitment import start_single_table
 from arena.engines.nlhe.events import ActionTaken, Event, Street, StreetStarted, event_from_dict
 from arena.errors import ConfigError
@@ -231,23 +232,25 @@ def _decision_points(events: list[Event], seat: int, stage: str) -> list[int]:
 
 
 def _help_files(folder: Path, program: Path, language: str) -> list[str]:
-    """Files the program kept in its folder besides the protocol files and its build."""
+    """What the program kept in its folder besides the protocol files and its build (folders count, as
+    at the table); names escaped, as a program chose them."""
     if not folder.is_dir():
         return []
     build = {program.name, program.stem}
     kept = []
     for path in sorted(folder.rglob("*")):
         name = path.relative_to(folder).as_posix()
-        if not path.is_file() or name in PROTOCOL_FILES or name in build:
+        if name in PROTOCOL_FILES or name in build:
             continue
         if language == "java" and path.parent == folder and path.suffix == ".class":
             continue
-        kept.append(name)
+        kept.append(untrusted.name(name + "/" if path.is_dir() else name))
     return kept
 
 
 def render_report(report: CheckReport) -> str:
-    """The report as a team reads it (plain text)."""
+    """The report as a team reads it: plain text, every control character escaped (a program's stderr,
+    answers and file names reach a terminal as visible ``\\x1b``, never as escape sequences)."""
     lines = [f"── arena check {report.program} ({report.language}, sandbox: {report.isolation}) ──"]
     lines.append(f"build: {'ok' if report.built else 'failed'}")
     if report.build_output.strip():
@@ -263,7 +266,7 @@ def render_report(report: CheckReport) -> str:
         f"decision time over {report.decisions} decisions: median {timing['median_ms']:.1f} ms, "
         f"p99 {timing['p99_ms']:.1f} ms, max {timing['max_ms']:.1f} ms (limit {report.limit_ms:.0f} ms)"
     )
-    names = f" ({', '.join(report.help_files)})" if report.help_files else ""
+    names = f" ({untrusted.listing(report.help_files, shown=20)})" if report.help_files else ""
     lines.append(f"help files: {len(report.help_files)} of {report.help_limit} allowed{names}")
     lines.append(f"faults: {len(report.faults)}")
     for number, checked in enumerate(report.faults, 1):
@@ -279,4 +282,4 @@ def render_report(report: CheckReport) -> str:
     lines.append("")
     lines.append(f"verdict: {report.verdict.value.upper()}")
     lines.extend(f"  - {reason}" for reason in report.reasons)
-    return "\n".join(lines) + "\n"
+    return untrusted.printable("\n".join(lines) + "\n")

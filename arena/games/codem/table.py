@@ -9,7 +9,6 @@ results are :mod:`~arena.games.codem.results`; the table's folder is written by
 
 from __future__ import annotations
 
-import shutil
 from collections.abc import Callable, Sequence
 from contextlib import ExitStack
 from dataclasses import dataclass, field, replace
@@ -17,6 +16,7 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field, SecretBytes
 
+from arena import untrusted
 from arena.decks.derive import sha256_hex, table_decks
 from arena.engines.nlhe.actions import Action, Fold
 from arena.engines.nlhe.deal import Deal
@@ -36,6 +36,7 @@ from arena.games.codem.protocol import (
 from arena.games.codem.results import TableResult, TeamResult, timing_summary
 from arena.languages import language_for
 from arena.sandbox.limits import Limits
+from arena.sandbox.team_folder import copy_given
 from arena.seats import breach_kind, kept_stderr, open_player, run_fault_kind
 from arena.transports.files import FileReply, FileTransport
 
@@ -124,7 +125,7 @@ class _Table:
         fault = Fault(
             team=seat.team,
             kind=kind,
-            reason=reason,
+            reason=untrusted.capped(untrusted.printable(reason)),
             deal=deal,
             stage=stage,
             stderr=kept_stderr(stderr),
@@ -142,13 +143,24 @@ class _Table:
         seat.wall_ms.append(run.wall_ms)
         seat.cpu_ms.append(run.cpu_ms)
         seat.peak_memory_kb = max(seat.peak_memory_kb, run.peak_memory_kb)
-        for violation in reply.violations:
-            self.record(seat, breach_kind(violation), violation, deal=deal, stage=stage, stderr=run.stderr)
+        for breach in reply.violations:
+            self.record(seat, breach_kind(breach), breach.reason, deal=deal, stage=stage, stderr=run.stderr)
         kind = run_fault_kind(run)
         if kind is not None:
             self.record(seat, kind, run.describe(), deal=deal, stage=stage, stderr=run.stderr)
             return None
         return reply
+
+    def close(self, seat: _Seat, *, deal: int) -> None:
+        """End the seat's sandbox; what its folder held that may not be kept is a fault, never an error."""
+        if seat.transport is None:
+            return
+        sandbox = seat.transport.sandbox
+        sandbox.close()
+        for stray in sandbox.dropped:
+            name = untrusted.name(stray.path)
+            reason = f"{name} is {stray.reason}; not kept" if stray.path else stray.reason
+            self.record(seat, FaultKind.SANDBOX_VIOLATION, reason, deal=deal, stage="close")
 
     def decide(self, deal: Deal, seat: _Seat, *, number: int, stacks_before: Sequence[int]) -> Action:
         if seat.disqualified or not seat.plays:
@@ -189,14 +201,7 @@ def _open_seat(
     """The team's seat, and the sandbox's isolation level."""
     workdir = folder.team_folder(player.team)
     # Help files go in before the sandbox opens: it takes in what the folder holds at that moment.
-    helps: set[str] = set()
-    if player.help_dir is not None:
-        for source in sorted(player.help_dir.rglob("*")):
-            if source.is_file():
-                target = workdir / source.relative_to(player.help_dir)
-                target.parent.mkdir(parents=True, exist_ok=True)
-                shutil.copyfile(source, target)
-                helps.add(source.relative_to(player.help_dir).as_posix())
+    helps = copy_given(player.help_dir, workdir, limits) if player.help_dir is not None else set()
     opened = open_player(stack, player.team, player.program, workdir, limits, build_cache=config.build_cache)
     isolation = opened.sandbox.isolation_level
     if not opened.built:
@@ -269,7 +274,10 @@ def run_table(
             deals_played = number
             if on_deal is not None:
                 on_deal(number)
-        # The sandboxes close first (ExitStack), so each team folder holds what its program left.
+        # Each sandbox closes before the results (so each team folder holds what its program left); what a
+        # folder held that may not be kept is the team's fault, never the table's end.
+        for seat in seats:
+            table.close(seat, deal=deals_played)
     result = TableResult(
         seed=config.seed if secret is None else None,
         deck_sha256=sha256_hex(secret) if secret is not None else None,
