@@ -85,9 +85,10 @@ def test_exits_and_crashes_are_the_same_both_ways(
         assert all(b"ValueError: bad hand" in reply.run.stderr for reply in replies)
 
 
-def test_a_warm_program_that_kills_its_server_is_a_fault_and_the_server_comes_back(
+def test_a_warm_program_that_kills_its_server_is_run_cold_and_the_server_comes_back(
     tmp_path: Path,
 ) -> None:
+    """A dead fork server is arena's incident, never the team's fault: the decision is rerun cold."""
     program = tmp_path / "killer.py"
     program.write_text(
         "import os, signal\n"
@@ -100,7 +101,8 @@ def test_a_warm_program_that_kills_its_server_is_a_fault_and_the_server_comes_ba
         assert transport.exchange({"inputf.txt": "1"}).text == "0\n"
         (sandbox.folder / "armed").write_text("")
         attacked = transport.exchange({"inputf.txt": "1"})
-        assert attacked.run.status is RunStatus.SIGNALED
+        assert attacked.run.status is RunStatus.OK and attacked.text == "0\n"  # cold: its parent is PID 1
+        assert len(attacked.run.incidents) == 1 and "fork server" in attacked.run.incidents[0]
         (sandbox.folder / "armed").unlink()
         assert transport.exchange({"inputf.txt": "1"}).text == "0\n"
         transport.close()

@@ -19,6 +19,8 @@ HELPER_PATH = "/.arena/helper.py"
 HELPER_SOURCE = Path(__file__).with_name("helper.py")
 FORKSERVER_PATH = "/.arena/forkserver.py"
 FORKSERVER_SOURCE = Path(__file__).with_name("forkserver.py")
+SECCOMP_PATH = "/.arena/seccomp.py"
+SECCOMP_SOURCE = Path(__file__).with_name("seccomp.py")
 
 # Read-only system folders the toolchains need; nothing else of the host is visible.
 SYSTEM_BINDS = ("/usr",)
@@ -32,7 +34,8 @@ ETC_BINDS = (
     "/etc/java-17-openjdk",
     "/etc/perl",
 )
-HELPER_CAPS = ("CAP_SETUID", "CAP_SETGID", "CAP_KILL", "CAP_DAC_OVERRIDE", "CAP_FOWNER")
+# CAP_SYS_RESOURCE only to make oom_score_adj 1000 a floor programs cannot go below; all dropped at init.
+HELPER_CAPS = ("CAP_SETUID", "CAP_SETGID", "CAP_KILL", "CAP_DAC_OVERRIDE", "CAP_FOWNER", "CAP_SYS_RESOURCE")
 PROGRAM_PATH = "/usr/local/bin:/usr/bin:/bin"
 
 
@@ -104,6 +107,9 @@ def bwrap_argv(*, team_bytes: int, scratch_bytes: int, info_fd: int) -> list[str
         "--ro-bind",
         str(FORKSERVER_SOURCE),
         FORKSERVER_PATH,
+        "--ro-bind",
+        str(SECCOMP_SOURCE),
+        SECCOMP_PATH,
         "--remount-ro",
         "/",
     ]

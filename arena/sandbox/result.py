@@ -37,6 +37,8 @@ class RunResult:
     violations: tuple[str, ...] = ()
     wall_limit_s: float = 0.0
     limit_detail: str = ""
+    # Failures of arena's own machinery met (and recovered from) during the run: never the team's fault.
+    incidents: tuple[str, ...] = ()
 
     @property
     def ok(self) -> bool:
