@@ -107,3 +107,26 @@ def test_a_warm_program_that_kills_its_server_is_run_cold_and_the_server_comes_b
         assert transport.exchange({"inputf.txt": "1"}).text == "0\n"
         transport.close()
         assert processes_of(sandbox) == []
+
+
+@pytest.mark.slow
+def test_five_thousand_warm_decisions_of_an_honest_program_have_no_fault(tmp_path: Path) -> None:
+    """The fork server is arena's: the decisions' CPU limit (1 s here) never accumulates on it.
+
+    Each decision costs the server a fork and a JSON line (about 1 ms of CPU), so a server living under the
+    1 s limit would be killed by the kernel within the first thousand decisions.
+    """
+    program = tmp_path / "honest.py"
+    program.write_text(
+        "values = [int(word) for word in open('inputf.txt').read().split()]\n"
+        "open('outputf.txt', 'w').write(f'{sum(values) % 7}\\n')\n"
+    )
+    with open_sandbox(tmp_path / "team", Limits(wall_time_s=5, cpu_time_s=1)) as sandbox:
+        transport = WarmPythonTransport(sandbox, build(sandbox, program).run_argv, preload=())
+        unexpected = []
+        for number in range(5000):
+            reply = transport.exchange({"inputf.txt": f"{number} 3"})
+            if not reply.run.ok or reply.run.incidents or reply.text != f"{(number + 3) % 7}\n":
+                unexpected.append((number, reply.text, reply.run.describe(), reply.run.incidents))
+        transport.close()
+    assert unexpected == []

@@ -8,6 +8,7 @@ does stops the table. Output (all rendered from the events):
 * ``deals/deal<N>.txt`` the final ``deal.txt`` of every deal
 * ``events.jsonl``    one line per deal: ``{"deal": N, "events": [...]}``
 * ``faults.jsonl``    one line per fault
+* ``incidents.jsonl`` one line per failure of arena's own machinery (recovered; not a fault), if any
 * ``results.json``    per team: seat, final stack, profit, faults, timing; the seed and versions
 """
 
@@ -215,6 +216,9 @@ class _Table:
         assert seat.transport is not None
         reply = seat.transport.exchange(files)
         run = reply.run
+        for incident in run.incidents:  # arena's own machinery failed and recovered: never the team's fault
+            with (self.out_dir / "incidents.jsonl").open("a") as out:
+                out.write(json.dumps({"team": seat.team, "deal": deal, "stage": stage, "what": incident}) + "\n")
         seat.wall_ms.append(run.wall_ms)
         seat.cpu_ms.append(run.cpu_ms)
         seat.peak_memory_kb = max(seat.peak_memory_kb, run.peak_memory_kb)
