@@ -218,7 +218,8 @@ class _Table:
         run = reply.run
         for incident in run.incidents:  # arena's own machinery failed and recovered: never the team's fault
             with (self.out_dir / "incidents.jsonl").open("a") as out:
-                out.write(json.dumps({"team": seat.team, "deal": deal, "stage": stage, "what": incident}) + "\n")
+                record = {"team": seat.team, "deal": deal, "stage": stage, "what": incident}
+                out.write(json.dumps(record) + "\n")
         seat.wall_ms.append(run.wall_ms)
         seat.cpu_ms.append(run.cpu_ms)
         seat.peak_memory_kb = max(seat.peak_memory_kb, run.peak_memory_kb)
