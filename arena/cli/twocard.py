@@ -216,7 +216,15 @@ def run_play(args: argparse.Namespace) -> int:
         TimeRemainingColumn(),
     )
     with Progress(*columns, console=console) as progress:
-        result = play_match(args.program, strategies, config, out_dir=args.out, progress=progress)
+        names = [f"case {number} {path.name}" for number, (path, _) in enumerate(strategies, 1)]
+        bars = [progress.add_task(name, total=config.hands) for name in names]
+        result = play_match(
+            args.program,
+            strategies,
+            config,
+            out_dir=args.out,
+            on_hand=lambda case, hands: progress.update(bars[case - 1], completed=hands),
+        )
     if args.json:
         print(json.dumps(result.to_dict(), indent=2))
         return 0

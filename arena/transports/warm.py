@@ -34,8 +34,12 @@ class WarmPythonTransport(FileTransport):
         output_name: str = "outputf.txt",
         protected: Collection[str] = (),
         wall_time_s: float | None = None,
+        cold_wall_time_s: float | None = None,
     ) -> None:
+        """``wall_time_s`` is a warm decision's limit (no interpreter start to allow for); a decision rerun
+        cold after a failure of the server gets ``cold_wall_time_s`` (with the start-up allowance)."""
         super().__init__(sandbox, argv, output_name=output_name, protected=protected, wall_time_s=wall_time_s)
+        self.cold_wall_time_s = cold_wall_time_s if cold_wall_time_s is not None else wall_time_s
         if len(argv) < 2 or not argv[-1].endswith(".py"):
             raise SandboxError(f"a warm start needs '<python> [flags] <script>.py', got {' '.join(argv)}")
         self.script = argv[-1]
@@ -60,7 +64,7 @@ class WarmPythonTransport(FileTransport):
         its own server each time gains nothing by it).
         """
         if self.failures >= MAX_SERVER_FAILURES:
-            return super()._run()
+            return self.sandbox.run(self.argv, wall_time_s=self.cold_wall_time_s)
         wall = self.wall_time_s if self.wall_time_s is not None else self.sandbox.limits.wall_time_s
         try:
             if self.server is None or not self.server.alive:
@@ -93,7 +97,7 @@ class WarmPythonTransport(FileTransport):
         if self.server is not None:
             self.server.close()
             self.server = None
-        result = super()._run()
+        result = self.sandbox.run(self.argv, wall_time_s=self.cold_wall_time_s)
         incident = f"arena's Python fork server failed ({problem}); the decision was run again cold"
         return dataclasses.replace(result, incidents=(*result.incidents, incident))
 
