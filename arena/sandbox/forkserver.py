@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import ctypes
 import importlib
+import importlib.util
 import json
 import os
 import random
@@ -33,13 +34,26 @@ import time
 PR_SET_DUMPABLE = 4
 
 
+def _load_clock():  # type: ignore[no-untyped-def]
+    """The sandbox's clock module, beside this file, under a name no team module can have."""
+    path = os.path.join(os.path.dirname(__file__), "clock.py")
+    spec = importlib.util.spec_from_file_location("_arena_clock", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+CLOCK = _load_clock()
+
+
 def serve(arguments: list[str]) -> None:
     """Preload, then answer run requests until stdin closes."""
     flag = "--cgroup-fds="
     named = [arg[len(flag) :] for arg in arguments if arg.startswith(flag)]
     cgroup_fds = [int(fd) for fds in named for fd in fds.split(",") if fd]
+    cpu_fd = next((int(arg[9:]) for arg in arguments if arg.startswith("--cpu-fd=")), None)
     preloads = [arg for arg in arguments if not arg.startswith("--")]
-    for fd in cgroup_fds:
+    for fd in [*cgroup_fds, *([cpu_fd] if cpu_fd is not None else [])]:
         os.set_inheritable(fd, False)
     for name in preloads:
         importlib.import_module(name)
@@ -55,9 +69,9 @@ def serve(arguments: list[str]) -> None:
         if not line:
             return
         request = json.loads(line)
-        decision = Decision(
-            request["script"], request["wall"], request.get("cpu"), request["out_cap"], cgroup_fds
-        )
+        decision = Decision(request["script"], request["wall"], request.get("cpu"), request["out_cap"])
+        decision.budget_ms = request.get("budget_ms") if cpu_fd is not None else None
+        decision.cgroup_fds, decision.cpu_fd = cgroup_fds, cpu_fd
         reply = run_one(decision, (control_in, control_out))
         control_out.write(json.dumps(reply).encode() + b"\n")
         reap_strays()
@@ -66,11 +80,14 @@ def serve(arguments: list[str]) -> None:
 class Decision:
     """One request: the script, its wall and CPU limits, the output cap, where its processes go."""
 
-    def __init__(
-        self, script: str, wall: float, cpu: int | None, out_cap: int, cgroup_fds: list[int]
-    ) -> None:
-        self.script, self.wall, self.cpu = script, wall, cpu
-        self.out_cap, self.cgroup_fds = out_cap, cgroup_fds
+    def __init__(self, script: str, wall: float, cpu: int | None, out_cap: int) -> None:
+        self.script, self.wall, self.cpu, self.out_cap = script, wall, cpu, out_cap
+        self.budget_ms: float | None = None  # the decision's CPU budget, judged on the cgroup's clock
+        self.cgroup_fds: list[int] = []
+        self.cpu_fd: int | None = None
+
+    def cpu_us(self) -> int:
+        return CLOCK.cgroup_cpu_us(self.cpu_fd) if self.cpu_fd is not None else 0
 
 
 def reap_strays() -> None:
@@ -89,6 +106,7 @@ def run_one(decision: Decision, control: tuple) -> dict:
     wall, out_cap = decision.wall, decision.out_cap
     out_path, err_path = f"/tmp/.warm-{os.getpid()}.out", f"/tmp/.warm-{os.getpid()}.err"
     setup_r, setup_w = os.pipe2(os.O_CLOEXEC)
+    cpu_mark = decision.cpu_us()
     started = time.monotonic()
     pid = os.fork()
     if pid == 0:
@@ -101,8 +119,13 @@ def run_one(decision: Decision, control: tuple) -> dict:
         os.wait4(pid, 0)
         return {"status": "not_started", "detail": problem.decode(errors="replace")}
     pidfd = os.pidfd_open(pid)
-    timed_out = not select.select([pidfd], [], [], wall)[0]
-    if timed_out:
+    reason, deadline = "", started + wall
+    while True:
+        used_ms = (decision.cpu_us() - cpu_mark) / 1000
+        reason, wait_s = CLOCK.next_wait(time.monotonic(), deadline, decision.budget_ms, used_ms)
+        if reason or select.select([pidfd], [], [], wait_s)[0]:
+            break
+    if reason:
         os.killpg(pid, signal.SIGKILL)
     _, status, usage = os.wait4(pid, 0)
     wall_ms = (time.monotonic() - started) * 1000
@@ -119,7 +142,7 @@ def run_one(decision: Decision, control: tuple) -> dict:
         outputs.append(data)
     too_much = any(len(data) > out_cap for data in outputs)
     return {
-        "status": "timeout" if timed_out else "output" if too_much else "ok" if code == 0 else "exited",
+        "status": reason or ("output" if too_much else "ok" if code == 0 else "exited"),
         "exit_code": code if code >= 0 else None,
         "signal": -code if code < 0 else None,
         "wall_ms": wall_ms,
@@ -136,6 +159,8 @@ def child(decision: Decision, out_path: str, err_path: str, control: tuple, setu
         for fd in decision.cgroup_fds:
             os.write(fd, b"0")  # into the decision's cgroup before any of the team's code runs
             os.close(fd)
+        if decision.cpu_fd is not None:
+            os.close(decision.cpu_fd)
         if decision.cpu is not None:
             resource.setrlimit(resource.RLIMIT_CPU, (decision.cpu, decision.cpu))
         ctypes.CDLL(None).prctl(PR_SET_DUMPABLE, 1, 0, 0, 0)  # its /proc entries become its own, to write:

@@ -26,9 +26,11 @@ import sys
 import time
 
 try:
+    from arena.sandbox.clock import cgroup_cpu_us, next_wait
     from arena.sandbox.seccomp import install_seccomp_filter
-except ImportError:  # run alone by ``python3 -I -S``: its sibling module sits beside it
+except ImportError:  # run alone by ``python3 -I -S``: its sibling modules sit beside it
     sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    from clock import cgroup_cpu_us, next_wait  # type: ignore[no-redef]
     from seccomp import install_seccomp_filter  # type: ignore[no-redef]
 
 READ_CHUNK = 65536
@@ -72,7 +74,8 @@ class Helper:
                 raise ValueError("init twice")
             elif op == "run":
                 stdin = self.read_exact(request["stdin_len"])
-                self.reply(*self.run(request["argv"], stdin, request["wall"], request.get("cpu")))
+                clocks = request["wall"], request.get("cpu"), request.get("budget_ms")
+                self.reply(*self.run(request["argv"], stdin, *clocks))
             elif op == "start":
                 self.start(request["argv"], machinery=request.get("machinery", False))
             elif op == "sweep":
@@ -190,6 +193,8 @@ class Helper:
         if machinery:
             count = len(self.cgroup_fds.get("procs", []))
             argv = [*argv, "--cgroup-fds=" + ",".join(str(3 + n) for n in range(count))]
+            if self.cgroup_fds.get("cpu"):
+                argv.append(f"--cpu-fd={3 + count}")
         pid = os.fork()
         if pid == 0:
             try:
@@ -242,19 +247,14 @@ class Helper:
         os.dup2(stdin_fd, 0)
         os.dup2(stdout_fd, 1)
         os.dup2(stderr_fd, 2)
-        if machinery:
-            for offset, fd in enumerate(procs):
-                os.dup2(fd, 3 + offset)  # inheritable: the fork server moves each decision it forks
+        if machinery:  # inheritable: the fork server moves each decision it forks, and reads its CPU clock
+            for offset, fd in enumerate([*procs, *self.cgroup_fds.get("cpu", [])]):
+                os.dup2(fd, 3 + offset)
 
     # -- the decision's cgroup
     def cgroup_cpu_us(self) -> int:
         """CPU time used so far by everything that ran in the decision cgroup (0 without one)."""
-        for fd in self.cgroup_fds.get("cpu", []):
-            for line in os.pread(fd, 4096, 0).decode().splitlines():
-                key, _, value = line.partition(" ")
-                if key == "usage_usec":
-                    return int(value)
-        return 0
+        return sum(cgroup_cpu_us(fd) for fd in self.cgroup_fds.get("cpu", []))
 
     def decision_cpu_ms(self) -> float:
         """CPU time of the decision cgroup since the last call (every process and thread of the decision)."""
@@ -286,8 +286,16 @@ class Helper:
         raise FileNotFoundError(f"{name} not found on PATH")
 
     # -- one-shot runs
-    def run(self, argv: list[str], stdin: bytes, wall: float, cpu: int | None) -> tuple[dict, bytes, bytes]:
-        """Run one program to completion under the wall limit; measure it; end whatever it left."""
+    def run(
+        self, argv: list[str], stdin: bytes, wall: float, cpu: int | None, budget_ms: float | None
+    ) -> tuple[dict, bytes, bytes]:
+        """Run one program to completion under its clocks; measure it; end whatever it left.
+
+        ``wall`` is the wall-clock cap; ``budget_ms`` (when the decision cgroup can measure it) the CPU time
+        every process and thread of the decision may use together before it is ended as ``cpu``.
+        """
+        if not self.cgroup_fds.get("cpu"):
+            budget_ms = None
         out_r, out_w = os.pipe2(os.O_CLOEXEC)
         errp_r, errp_w = os.pipe2(os.O_CLOEXEC)
         if stdin:
@@ -332,11 +340,11 @@ class Helper:
         deadline = started + wall
         exited = False
         while not exited:
-            remaining = deadline - time.monotonic()
-            if remaining <= 0:
-                reason = "timeout"
+            used_ms = (self.cgroup_cpu_us() - self.cpu_mark_us) / 1000 if budget_ms is not None else 0.0
+            reason, wait_s = next_wait(time.monotonic(), deadline, budget_ms, used_ms)
+            if reason:
                 break
-            for fd, events in poller.poll(remaining * 1000 + 1):
+            for fd, events in poller.poll(wait_s * 1000 + 1):
                 if fd == pidfd:
                     exited = True
                 elif fd == in_w:

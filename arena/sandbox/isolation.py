@@ -21,6 +21,8 @@ FORKSERVER_PATH = "/.arena/forkserver.py"
 FORKSERVER_SOURCE = Path(__file__).with_name("forkserver.py")
 SECCOMP_PATH = "/.arena/seccomp.py"
 SECCOMP_SOURCE = Path(__file__).with_name("seccomp.py")
+CLOCK_PATH = "/.arena/clock.py"
+CLOCK_SOURCE = Path(__file__).with_name("clock.py")
 
 # Read-only system folders the toolchains need; nothing else of the host is visible.
 SYSTEM_BINDS = ("/usr",)
@@ -110,6 +112,9 @@ def bwrap_argv(*, team_bytes: int, scratch_bytes: int, info_fd: int) -> list[str
         "--ro-bind",
         str(SECCOMP_SOURCE),
         SECCOMP_PATH,
+        "--ro-bind",
+        str(CLOCK_SOURCE),
+        CLOCK_PATH,
         "--remount-ro",
         "/",
     ]

@@ -252,14 +252,28 @@ class Sandbox:
         """Run ``argv`` once to completion in the team folder; measure it; end whatever it left behind."""
         if not argv:
             raise ConfigError("nothing to run: empty command")
-        wall = wall_time_s if wall_time_s is not None else self.limits.wall_time_s
-        cpu = self.limits.cpu_seconds(wall)
-        header, out, err = self._request(
-            {"op": "run", "argv": list(argv), "stdin_len": len(stdin), "wall": wall, "cpu": cpu}, stdin
-        )
-        return self._result(header, out, err, wall)
+        limit = wall_time_s if wall_time_s is not None else self.limits.wall_time_s
+        wall, budget_ms = self.clocks(limit)
+        request = {"op": "run", "argv": list(argv), "stdin_len": len(stdin), "wall": wall}
+        request.update(budget_ms=budget_ms, cpu=self.limits.cpu_seconds(limit))
+        header, out, err = self._request(request, stdin)
+        return self._result(header, out, err, wall, budget_ms)
 
-    def _result(self, header: dict[str, Any], out: bytes, err: bytes, wall: float) -> RunResult:
+    @property
+    def clock(self) -> str:
+        """What a time limit limits here: ``cpu`` (if asked for and measurable by the cgroup) or ``wall``."""
+        can_measure = self.cgroup is not None and self.cgroup.can_kill
+        return "cpu" if self.limits.clock == "cpu" and can_measure else "wall"
+
+    def clocks(self, limit_s: float) -> tuple[float, float | None]:
+        """Wall-clock cap and CPU budget (ms) (None on the wall clock) for the time limit ``limit_s``."""
+        if self.clock == "cpu":
+            return self.limits.wall_cap_s(limit_s), limit_s * 1000
+        return limit_s, None
+
+    def _result(
+        self, header: dict[str, Any], out: bytes, err: bytes, wall: float, budget_ms: float | None = None
+    ) -> RunResult:
         status_text = header["status"]
         sig = header.get("signal")
         cpu_ms = header.get("cpu_ms", 0.0)
@@ -269,6 +283,8 @@ class Sandbox:
             status = RunStatus.NOT_STARTED
         elif status_text == "timeout":
             status = RunStatus.TIMEOUT
+        elif status_text == "cpu" and budget_ms is not None:
+            status, detail = RunStatus.CPU_LIMIT, f"{budget_ms / 1000:g} s"
         elif status_text == "output":
             status, detail = RunStatus.OUTPUT_LIMIT, f"{limits.output_bytes} bytes"
         elif status_text == "ok":

@@ -65,7 +65,8 @@ class WarmPythonTransport(FileTransport):
         """
         if self.failures >= MAX_SERVER_FAILURES:
             return self.sandbox.run(self.argv, wall_time_s=self.cold_wall_time_s)
-        wall = self.wall_time_s if self.wall_time_s is not None else self.sandbox.limits.wall_time_s
+        limit = self.wall_time_s if self.wall_time_s is not None else self.sandbox.limits.wall_time_s
+        cap, budget_ms = self.sandbox.clocks(limit)
         try:
             if self.server is None or not self.server.alive:
                 if self.server is not None:
@@ -73,12 +74,13 @@ class WarmPythonTransport(FileTransport):
                 self.server = self._start_server()
             request = {
                 "script": self.script,
-                "wall": wall,
-                "cpu": self.sandbox.limits.cpu_seconds(wall),
+                "wall": cap,
+                "budget_ms": budget_ms,
+                "cpu": self.sandbox.limits.cpu_seconds(limit),
                 "out_cap": self.sandbox.limits.output_bytes,
             }
             self.server.send_line(json.dumps(request))
-            line = self.server.read_line(wall + REPLY_GRACE_S)
+            line = self.server.read_line(cap + REPLY_GRACE_S)
         except SandboxError as error:
             line, problem = None, str(error)
         else:
@@ -90,7 +92,7 @@ class WarmPythonTransport(FileTransport):
         header = {key: reply[key] for key in ("status", "exit_code", "signal", "wall_ms", "cpu_ms", "maxrss")}
         header["cpu_ms"] = max(header["cpu_ms"], cpu_ms)
         out, err = reply["stdout"].encode("latin-1"), reply["stderr"].encode("latin-1")
-        return self.sandbox._result(header, out, err, wall)
+        return self.sandbox._result(header, out, err, cap, budget_ms)
 
     def _rerun_cold(self, problem: str) -> RunResult:
         self.failures += 1

@@ -55,7 +55,8 @@ class TableConfig(BaseModel):
     warm_python: bool = True
     build_cache: Path | None = None
     rules: TableRules = TableRules()
-    limits: Limits = Limits()
+    # Judged on CPU time (all of a decision's processes and threads) with a wall-clock cap (docs/sandbox.md).
+    limits: Limits = Limits(clock="cpu")
 
 
 @dataclass(frozen=True)
