@@ -25,13 +25,10 @@ import socket
 import sys
 import time
 
-try:
-    from arena.sandbox.clock import cgroup_cpu_us, next_wait
-    from arena.sandbox.seccomp import install_seccomp_filter
-except ImportError:  # run alone by ``python3 -I -S``: its sibling modules sit beside it
-    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-    from clock import cgroup_cpu_us, next_wait  # type: ignore[no-redef]
-    from seccomp import install_seccomp_filter  # type: ignore[no-redef]
+# Run alone by ``python3 -I -S``: it cannot import arena, only its sibling scripts of the same room.
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from clock import cgroup_cpu_us, next_wait
+from seccomp import install_seccomp_filter
 
 READ_CHUNK = 65536
 HIGH_FD = 100
