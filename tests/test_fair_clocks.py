@@ -15,10 +15,11 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
-from test_sandbox_support import PROGRAMS, build, needs_namespaces
 
 from arena.sandbox import Limits, RunResult, RunStatus, cgroup, open_sandbox
 from arena.transports import FileTransport
+
+from support.sandbox import PROGRAMS, build, needs_namespaces
 
 pytestmark = [
     needs_namespaces,

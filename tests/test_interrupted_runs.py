@@ -10,9 +10,10 @@ import sys
 from pathlib import Path
 
 import pytest
-from test_sandbox_support import needs_namespaces
 
 from arena.sandbox import cgroup
+
+from support.sandbox import needs_namespaces
 
 pytestmark = needs_namespaces
 

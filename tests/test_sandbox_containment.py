@@ -11,12 +11,13 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from test_sandbox_support import PROGRAMS, TINY, build, needs_namespaces, processes_of
 
 from arena.sandbox import Limits, RunStatus, Sandbox, cgroup, open_sandbox
 from arena.sandbox.seccomp import DENIED
 from arena.transports import FileTransport
 from arena.transports.warm import WarmPythonTransport
+
+from support.sandbox import PROGRAMS, TINY, build, needs_namespaces, processes_of
 
 pytestmark = needs_namespaces
 

@@ -138,6 +138,11 @@ class SandboxCgroup:
             return []
         return (self.unified / "cgroup.subtree_control").read_text().split()
 
+    @property
+    def paths(self) -> list[Path]:
+        """Every folder of this sandbox (v2 and v1), for checks that nothing of it remains."""
+        return [path for path in [self.unified, *self.v1.values()] if path is not None]
+
     @staticmethod
     def available() -> bool:
         """True when a sandbox's cgroups can be made here (root, a writable hierarchy)."""

@@ -1,4 +1,4 @@
-"""A Python fork server run inside a team's sandbox: a warm start that keeps seed 004's semantics.
+"""A Python fork server run inside a team's sandbox: a warm start that keeps Code'em's semantics.
 
 Started once per team per table with the team's own interpreter and flags, it imports the modules named
 on its command line (e.g. numpy) and nothing of the team's. For each request it forks; the child resets
@@ -19,9 +19,7 @@ Protocol on stdin/stdout (the arena's session pipes), one JSON line each way per
 
 from __future__ import annotations
 
-import ctypes
 import importlib
-import importlib.util
 import json
 import os
 import random
@@ -31,19 +29,13 @@ import signal
 import sys
 import time
 
-PR_SET_DUMPABLE = 4
+# The one prctl wrapper and the decision's clocks, beside this script (sys.path[0]; arena/sandbox/), then
+# forgotten by name so a team program with a module called prctl or clock imports its own, as it would in a
+# fresh interpreter.
+import clock as CLOCK  # type: ignore[import-not-found]
+import prctl as _prctl  # type: ignore[import-not-found]
 
-
-def _load_clock():  # type: ignore[no-untyped-def]
-    """The sandbox's clock module, beside this file, under a name no team module can have."""
-    path = os.path.join(os.path.dirname(__file__), "clock.py")
-    spec = importlib.util.spec_from_file_location("_arena_clock", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-CLOCK = _load_clock()
+del sys.modules["prctl"], sys.modules["clock"]
 
 
 def serve(arguments: list[str]) -> None:
@@ -62,7 +54,7 @@ def serve(arguments: list[str]) -> None:
     devnull = os.open(os.devnull, os.O_RDWR)
     os.dup2(devnull, 0)
     os.dup2(devnull, 1)
-    ctypes.CDLL(None).prctl(PR_SET_DUMPABLE, 0, 0, 0, 0)  # the programs it starts cannot ptrace it
+    _prctl.prctl(_prctl.PR_SET_DUMPABLE, 0)  # the programs it starts cannot ptrace it
     control_out.write(b'{"ready": true}\n')
     while True:
         line = control_in.readline()
@@ -163,7 +155,7 @@ def child(decision: Decision, out_path: str, err_path: str, control: tuple, setu
             os.close(decision.cpu_fd)
         if decision.cpu is not None:
             resource.setrlimit(resource.RLIMIT_CPU, (decision.cpu, decision.cpu))
-        ctypes.CDLL(None).prctl(PR_SET_DUMPABLE, 1, 0, 0, 0)  # its /proc entries become its own, to write:
+        _prctl.prctl(_prctl.PR_SET_DUMPABLE, 1)  # its /proc entries become its own, to write:
         with open("/proc/self/oom_score_adj", "w") as adjust:
             adjust.write("1000")  # the decision goes first under memory pressure, never the server (-1000)
     except OSError as error:

@@ -23,6 +23,8 @@ SECCOMP_PATH = "/.arena/seccomp.py"
 SECCOMP_SOURCE = Path(__file__).with_name("seccomp.py")
 CLOCK_PATH = "/.arena/clock.py"
 CLOCK_SOURCE = Path(__file__).with_name("clock.py")
+PRCTL_PATH = "/.arena/prctl.py"  # the one prctl wrapper, loaded by the helper and the fork server
+PRCTL_SOURCE = Path(__file__).with_name("prctl.py")
 
 # Read-only system folders the toolchains need; nothing else of the host is visible.
 SYSTEM_BINDS = ("/usr",)
@@ -115,6 +117,9 @@ def bwrap_argv(*, team_bytes: int, scratch_bytes: int, info_fd: int) -> list[str
         "--ro-bind",
         str(CLOCK_SOURCE),
         CLOCK_PATH,
+        "--ro-bind",
+        str(PRCTL_SOURCE),
+        PRCTL_PATH,
         "--remount-ro",
         "/",
     ]
