@@ -8,11 +8,14 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import signal
 import sys
 from collections.abc import Sequence
+from types import FrameType
 
 from arena import __version__
 from arena.errors import ArenaError
+from arena.sandbox.cgroup import remove_leftovers
 
 COMMAND_MODULES = (
     "table",
@@ -50,7 +53,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; return the exit code (errors become one line on stderr)."""
     parser = build_parser()
     args = parser.parse_args(argv)
+    signal.signal(signal.SIGTERM, _interrupt)
     try:
+        if args.command != "doctor":  # doctor reports them first, then removes them
+            remove_leftovers()
         return int(args.handler(args) or 0)
     except ArenaError as error:
         print(f"arena {args.command}: error: {error}", file=sys.stderr)
@@ -58,3 +64,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print(f"arena {args.command}: interrupted", file=sys.stderr)
         return 130
+
+
+def _interrupt(signum: int, frame: FrameType | None) -> None:
+    """SIGTERM ends a command as cleanly as Ctrl-C: sandboxes close, cgroups go, the run can resume."""
+    raise KeyboardInterrupt

@@ -5,6 +5,7 @@
 * ``events.jsonl``      one line per deal: ``{"deal": N, "events": [...]}``
 * ``faults.jsonl``      one line per fault
 * ``seats.json``        the teams in seat order, written before the first deal
+* ``incidents.jsonl``   one line per failure of arena's own machinery it recovered from (not a fault), if any
 * ``results.json``      per team: seat, final stack, profit, faults, timing; the seed and versions
 """
 
@@ -49,6 +50,11 @@ class TableFolder:
         """Append one fault to ``faults.jsonl``."""
         with (self.out_dir / "faults.jsonl").open("a") as out:
             out.write(json.dumps(fault.to_dict()) + "\n")
+
+    def write_incident(self, incident: dict[str, object]) -> None:
+        """Append one incident of arena's own (e.g. a fork server that died) to ``incidents.jsonl``."""
+        with (self.out_dir / "incidents.jsonl").open("a") as out:
+            out.write(json.dumps(incident) + "\n")
 
     def write_deal(self, number: int, events: Sequence[Event], final_text: str) -> None:
         """The deal's final ``deal.txt`` and its line of ``events.jsonl``."""

@@ -57,7 +57,8 @@ class TableConfig(BaseModel):
     warm_python: bool = True
     build_cache: Path | None = None
     rules: TableRules = TableRules()
-    limits: Limits = Limits()
+    # Judged on CPU time (all of a decision's processes and threads) with a wall-clock cap (docs/sandbox.md).
+    limits: Limits = Limits(clock="cpu")
 
 
 @dataclass(frozen=True)
@@ -140,6 +141,8 @@ class _Table:
         assert seat.transport is not None
         reply = seat.transport.exchange(files)
         run = reply.run
+        for incident in run.incidents:  # arena's own machinery failed and recovered: never the team's fault
+            self.folder.write_incident({"team": seat.team, "deal": deal, "stage": stage, "what": incident})
         seat.wall_ms.append(run.wall_ms)
         seat.cpu_ms.append(run.cpu_ms)
         seat.peak_memory_kb = max(seat.peak_memory_kb, run.peak_memory_kb)
