@@ -36,3 +36,32 @@ def test_killing_the_fork_server_gives_no_second_run(tmp_path: Path) -> None:
     assert len(time_faults) >= len(doubled), (
         f"decisions given {doubled} s of CPU against a 1 s limit, with {len(time_faults)} time faults"
     )
+
+
+def _shown_cards(table: Path, seat: int) -> dict[str, set[int]]:
+    """Deal number -> the hole cards ``seat`` showed down (from the table's final deal files)."""
+    shown = {}
+    for path in table.glob("deals/deal*.txt"):
+        lines = path.read_text().splitlines()
+        at = lines.index("Show_Down") if "Show_Down" in lines else len(lines)
+        for line in lines[at + 1 :]:
+            words = line.split()
+            if len(words) == 3 and words[0] == str(seat):
+                shown[path.stem.removeprefix("deal")] = {int(words[1]), int(words[2])}
+    return shown
+
+
+def test_two_teams_cannot_pass_hole_cards_through_the_shared_page_cache(tmp_path: Path) -> None:
+    """Colluders at one table: the receiver's guesses of the sender's hole cards must be at chance."""
+    sender = REDTEAM / "PageCacheSender.py"
+    outcome = play_hostile(
+        REDTEAM / "PageCacheReceiver.py", tmp_path, honest=(sender, ROOT / "bots" / "codem" / "Caller.py"), deals=8
+    )
+    seat = next(team.seat for team in outcome.result.teams if team.team == sender.stem)
+    shown = _shown_cards(outcome.out, seat)
+    guesses_path = outcome.team_folder / "guesses.txt"
+    guesses = [line.split() for line in guesses_path.read_text().splitlines()] if guesses_path.exists() else []
+    right = [g for g in guesses if g[1] != "Show_Down" and {int(g[2]), int(g[3])} == shown.get(g[0])]
+    assert len(shown) >= 4, "too few show-downs to judge"
+    # One right pair of 1,326 by chance is already unlikely; every deal right is a channel.
+    assert len(right) <= 1, f"the receiver named the sender's hole cards {len(right)} times in {len(shown)} deals"
