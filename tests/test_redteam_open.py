@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from arena.faults import FaultKind
 
 from support.hostile import CHECKER, ROOT, play_hostile
@@ -27,9 +29,10 @@ def test_extended_attributes_carry_no_more_than_the_help_file_budget(tmp_path: P
     )
 
 
-def test_killing_the_fork_server_gives_no_second_run(tmp_path: Path) -> None:
-    """A decision that kills arena's fork server must not be run again with the CPU it already spent."""
-    outcome = play_hostile(REDTEAM / "DoubleTime.py", tmp_path, deals=4)
+@pytest.mark.parametrize("attacker", ["DoubleTime.py", "DoubleTimeFifo.py"])
+def test_breaking_the_fork_server_gives_no_second_run(tmp_path: Path, attacker: str) -> None:
+    """A decision that kills or hangs arena's fork server must not be run again with the CPU it spent."""
+    outcome = play_hostile(REDTEAM / attacker, tmp_path, deals=4)
     doubled_path = outcome.team_folder / "doubled.txt"
     doubled = doubled_path.read_text().split() if doubled_path.exists() else []
     time_faults = [f for f in outcome.faults if f.kind in (FaultKind.CPU_LIMIT, FaultKind.TIMEOUT, FaultKind.CRASH)]
