@@ -64,6 +64,12 @@ def register(subparsers: Any) -> None:
     tournament.add_argument(
         "--jobs", type=int, default=1, metavar="J", help="tables played at once (default 1)"
     )
+    tournament.add_argument(
+        "--scheduler",
+        metavar="tcp://HOST:PORT",
+        help="play the tables on the Dask cluster of this scheduler instead of local --jobs "
+        "(docs/cluster.md)",
+    )
     tournament.add_argument("--duplicate", action="store_true", help="replay each table with seats rotated")
     tournament.add_argument(
         "--time-limit", type=float, default=1.0, metavar="T", help="seconds per decision (default 1)"
@@ -106,6 +112,9 @@ def register(subparsers: Any) -> None:
         "stored result and its deck commitment are set aside",
     )
     add_deck_options(final, seed=False)
+    final.add_argument(
+        "--scheduler", metavar="tcp://HOST:PORT", help="play the final on this Dask cluster's workers"
+    )
     final.set_defaults(handler=_final)
 
     logs = subparsers.add_parser("finals-logs", help="write Code'em's finals log folders for the finalists")
@@ -177,6 +186,11 @@ class BarsOnTerminal:
             self.bars.advance(self.tables, tables)
             self.bars.advance(self.deals, deals)
 
+    def cluster(self, *, workers: int, in_flight: int) -> None:
+        """A line when the cluster's workers or tables in flight change."""
+        line = f"cluster: {workers} workers connected, {in_flight} tables in flight"
+        self.console.print(line, highlight=False)
+
     def stop(self) -> None:
         """Leave the bars as they ended."""
         if self.bars is not None:
@@ -240,6 +254,7 @@ def _tournament(args: argparse.Namespace) -> int:
         args.out,
         settings,
         jobs=args.jobs,
+        scheduler=args.scheduler,
         progress=BarsOnTerminal(Console(stderr=True)),
         deck_key=args.deck_key,
         reveal_at_end=args.reveal_at_end,
@@ -272,6 +287,7 @@ def _final(args: argparse.Namespace) -> int:
         allow_disqualified=args.allow_disqualified,
         again=args.again,
         reveal_at_end=args.reveal_at_end,
+        scheduler=args.scheduler,
     )
     report = run_final(args.run_dir, options, progress=BarsOnTerminal(Console(stderr=True)))
     console = Console()

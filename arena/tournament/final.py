@@ -126,6 +126,7 @@ class FinalOptions:
     allow_disqualified: bool = False
     again: bool = False
     reveal_at_end: bool = False
+    scheduler: str | None = None
 
 
 def run_final(
@@ -240,7 +241,13 @@ def _play_final(
     config = table_config(settings, stored.seed, options.deals, run_dir=run_dir, secret=secret)
     task = TableTask(FINAL, players, config)
     failures = execute(
-        store, run_dir, [task], jobs=1, progress=progress, table_runner=table_runner, label=FINAL
+        store,
+        run_dir,
+        [task],
+        scheduler=options.scheduler,
+        progress=progress,
+        table_runner=table_runner,
+        label=FINAL,
     )
     if failures:
         raise ConfigError(f"the final table failed: {failures[0]}")

@@ -91,6 +91,7 @@ def run_tournament(
     settings: TournamentSettings,
     *,
     jobs: int = 1,
+    scheduler: str | None = None,
     progress: Progress | None = None,
     table_runner: TableRunner | None = None,
     deck_key: Path | None = None,
@@ -138,7 +139,15 @@ def run_tournament(
                 decks.require_unrevealed()
             if len(todo) < len(tables):
                 progress.note(f"resuming: {len(tables) - len(todo)} of {len(tables)} tables already played")
-            failures = execute(store, run_dir, todo, jobs=jobs, progress=progress, table_runner=table_runner)
+            failures = execute(
+                store,
+                run_dir,
+                todo,
+                jobs=jobs,
+                scheduler=scheduler,
+                progress=progress,
+                table_runner=table_runner,
+            )
             standings = compute_standings(store, duplicate=settings.duplicate)
             write_atomically(run_dir / "standings.csv", standings_csv(standings))
             write_atomically(
