@@ -24,6 +24,8 @@ COMMAND_MODULES = (
     "tournament",
     "headsup",
     "twocard",
+    "view",
+    "decks",
 )
 
 

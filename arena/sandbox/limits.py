@@ -24,6 +24,7 @@ class Limits(pydantic.BaseModel, frozen=True):
     file_size_mb: int = pydantic.Field(default=16, ge=1)
     help_files: int = pydantic.Field(default=15, ge=0)
     help_bytes_mb: int = pydantic.Field(default=16, ge=0)
+    folder_depth: int = pydantic.Field(default=8, ge=1)
     output_bytes: int = pydantic.Field(default=64 * 1024, ge=0)
     # What ``wall_time_s`` limits: the wall clock, or the decision's CPU time (all its processes and
     # threads, from its cgroup) with a wall-clock cap of 5 x the limit + 1 s (docs/sandbox.md).
