@@ -641,11 +641,11 @@ def _load_beside(name: str) -> types.ModuleType:
 
 
 _PRCTL = _load_beside("prctl")  # the one prctl wrapper and its options (arena/sandbox/prctl.py)
-tree = _load_beside("tree")  # beneath a folder without following links (arena/sandbox/tree.py): empties /tmp
 _CLOCK = _load_beside("clock")  # the decision's clocks, shared with the fork server
 cgroup_cpu_us = _CLOCK.cgroup_cpu_us
 next_wait = _CLOCK.next_wait
 install_seccomp_filter = _load_beside("seccomp").install_seccomp_filter
+tree = _load_beside("tree")  # beneath a folder without following links (arena/sandbox/tree.py): empties /tmp
 prctl = _PRCTL.prctl
 PR_SET_PDEATHSIG = _PRCTL.PR_SET_PDEATHSIG
 PR_SET_DUMPABLE = _PRCTL.PR_SET_DUMPABLE

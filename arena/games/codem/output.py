@@ -4,8 +4,8 @@
 * ``deals/deal<N>.txt`` the final ``deal.txt`` of every deal
 * ``events.jsonl``      one line per deal: ``{"deal": N, "events": [...]}``
 * ``faults.jsonl``      one line per fault
-* ``seats.json``        the teams in seat order, written before the first deal
 * ``incidents.jsonl``   one line per failure of arena's own machinery it recovered from (not a fault), if any
+* ``seats.json``        the teams in seat order, written before the first deal
 * ``results.json``      per team: seat, final stack, profit, faults, timing; the seed and versions
 """
 
