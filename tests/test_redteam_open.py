@@ -35,7 +35,8 @@ def test_breaking_the_fork_server_gives_no_second_run(tmp_path: Path, attacker: 
     outcome = play_hostile(REDTEAM / attacker, tmp_path, deals=4)
     doubled_path = outcome.team_folder / "doubled.txt"
     doubled = doubled_path.read_text().split() if doubled_path.exists() else []
-    time_faults = [f for f in outcome.faults if f.kind in (FaultKind.CPU_LIMIT, FaultKind.TIMEOUT, FaultKind.CRASH)]
+    time_kinds = (FaultKind.CPU_LIMIT, FaultKind.TIMEOUT, FaultKind.CRASH)
+    time_faults = [fault for fault in outcome.faults if fault.kind in time_kinds]
     assert len(time_faults) >= len(doubled), (
         f"decisions given {doubled} s of CPU against a 1 s limit, with {len(time_faults)} time faults"
     )
@@ -57,14 +58,14 @@ def _shown_cards(table: Path, seat: int) -> dict[str, set[int]]:
 def test_two_teams_cannot_pass_hole_cards_through_the_shared_page_cache(tmp_path: Path) -> None:
     """Colluders at one table: the receiver's guesses of the sender's hole cards must be at chance."""
     sender = REDTEAM / "PageCacheSender.py"
-    outcome = play_hostile(
-        REDTEAM / "PageCacheReceiver.py", tmp_path, honest=(sender, ROOT / "bots" / "codem" / "Caller.py"), deals=8
-    )
+    honest = (sender, ROOT / "bots" / "codem" / "Caller.py")
+    outcome = play_hostile(REDTEAM / "PageCacheReceiver.py", tmp_path, honest=honest, deals=8)
     seat = next(team.seat for team in outcome.result.teams if team.team == sender.stem)
     shown = _shown_cards(outcome.out, seat)
     guesses_path = outcome.team_folder / "guesses.txt"
-    guesses = [line.split() for line in guesses_path.read_text().splitlines()] if guesses_path.exists() else []
+    noted = guesses_path.read_text() if guesses_path.exists() else ""
+    guesses = [line.split() for line in noted.splitlines()]
     right = [g for g in guesses if g[1] != "Show_Down" and {int(g[2]), int(g[3])} == shown.get(g[0])]
     assert len(shown) >= 4, "too few show-downs to judge"
     # One right pair of 1,326 by chance is already unlikely; every deal right is a channel.
-    assert len(right) <= 1, f"the receiver named the sender's hole cards {len(right)} times in {len(shown)} deals"
+    assert len(right) <= 1, f"the receiver named the sender's cards {len(right)} times in {len(shown)} deals"

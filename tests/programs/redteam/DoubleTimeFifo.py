@@ -2,8 +2,8 @@
 
 A warm decision computes for 0.7 s of CPU, saves where it is in ``half.txt`` (with the deal it is for)
 and leaves FIFOs where the fork server reads its stdout and stderr, so the server hangs opening them.
-Arena calls a failed server its own incident and runs the decision again cold: that run finds ``half.txt``, computes 0.7 s more and answers, so the decision had 1.4 s of
-CPU against a 1.0 s limit. Every decision completed this way is noted in ``doubled.txt``. Answers 0.
+Arena calls a failed server its own incident and runs the decision again cold: that run finds
+``half.txt``, computes 0.7 s more and answers, so the decision had 1.4 s of CPU against a 1.0 s limit. Every decision completed this way is noted in ``doubled.txt``. Answers 0.
 """
 import os
 import time
