@@ -27,6 +27,7 @@ Stderr is kept escaped (:func:`arena.untrusted.printable`): no control character
 
 from __future__ import annotations
 
+import re
 import tempfile
 from collections.abc import Callable, Collection
 from contextlib import ExitStack
@@ -34,6 +35,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from arena import untrusted
+from arena.errors import ConfigError
 from arena.faults import Fault, FaultKind
 from arena.languages import PYTHON, BuildResult, build_program, language_for
 from arena.sandbox import Limits, RunResult, RunStatus, Sandbox, open_sandbox
@@ -42,6 +44,22 @@ from arena.sandbox.team_folder import Breach, BreachKind, given_files
 from arena.transports.files import FileTransport
 from arena.transports.lines import LineTransport
 from arena.transports.warm import WarmPythonTransport
+
+TEAM_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]*")
+
+
+def check_team_name(team: str, program: Path) -> None:
+    """Refuse a team name that is not letters, digits, ``_`` and ``-`` (starting with a letter or digit).
+
+    A team's name becomes a folder's name (``teams/<team>/``): ``..`` (a program ``...py``) or ``.`` would
+    be a folder above it.
+    """
+    if TEAM_NAME.fullmatch(team) is None:
+        raise ConfigError(
+            f"{untrusted.name(team)} (from {untrusted.name(str(program))}) is not a team name: "
+            "letters, digits, '_' and '-', starting with a letter or digit"
+        )
+
 
 STDERR_KEPT = 2000
 

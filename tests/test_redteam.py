@@ -10,18 +10,23 @@ that nothing of the table's sandboxes remains. Attacks that still get through ar
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
+from arena.errors import ConfigError
 from arena.faults import FaultKind
+from arena.games.codem.table import PlayerSpec, TableConfig, run_table
 
-from support.hostile import CHECKER, ROOT, play_hostile
+from support.hostile import CHECKER, HONEST, ROOT, play_hostile
 from support.sandbox import needs_namespaces
 
 pytestmark = needs_namespaces
 
 REDTEAM = ROOT / "tests" / "programs" / "redteam"
+ENV = {**os.environ, "PYTHONPATH": str(ROOT)}
 
 
 def test_protocol_files_cannot_be_renamed_over_unlinked_or_kept(tmp_path: Path) -> None:
@@ -51,3 +56,32 @@ def test_a_stopped_fork_server_neither_hangs_the_table_nor_stays(tmp_path: Path)
     """SIGSTOP to arena's Python fork server: the table completes, nothing stopped is left."""
     outcome = play_hostile(REDTEAM / "StopServer.py", tmp_path, deals=4, baseline=CHECKER)
     assert all(fault.kind is not FaultKind.BUILD_FAILED for fault in outcome.faults)
+
+
+@pytest.mark.parametrize("name", ["...py", "..py"])
+def test_a_program_named_to_climb_out_of_the_teams_folder_is_refused(tmp_path: Path, name: str) -> None:
+    """``...py`` would be team ``..`` (``teams/..`` is the table's folder), ``..py`` team ``.``: the table
+    must refuse the name with one clear error before it touches any folder (it used to ``rmtree`` them)."""
+    out = tmp_path / "table"
+    out.mkdir()
+    keep = out / "organiser-notes.txt"
+    keep.write_text("kept\n")
+    attacker = REDTEAM / "names" / name
+    players = [PlayerSpec(p.stem, p) for p in HONEST] + [PlayerSpec(attacker.stem, attacker)]
+    with pytest.raises(ConfigError, match="not a team name"):
+        run_table(players, out, TableConfig(deals=1, seed=7))
+    assert keep.read_text() == "kept\n"
+
+
+def test_arena_table_refuses_a_climbing_program_name_in_one_line(tmp_path: Path) -> None:
+    """The organiser's ``arena table`` given a student's ``...py``: one error line, the folder kept."""
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "organiser-notes.txt").write_text("kept\n")
+    attacker = REDTEAM / "names" / "...py"
+    command = [sys.executable, "-m", "arena", "table", *map(str, HONEST), str(attacker), "--deals", "1"]
+    command += ["--seed", "7", "--out", str(out)]
+    done = subprocess.run(command, capture_output=True, text=True, env=ENV)
+    assert done.returncode != 0
+    assert "Traceback" not in done.stderr and "not a team name" in done.stderr
+    assert (out / "organiser-notes.txt").read_text() == "kept\n"

@@ -37,7 +37,7 @@ from arena.games.codem.results import TableResult, TeamResult, timing_summary
 from arena.languages import language_for
 from arena.sandbox.limits import Limits
 from arena.sandbox.team_folder import copy_given
-from arena.seats import breach_kind, kept_stderr, open_player, run_fault_kind
+from arena.seats import breach_kind, check_team_name, kept_stderr, open_player, run_fault_kind
 from arena.transports.files import FileReply, FileTransport
 
 __all__ = ["PlayerSpec", "TableConfig", "TableResult", "TeamResult", "run_table"]
@@ -100,6 +100,7 @@ def _validate_players(players: Sequence[PlayerSpec]) -> None:
     if len(set(names)) != len(names):
         raise ConfigError(f"team names repeat at one table: {', '.join(sorted(names))}")
     for player in players:
+        check_team_name(player.team, player.program)
         if not player.program.is_file():
             raise ConfigError(f"program {player.program} does not exist")
         language_for(player.program)
