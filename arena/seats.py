@@ -27,7 +27,6 @@ Stderr is kept escaped (:func:`arena.untrusted.printable`): no control character
 
 from __future__ import annotations
 
-import re
 import tempfile
 from collections.abc import Callable, Collection
 from contextlib import ExitStack
@@ -45,19 +44,17 @@ from arena.transports.files import FileTransport
 from arena.transports.lines import LineTransport
 from arena.transports.warm import WarmPythonTransport
 
-TEAM_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]*")
-
 
 def check_team_name(team: str, program: Path) -> None:
-    """Refuse a team name that is not letters, digits, ``_`` and ``-`` (starting with a letter or digit).
+    """Refuse a team name that is not one folder name: ``teams/<team>/`` must be a folder of its own.
 
-    A team's name becomes a folder's name (``teams/<team>/``): ``..`` (a program ``...py``) or ``.`` would
-    be a folder above it.
+    ``arena table`` names a team after its file, so a program ``...py`` would be team ``..`` (the table's
+    folder) and ``..py`` team ``.`` (every team's folder). Any other text is a name (the viewer escapes it).
     """
-    if TEAM_NAME.fullmatch(team) is None:
+    if team in ("", ".", "..") or "/" in team or "\0" in team:
         raise ConfigError(
-            f"{untrusted.name(team)} (from {untrusted.name(str(program))}) is not a team name: "
-            "letters, digits, '_' and '-', starting with a letter or digit"
+            f"{untrusted.name(team)!r} (from {untrusted.name(str(program))}) is not a team name: "
+            "a team's name must be usable as one folder name"
         )
 
 

@@ -3,16 +3,17 @@
 from __future__ import annotations
 
 import hashlib
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
 from arena.errors import ConfigError
 from arena.languages import LANGUAGES as ALL_LANGUAGES
-from arena.seats import TEAM_NAME as TEAM_ID
 
 # The six languages of Code'em by their canonical extension (arena.languages also accepts aliases such as
 # .cc for single programs; a submissions folder holds Code'em's names only).
 LANGUAGES = {language.suffix: language.title for language in ALL_LANGUAGES}
+TEAM_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]*")
 REPORT_SUFFIX = ".report.txt"
 
 
