@@ -73,6 +73,17 @@ def test_a_program_named_to_climb_out_of_the_teams_folder_is_refused(tmp_path: P
     assert keep.read_text() == "kept\n"
 
 
+@pytest.mark.parametrize("name", ["outputf.txt.c", "deal.txt.c", "inputf.txt.c"])
+def test_a_program_named_like_a_protocol_file_is_refused(tmp_path: Path, name: str) -> None:
+    """A binary built from ``outputf.txt.c`` would be ``outputf.txt``: refused before the table, not a
+    table of ``not_started`` faults."""
+    attacker = REDTEAM / "names" / name
+    players = [PlayerSpec(p.stem, p) for p in HONEST] + [PlayerSpec(attacker.stem, attacker)]
+    with pytest.raises(ConfigError, match="named like a file the table writes"):
+        run_table(players, tmp_path / "table", TableConfig(deals=1, seed=7))
+    assert not (tmp_path / "table").exists()
+
+
 def test_arena_table_refuses_a_climbing_program_name_in_one_line(tmp_path: Path) -> None:
     """The organiser's ``arena table`` given a student's ``...py``: one error line, the folder kept."""
     out = tmp_path / "out"

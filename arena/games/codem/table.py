@@ -101,6 +101,8 @@ def _validate_players(players: Sequence[PlayerSpec]) -> None:
         raise ConfigError(f"team names repeat at one table: {', '.join(sorted(names))}")
     for player in players:
         check_team_name(player.team, player.program)
+        if player.team in PROTOCOL_FILES:  # a C, C++ or Java build would name its binary like the file
+            raise ConfigError(f"team {player.team} ({player.program}) is named like a file the table writes")
         if not player.program.is_file():
             raise ConfigError(f"program {player.program} does not exist")
         language_for(player.program)
