@@ -29,10 +29,19 @@ def test_extended_attributes_carry_no_more_than_the_help_file_budget(tmp_path: P
     )
 
 
+def staged(program: Path, name: str, folder: Path) -> Path:
+    """A copy of ``program`` named ``name`` (the redteam programs that play two parts choose by name)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    copy = folder / name
+    copy.write_bytes(program.read_bytes())
+    return copy
+
+
 @pytest.mark.parametrize("attacker", ["DoubleTime.py", "DoubleTimeFifo.py"])
 def test_breaking_the_fork_server_gives_no_second_run(tmp_path: Path, attacker: str) -> None:
     """A decision that kills or hangs arena's fork server must not be run again with the CPU it spent."""
-    outcome = play_hostile(REDTEAM / attacker, tmp_path, deals=4)
+    program = staged(REDTEAM / "DoubleTime.py", attacker, tmp_path / "programs")
+    outcome = play_hostile(program, tmp_path / "play", deals=4)
     doubled_path = outcome.team_folder / "doubled.txt"
     doubled = doubled_path.read_text().split() if doubled_path.exists() else []
     time_kinds = (FaultKind.CPU_LIMIT, FaultKind.TIMEOUT, FaultKind.CRASH)
@@ -57,9 +66,10 @@ def _shown_cards(table: Path, seat: int) -> dict[str, set[int]]:
 
 def test_two_teams_cannot_pass_hole_cards_through_the_shared_page_cache(tmp_path: Path) -> None:
     """Colluders at one table: the receiver's guesses of the sender's hole cards must be at chance."""
-    sender = REDTEAM / "PageCacheSender.py"
+    sender = staged(REDTEAM / "PageCache.py", "PageCacheSender.py", tmp_path / "programs")
+    receiver = staged(REDTEAM / "PageCache.py", "PageCacheReceiver.py", tmp_path / "programs")
     honest = (sender, ROOT / "bots" / "codem" / "Caller.py")
-    outcome = play_hostile(REDTEAM / "PageCacheReceiver.py", tmp_path, honest=honest, deals=8)
+    outcome = play_hostile(receiver, tmp_path / "play", honest=honest, deals=8)
     seat = next(team.seat for team in outcome.result.teams if team.team == sender.stem)
     shown = _shown_cards(outcome.out, seat)
     guesses_path = outcome.team_folder / "guesses.txt"
