@@ -7,9 +7,10 @@ import shutil
 from pathlib import Path
 
 import pytest
-from test_sandbox_support import HOSTILE, TINY, needs_namespaces
 
 from arena.cli import main
+
+from support.sandbox import HOSTILE, TINY, needs_namespaces
 
 pytestmark = needs_namespaces
 

@@ -1,8 +1,7 @@
 """``arena check PROGRAM``: a team tries its program at a sandboxed table against house bots.
 
-The report is what a team can act on: the build output; every fault with the exact ``deal.txt`` the
-program was given and what it printed; its decision times against the limit; its help files against the
-limit; a verdict by the contest's rules. Exit code 0 on pass, 1 on fail.
+The check itself is :mod:`arena.games.codem.check`; this module parses, shows a progress bar, prints the
+report (or its JSON) and turns the verdict into the exit code: 0 on pass, 1 on fail.
 """
 
 from __future__ import annotations
@@ -10,24 +9,12 @@ from __future__ import annotations
 import argparse
 import json
 import tempfile
-from collections import defaultdict
 from pathlib import Path
-from typing import Any
 
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
-from arena.engines.nlhe.events import ActionTaken, Event, Street, StreetStarted, event_from_dict
-from arena.errors import ConfigError
-from arena.faults import Fault
-from arena.games.codem.deal_file import render_deal_file
-from arena.games.codem.protocol import PROTOCOL_FILES
-from arena.games.codem.table import PlayerSpec, TableConfig, TeamResult, run_table
-from arena.languages import language_for
-from arena.sandbox import Limits
-
-HOUSE_BOTS = ("Tight.c", "Raiser.cpp", "Bluffer.pl")
-BOTS_DIR = Path(__file__).resolve().parents[2] / "bots" / "codem"
+from arena.games.codem.check import HOUSE_BOTS, CheckReport, Verdict, check_program, render_report
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -51,213 +38,30 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.set_defaults(handler=run)
 
 
-def house_players(program: Path) -> list[PlayerSpec]:
-    """The checked program in seat 1 and the house bots after it (never one of the same name)."""
-    if not BOTS_DIR.is_dir():
-        raise ConfigError(f"the house bots are missing: {BOTS_DIR} does not exist")
-    bots = [BOTS_DIR / name for name in HOUSE_BOTS if Path(name).stem != program.stem]
-    return [PlayerSpec(team=program.stem, program=program)] + [
-        PlayerSpec(team=bot.stem, program=bot) for bot in bots
-    ]
-
-
-def check_program(
-    program: Path, *, deals: int, seed: int, time_limit_s: float, out: Path, console: Console | None = None
-) -> dict[str, Any]:
-    """Play the table and build the report (a JSON-ready dict)."""
-    if not program.is_file():
-        raise ConfigError(f"{program}: no such program file")
-    language = language_for(program)
-    if deals < 1:
-        raise ConfigError(f"--deals must be at least 1, got {deals}")
-    players = house_players(program)
-    config = TableConfig(deals=deals, seed=seed, time_limit_s=time_limit_s)
-    with Progress(
-        TextColumn("[bold]check"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TextColumn("deals"),
-        console=console,
-        transient=True,
-        disable=console is None,
-    ) as progress:
-        task = progress.add_task("deals", total=deals)
-        result = run_table(players, out, config, on_deal=lambda n: progress.update(task, completed=n))
-    team = next(t for t in result.teams if t.team == program.stem)
-    events = _events_by_deal(out / "events.jsonl")
-    limits = Limits()
-    help_files = _help_files(out / "teams" / team.team, program, language.name)
-    faults = [
-        {**fault.to_dict(), "deal_txt": deal_txt}
-        for fault, deal_txt in _with_deal_files(team, events, seats=len(players))
-    ]
-    reasons = _verdict_reasons(team, help_files, limits.help_files, time_limit_s)
-    return {
-        "program": str(program),
-        "team": team.team,
-        "language": language.name,
-        "isolation": result.isolation,
-        "opponents": [p.team for p in players[1:]],
-        "deals_played": result.deals_played,
-        "build": {"ok": team.built, "output": team.build_output},
-        "decisions": team.decisions,
-        "timing": {**team.timing, "limit_ms": time_limit_s * 1000},
-        "help_files": {"used": len(help_files), "limit": limits.help_files, "names": help_files},
-        "faults": faults,
-        "final_stack": team.final_stack,
-        "profit": team.profit,
-        "disqualified": team.disqualified,
-        "verdict": "pass" if not reasons else "fail",
-        "reasons": reasons,
-    }
-
-
-def _verdict_reasons(team: TeamResult, help_files: list[str], help_limit: int, limit_s: float) -> list[str]:
-    """Why the program would not survive the contest (empty when it would)."""
-    reasons = []
-    if not team.built:
-        reasons.append("the program does not build")
-    if team.disqualified:
-        reasons.append(f"disqualified from the table after {len(team.faults)} faults")
-    elif team.faults:
-        kinds = sorted({fault.kind.value for fault in team.faults})
-        reasons.append(f"{len(team.faults)} fault(s): {', '.join(kinds)}")
-    if team.built and team.timing["max_ms"] > limit_s * 1000:
-        reasons.append(f"a decision took {team.timing['max_ms']:.0f} ms, over the {limit_s:g} s limit")
-    if len(help_files) > help_limit:
-        reasons.append(f"{len(help_files)} help files kept, the limit is {help_limit}")
-    return reasons
-
-
-def _events_by_deal(path: Path) -> dict[int, list[Event]]:
-    if not path.exists():
-        return {}
-    deals = {}
-    for line in path.read_text().splitlines():
-        record = json.loads(line)
-        deals[record["deal"]] = [event_from_dict(event) for event in record["events"]]
-    return deals
-
-
-def _with_deal_files(
-    team: TeamResult, events: dict[int, list[Event]], *, seats: int
-) -> list[tuple[Fault, str]]:
-    """Each fault with the ``deal.txt`` as the program saw it at that decision (rebuilt from the events).
-
-    Faults of one deal and stage are matched, in order, to the team's decisions in that stage.
-    """
-    seen: dict[tuple[int, str], int] = defaultdict(int)
-    paired = []
-    for fault in team.faults:
-        deal_events = events.get(fault.deal)
-        if not deal_events:
-            paired.append((fault, ""))
-            continue
-        if fault.stage == Street.SHOWDOWN.value:
-            paired.append((fault, render_deal_file(deal_events, seats=seats)))
-            continue
-        points = _decision_points(deal_events, team.seat, fault.stage)
-        index = seen[(fault.deal, fault.stage)]
-        seen[(fault.deal, fault.stage)] += 1
-        cut = points[min(index, len(points) - 1)] if points else len(deal_events)
-        paired.append((fault, render_deal_file(deal_events[:cut], seats=seats)))
-    return paired
-
-
-def _decision_points(events: list[Event], seat: int, stage: str) -> list[int]:
-    """Indexes of the seat's actions in one street: the events before each are what it was shown."""
-    street = ""
-    points = []
-    for index, event in enumerate(events):
-        if isinstance(event, StreetStarted):
-            street = event.street.value
-        elif isinstance(event, ActionTaken) and event.seat == seat and street == stage:
-            points.append(index)
-    return points
-
-
-def _help_files(folder: Path, program: Path, language: str) -> list[str]:
-    """Files the program kept in its folder besides the protocol files and its build."""
-    if not folder.is_dir():
-        return []
-    build = {program.name, program.stem}
-    kept = []
-    for path in sorted(folder.rglob("*")):
-        name = path.relative_to(folder).as_posix()
-        if not path.is_file() or name in PROTOCOL_FILES or name in build:
-            continue
-        if language == "java" and path.parent == folder and path.suffix == ".class":
-            continue
-        kept.append(name)
-    return kept
+def _check_with_progress(args: argparse.Namespace, out: Path, console: Console) -> CheckReport:
+    columns = (TextColumn("[bold]check"), BarColumn(), MofNCompleteColumn(), TextColumn("deals"))
+    with Progress(*columns, console=console, transient=True) as progress:
+        task = progress.add_task("deals", total=max(args.deals, 0))
+        return check_program(
+            args.program,
+            deals=args.deals,
+            seed=args.seed,
+            time_limit_s=args.time_limit,
+            out=out,
+            on_deal=lambda n: progress.update(task, completed=n),
+        )
 
 
 def run(args: argparse.Namespace) -> int:
     """Print the report; 0 on pass, 1 on fail."""
     console = Console(stderr=args.json)
     if args.out is not None:
-        report = check_program(
-            args.program,
-            deals=args.deals,
-            seed=args.seed,
-            time_limit_s=args.time_limit,
-            out=args.out,
-            console=console,
-        )
+        report = _check_with_progress(args, args.out, console)
     else:
         with tempfile.TemporaryDirectory(prefix="arena-check-") as folder:
-            report = check_program(
-                args.program,
-                deals=args.deals,
-                seed=args.seed,
-                time_limit_s=args.time_limit,
-                out=Path(folder),
-                console=console,
-            )
+            report = _check_with_progress(args, Path(folder), console)
     if args.json:
-        print(json.dumps(report, indent=2))
+        print(json.dumps(report.to_dict(), indent=2))
     else:
-        print_report(console, report)
-    return 0 if report["verdict"] == "pass" else 1
-
-
-def print_report(console: Console, report: dict[str, Any]) -> None:
-    """The report as a team reads it."""
-    console.rule(f"arena check {report['program']} ({report['language']}, sandbox: {report['isolation']})")
-    build = report["build"]
-    console.print(f"[bold]build[/bold]: {'ok' if build['ok'] else '[red]failed[/red]'}")
-    if build["output"].strip():
-        console.print(build["output"].rstrip(), markup=False, highlight=False)
-    console.print(
-        f"[bold]table[/bold]: {report['deals_played']} deals against {', '.join(report['opponents'])}; "
-        f"final stack {report['final_stack']} ({report['profit']:+d})"
-    )
-    timing = report["timing"]
-    console.print(
-        f"[bold]decision time[/bold] over {report['decisions']} decisions: "
-        f"median {timing['median_ms']:.1f} ms, "
-        f"p99 {timing['p99_ms']:.1f} ms, max {timing['max_ms']:.1f} ms (limit {timing['limit_ms']:.0f} ms)"
-    )
-    helps = report["help_files"]
-    console.print(
-        f"[bold]help files[/bold]: {helps['used']} of {helps['limit']} allowed"
-        + (f" ({', '.join(helps['names'])})" if helps["names"] else "")
-    )
-    console.print(f"[bold]faults[/bold]: {len(report['faults'])}")
-    for number, fault in enumerate(report["faults"], 1):
-        console.print(
-            f"\n[red]fault {number}[/red]: deal {fault['deal']}, {fault['stage']}: "
-            f"{fault['kind']}: {fault['reason']}",
-            highlight=False,
-        )
-        if fault["deal_txt"]:
-            console.print("deal.txt it was given:", style="dim")
-            console.print(fault["deal_txt"].rstrip(), markup=False, highlight=False)
-        if fault["stderr"]:
-            console.print("what it printed (stderr):", style="dim")
-            console.print(fault["stderr"].rstrip(), markup=False, highlight=False)
-    verdict = report["verdict"]
-    style = "green" if verdict == "pass" else "red"
-    console.print(f"\n[bold {style}]verdict: {verdict.upper()}[/bold {style}]")
-    for reason in report["reasons"]:
-        console.print(f"  - {reason}")
+        console.print(render_report(report), markup=False, highlight=False, soft_wrap=True, end="")
+    return 0 if report.verdict is Verdict.PASS else 1

@@ -18,7 +18,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "table",
         help="run one Code'em Poker table of 2 to 6 team programs",
-        description="Run one Code'em Poker table (seed 004): each program, named <TeamId>.<ext> "
+        description="Run one Code'em Poker table: each program, named <TeamId>.<ext> "
         "(.c .cpp .java .pl .rb .py), is built once and run once per decision in its own sandboxed "
         "folder. Writes teams/, deals/dealN.txt, events.jsonl, faults.jsonl and results.json into DIR.",
     )
@@ -47,7 +47,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.set_defaults(handler=run)
 
 
-def standings_table(result: TableResult) -> Table:
+def results_table(result: TableResult) -> Table:
     """A terminal table of the teams, best first."""
     table = Table(title=f"Table seed {result.seed}: {result.deals_played} deals")
     for column in ("seat", "team", "final stack", "profit", "faults", "status", "median ms", "max ms"):
@@ -98,6 +98,6 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(result.to_dict(), indent=2))
     else:
-        console.print(standings_table(result))
+        console.print(results_table(result))
         console.print(f"files written to {args.out}")
     return 0

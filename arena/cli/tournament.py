@@ -8,13 +8,31 @@ from __future__ import annotations
 import argparse
 import signal
 import threading
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import ValidationError
 from rich.console import Console
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    ProgressColumn,
+    Task,
+    TaskID,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
+from rich.table import Table
+from rich.text import Text
 
 from arena.errors import ConfigError
+
+if TYPE_CHECKING:  # the library is imported when a command runs, so ``arena --help`` stays quick
+    from arena.tournament.standings import Standing
+    from arena.tournament.store import ResultRow
 
 
 def register(subparsers: Any) -> None:
@@ -65,7 +83,7 @@ def register(subparsers: Any) -> None:
     )
     final.set_defaults(handler=_final)
 
-    logs = subparsers.add_parser("finals-logs", help="write 004's log folders for the finalists")
+    logs = subparsers.add_parser("finals-logs", help="write Code'em's finals log folders for the finalists")
     logs.add_argument("run_dir", type=Path, metavar="RUN_DIR", help="a finished tournament's RUN_DIR")
     logs.add_argument("--out", type=Path, required=True, metavar="DIR", help="where the folders go")
     logs.set_defaults(handler=_finals_logs)
@@ -82,8 +100,101 @@ def register(subparsers: Any) -> None:
     watch.set_defaults(handler=_watch)
 
 
+class RateColumn(ProgressColumn):
+    """Completed units per second."""
+
+    def render(self, task: Task) -> Text:
+        speed = task.finished_speed or task.speed
+        return Text(f"{speed:.1f}/s" if speed else "-/s", style="progress.data.speed")
+
+
+class BarsOnTerminal:
+    """The tournament's progress as two rich bars (tables, deals) and lines on stderr."""
+
+    def __init__(self, console: Console) -> None:
+        self.console = console
+        self.bars: Progress | None = None
+        self.tables: TaskID | None = None
+        self.deals: TaskID | None = None
+
+    def note(self, message: str) -> None:
+        """A plain line."""
+        self.console.print(message, markup=False, highlight=False)
+
+    def warn(self, message: str) -> None:
+        """A line that starts with a yellow ``warning:``."""
+        self.console.print(Text.assemble(("warning:", "yellow"), " ", message), highlight=False)
+
+    def start(self, label: str, *, tables: int, deals: int) -> None:
+        """Show the bars."""
+        columns = (
+            TextColumn("[bold]{task.description}"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            RateColumn(),
+            TimeElapsedColumn(),
+            TextColumn("left"),
+            TimeRemainingColumn(),
+        )
+        self.bars = Progress(*columns, console=self.console, transient=False)
+        self.bars.start()
+        self.tables = self.bars.add_task(label, total=tables)
+        self.deals = self.bars.add_task("deals", total=deals)
+
+    def advance(self, *, tables: int = 0, deals: int = 0) -> None:
+        """Move the bars."""
+        if self.bars is not None and self.tables is not None and self.deals is not None:
+            self.bars.advance(self.tables, tables)
+            self.bars.advance(self.deals, deals)
+
+    def stop(self) -> None:
+        """Leave the bars as they ended."""
+        if self.bars is not None:
+            self.bars.stop()
+            self.bars = None
+
+
+def standings_table(standings: Sequence[Standing], *, title: str = "Standings") -> Table:
+    """The tournament's standings as a rich table for the terminal."""
+    table = Table(title=title)
+    for header in ("#", "team", "tables", "deals", "profit", "per deal", "±95%", "faults", "DQ", "unbuilt"):
+        table.add_column(header, justify="left" if header == "team" else "right")
+    for s in standings:
+        table.add_row(
+            str(s.rank),
+            s.team,
+            str(s.tables),
+            str(s.deals),
+            str(s.profit),
+            f"{s.profit_per_deal:+.2f}",
+            f"{s.ci95_half_width:.2f}",
+            str(s.faults),
+            str(s.disqualified),
+            str(s.build_failed),
+        )
+    return table
+
+
+def final_table(results: list[ResultRow]) -> Table:
+    """The final table's results as a rich table, winner first."""
+    table = Table(title="Final table")
+    for header in ("#", "seat", "team", "final stack", "profit", "faults", "DQ"):
+        table.add_column(header, justify="left" if header == "team" else "right")
+    for place, r in enumerate(results, start=1):
+        table.add_row(
+            str(place),
+            str(r.seat),
+            r.team,
+            str(r.final_stack),
+            f"{r.profit:+d}",
+            str(r.faults),
+            "yes" if r.disqualified else "",
+        )
+    return table
+
+
 def _tournament(args: argparse.Namespace) -> int:
-    from arena.tournament.host import TournamentSettings, run_tournament, standings_table
+    from arena.tournament.host import TournamentSettings, run_tournament
 
     try:
         settings = TournamentSettings(
@@ -91,7 +202,8 @@ def _tournament(args: argparse.Namespace) -> int:
         )
     except ValidationError as error:
         raise ConfigError(_first_problem(error)) from None
-    report = run_tournament(args.submissions, args.out, settings, jobs=args.jobs)
+    progress = BarsOnTerminal(Console(stderr=True))
+    report = run_tournament(args.submissions, args.out, settings, jobs=args.jobs, progress=progress)
     Console().print(standings_table(report.standings))
     if report.failures:
         raise ConfigError(
@@ -102,12 +214,16 @@ def _tournament(args: argparse.Namespace) -> int:
 
 
 def _final(args: argparse.Namespace) -> int:
-    from arena.tournament.final import final_table, run_final
+    from arena.tournament.final import run_final
 
     if args.deals < 1:
         raise ConfigError(f"--deals must be at least 1, got {args.deals}")
     results = run_final(
-        args.run_dir, help_files=args.help_files, programs_dir=args.programs, deals=args.deals
+        args.run_dir,
+        help_files=args.help_files,
+        programs_dir=args.programs,
+        deals=args.deals,
+        progress=BarsOnTerminal(Console(stderr=True)),
     )
     Console().print(final_table(results))
     return 0

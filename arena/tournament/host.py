@@ -3,22 +3,21 @@
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
-from rich.console import Console
-from rich.table import Table
 
 from arena.errors import ConfigError
 from arena.games.codem.table import PlayerSpec, TableConfig
+from arena.tournament.atomic import write_atomically
+from arena.tournament.progress import Progress, Quiet
 from arena.tournament.runner import TableRunner, TableTask, execute, run_lock
 from arena.tournament.schedule import plan_tournament
 from arena.tournament.standings import Standing, compute_standings, standings_csv
-from arena.tournament.store import Store, TeamRow
+from arena.tournament.store import Store, TableKind, TableStatus, TeamRow
 from arena.tournament.submissions import find_submissions, ignored_warning
 
 
@@ -48,13 +47,6 @@ class TournamentReport:
         return not self.failures
 
 
-def write_atomically(path: Path, text: str) -> None:
-    """Replace ``path`` with ``text`` so a reader never sees half a file."""
-    partial = path.with_name(f".{path.name}.partial")
-    partial.write_text(text)
-    os.replace(partial, path)
-
-
 def table_config(
     settings: TournamentSettings, seed: int, deals: int | None = None, *, run_dir: Path
 ) -> TableConfig:
@@ -78,16 +70,16 @@ def run_tournament(
     settings: TournamentSettings,
     *,
     jobs: int = 1,
-    console: Console | None = None,
+    progress: Progress | None = None,
     table_runner: TableRunner | None = None,
 ) -> TournamentReport:
     """Play (or finish) the tournament of the programs in ``submissions``; write RUN_DIR's outputs."""
-    console = console or Console(stderr=True)
+    progress = progress or Quiet()
     if jobs < 1:
         raise ConfigError(f"--jobs must be at least 1, got {jobs}")
     found, ignored = find_submissions(submissions)
     if ignored:
-        console.print(f"[yellow]warning:[/yellow] {ignored_warning(ignored)}", highlight=False)
+        progress.warn(ignored_warning(ignored))
     if len(found) < 2:
         raise ConfigError(f"{submissions} holds {len(found)} program(s); a tournament needs at least 2")
     with run_lock(run_dir):
@@ -102,7 +94,7 @@ def run_tournament(
                 jobs_planned,
             )
             programs = programs_by_team(store)
-            tables = store.tables("round")
+            tables = store.tables(TableKind.ROUND)
             todo = [
                 TableTask(
                     t.name,
@@ -110,11 +102,11 @@ def run_tournament(
                     table_config(settings, t.seed, run_dir=run_dir),
                 )
                 for t in tables
-                if t.status != "done"
+                if t.status is not TableStatus.DONE
             ]
             if len(todo) < len(tables):
-                console.print(f"resuming: {len(tables) - len(todo)} of {len(tables)} tables already played")
-            failures = execute(store, run_dir, todo, jobs=jobs, console=console, table_runner=table_runner)
+                progress.note(f"resuming: {len(tables) - len(todo)} of {len(tables)} tables already played")
+            failures = execute(store, run_dir, todo, jobs=jobs, progress=progress, table_runner=table_runner)
             standings = compute_standings(store, duplicate=settings.duplicate)
             write_atomically(run_dir / "standings.csv", standings_csv(standings))
             write_atomically(
@@ -131,14 +123,14 @@ def results_document(
 ) -> dict[str, Any]:
     """Everything ``results.json`` holds: settings, standings, every table's seats and results, faults."""
     results: dict[str, list[dict[str, Any]]] = {}
-    for row in store.results("round"):
+    for row in store.results(TableKind.ROUND):
         results.setdefault(row.table_name, []).append(
             {k: v for k, v in asdict(row).items() if k != "table_name"}
         )
-    tables = store.tables("round")
+    tables = store.tables(TableKind.ROUND)
     return {
         "settings": settings.model_dump(),
-        "complete": all(t.status == "done" for t in tables),
+        "complete": all(t.status is TableStatus.DONE for t in tables),
         "standings": [asdict(s) for s in standings],
         "tables": [
             {
@@ -153,26 +145,5 @@ def results_document(
             }
             for t in tables
         ],
-        "faults": store.faults("round"),
+        "faults": store.faults(TableKind.ROUND),
     }
-
-
-def standings_table(standings: Sequence[Standing], *, title: str = "Standings") -> Table:
-    """The standings as a rich table for the terminal."""
-    table = Table(title=title)
-    for header in ("#", "team", "tables", "deals", "profit", "per deal", "±95%", "faults", "DQ", "unbuilt"):
-        table.add_column(header, justify="left" if header == "team" else "right")
-    for s in standings:
-        table.add_row(
-            str(s.rank),
-            s.team,
-            str(s.tables),
-            str(s.deals),
-            str(s.profit),
-            f"{s.profit_per_deal:+.2f}",
-            f"{s.ci95_half_width:.2f}",
-            str(s.faults),
-            str(s.disqualified),
-            str(s.build_failed),
-        )
-    return table

@@ -15,9 +15,8 @@ from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 
-from arena.tournament.store import Store
-
-Z95 = 1.959963984540054
+from arena.intervals import mean_interval
+from arena.tournament.store import Store, TableKind, TableStatus
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,25 +41,12 @@ class Standing:
         return (self.ci95_high - self.ci95_low) / 2
 
 
-def mean_interval(values: Sequence[float]) -> tuple[float, float, float]:
-    """``(mean, low, high)`` of the 95% normal-approximation interval (zero width below two values)."""
-    n = len(values)
-    if n == 0:
-        return 0.0, 0.0, 0.0
-    mean = math.fsum(values) / n
-    if n < 2:
-        return mean, mean, mean
-    variance = math.fsum((v - mean) ** 2 for v in values) / (n - 1)
-    half = Z95 * math.sqrt(variance / n)
-    return mean, mean - half, mean + half
-
-
 def observations(store: Store, *, duplicate: bool) -> dict[str, list[float]]:
     """Per team, its per-deal profits (duplicate: averaged over a group's rotations, deal by deal)."""
     plain: dict[str, list[float]] = defaultdict(list)
     grouped: dict[tuple[str, int, int], list[float]] = defaultdict(list)
-    for table in store.tables("round"):
-        if table.status != "done":
+    for table in store.tables(TableKind.ROUND):
+        if table.status is not TableStatus.DONE:
             continue
         for deal, profits in store.deal_profits(table.name):
             for seat, team in enumerate(table.teams):
@@ -82,8 +68,8 @@ def compute_standings(store: Store, *, duplicate: bool = False) -> list[Standing
         t.team: {"tables": 0, "deals": 0, "profit": 0, "faults": 0, "disqualified": 0, "build_failed": 0}
         for t in store.teams()
     }
-    deals_of = {t.name: t.deals_played for t in store.tables("round")}
-    for row in store.results("round"):
+    deals_of = {t.name: t.deals_played for t in store.tables(TableKind.ROUND)}
+    for row in store.results(TableKind.ROUND):
         line = totals[row.team]
         line["tables"] += 1
         line["deals"] += deals_of[row.table_name]

@@ -1,4 +1,4 @@
-"""Find the teams' programs: ``<TeamId>.<ext>`` in one folder, ext one of 004's six languages."""
+"""Find the teams' programs: ``<TeamId>.<ext>`` in one folder, ext one of Code'em's six languages."""
 
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ from pathlib import Path
 from arena.errors import ConfigError
 from arena.languages import LANGUAGES as ALL_LANGUAGES
 
-# The six languages of 004 by their canonical extension (arena.languages also accepts aliases such as
-# .cc for single programs; a submissions folder holds 004's names only).
+# The six languages of Code'em by their canonical extension (arena.languages also accepts aliases such as
+# .cc for single programs; a submissions folder holds Code'em's names only).
 LANGUAGES = {language.suffix: language.title for language in ALL_LANGUAGES}
 TEAM_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]*")
 REPORT_SUFFIX = ".report.txt"

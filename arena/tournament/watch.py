@@ -1,6 +1,6 @@
 """Watch a submissions folder: check each new or changed program once its writes stop, report beside it.
 
-004's timeline promises teams to learn of their programs' errors before the contest. A program saved in
+The Code'em timeline promises teams to learn of their programs' errors before the contest. A program saved in
 several writes produces several file-system events; each event restarts the program's quiet timer, and
 the check runs once the timer runs out, so a program is checked once, after its last write. A file whose
 bytes did not change since its last check is not checked again.
@@ -8,7 +8,6 @@ bytes did not change since its last check is not checked again.
 
 from __future__ import annotations
 
-import io
 import tempfile
 import threading
 from collections.abc import Callable
@@ -19,11 +18,12 @@ from watchdog.events import FileSystemEvent, FileSystemEventHandler
 from watchdog.observers import Observer
 
 from arena.errors import ArenaError
+from arena.games.codem.check import check_program, render_report
+from arena.tournament.atomic import write_atomically
 from arena.tournament.submissions import REPORT_SUFFIX, file_digest, is_program_name
 
 Checker = Callable[[Path], str]
 CHECK_DEALS = 50
-REPORT_WIDTH = 100
 
 
 @dataclass(frozen=True)
@@ -41,27 +41,13 @@ def report_path(program: Path) -> Path:
 
 
 def check_in_process(program: Path) -> str:
-    """Check a program with ``arena check``'s library function; the report as ``arena check`` prints it."""
-    from rich.console import Console
-
-    from arena.cli import check
-
-    text = io.StringIO()
-    console = Console(file=text, width=REPORT_WIDTH, no_color=True, highlight=False, force_terminal=False)
+    """Check a program as ``arena check`` does; the report as it prints it (or why it was not checked)."""
     try:
         with tempfile.TemporaryDirectory(prefix="arena-watch-") as folder:
-            report = check.check_program(
-                program,
-                deals=CHECK_DEALS,
-                seed=0,
-                time_limit_s=1.0,
-                out=Path(folder),
-                console=Console(quiet=True),
-            )
+            report = check_program(program, deals=CHECK_DEALS, seed=0, time_limit_s=1.0, out=Path(folder))
     except ArenaError as error:
         return f"program: {program.name}\nresult: not checked: {error}\n"
-    check.print_report(console, report)
-    return text.getvalue()
+    return render_report(report)
 
 
 class SubmissionWatcher(FileSystemEventHandler):
@@ -125,9 +111,7 @@ class SubmissionWatcher(FileSystemEventHandler):
                 return None
             text = self.checker(program)
             report = report_path(program)
-            partial = report.with_name(f".{report.name}.partial")
-            partial.write_text(text)
-            partial.replace(report)
+            write_atomically(report, text)
             self._checked[program] = digest
             done = Checked(program, digest, report)
         if self.on_checked is not None:

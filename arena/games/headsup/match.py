@@ -5,6 +5,7 @@ from __future__ import annotations
 import tempfile
 import time
 from collections.abc import Callable
+from contextlib import ExitStack
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -14,13 +15,14 @@ import pydantic
 from arena.engines.headsup import BobPolicy, Outcomes
 from arena.errors import ConfigError
 from arena.faults import Fault, FaultKind
-from arena.games.headsup.judge import HandRecord, Judge, MatchConfig, MatchOutcome, RateFn
+from arena.games.headsup.judge import HandRecord, Judge, JudgeConfig, MatchOutcome, RateFn
 from arena.games.headsup.log import HandLog, write_results
-from arena.games.headsup.player import Interface, guess_interface, prepare_player
-from arena.games.headsup.scoring import MeanInterval, mean_interval, points
+from arena.games.headsup.player import HeadsUpInterface, build_player, guess_interface
+from arena.games.headsup.scoring import points
+from arena.intervals import MeanInterval, mean_interval, sample_stdev
 from arena.rollouts import rollout_outcomes, win_tie_rates
-from arena.sandbox import Limits, RunResult, RunStatus, open_sandbox
-from arena.transports.lines import LineTransport
+from arena.sandbox import Limits, RunResult, RunStatus
+from arena.seats import kept_stderr, open_player, run_fault_kind
 
 REPLY_SLACK_S = 5.0  # one reply may take the whole CPU limit of the match plus this much wall time
 
@@ -32,7 +34,7 @@ class HeadsUpSettings(pydantic.BaseModel, frozen=True):
     seed: int = pydantic.Field(default=0, ge=0)
     rate_budget: int = pydantic.Field(default=3_000_000, ge=0)
     time_limit_s: float = pydantic.Field(default=10.0, gt=0)
-    interface: Interface | None = None
+    interface: HeadsUpInterface | None = None
     memory_mb: int = pydantic.Field(default=512, ge=16)
     isolation: str = "auto"
 
@@ -42,9 +44,10 @@ class MatchReport:
     """What a match produced: the figures the CLI prints and ``results.json`` holds."""
 
     program: str
-    interface: Interface
+    interface: HeadsUpInterface
     outcome: MatchOutcome
     w: MeanInterval
+    w_stdev: float
     points: int
     player_cpu_s: float
     time_limit_s: float
@@ -54,7 +57,7 @@ class MatchReport:
 
     @property
     def scored(self) -> bool:
-        """001 scores only programs that finish every hand within the limits and the budget."""
+        """The heads-up statement scores only programs that finish every hand within the limits and budget."""
         return self.fault is None and self.outcome.completed
 
     @property
@@ -74,7 +77,7 @@ class MatchReport:
             "seed": cfg.seed,
             "W": self.w.mean,
             "W_ci95": [self.w.low, self.w.high],
-            "W_stdev": self.w.stdev,
+            "W_stdev": self.w_stdev,
             "points": self.points,
             "scored": self.scored,
             "bob_raises_faced": out.raises,
@@ -101,8 +104,12 @@ def _limits(settings: HeadsUpSettings) -> Limits:
 
 
 def _run_fault(team: str, run: RunResult, limit_s: float, judged: Fault | None) -> Fault | None:
-    """The judge's fault, made precise by how the program ended (limits, crashes), or a CPU overrun."""
-    stderr = run.stderr.decode(errors="replace")[-2000:]
+    """The judge's fault, made precise by how the program ended (the seat layer's rule), or a CPU overrun.
+
+    The heads-up time limit is the program's CPU time over the whole match: using more is this game's
+    ``timeout``, whatever else happened.
+    """
+    stderr = kept_stderr(run.stderr)
     if run.cpu_ms > limit_s * 1000:
         reason = f"used {run.cpu_ms / 1000:.2f} s of CPU, over the {limit_s:g} s limit of the match"
         if judged is None:
@@ -110,18 +117,12 @@ def _run_fault(team: str, run: RunResult, limit_s: float, judged: Fault | None) 
         return replace(judged, kind=FaultKind.TIMEOUT, reason=reason, stderr=stderr)
     if judged is None:
         return None
-    kinds = {
-        RunStatus.CPU_LIMIT: FaultKind.TIMEOUT,
-        RunStatus.MEMORY_LIMIT: FaultKind.MEMORY_LIMIT,
-        RunStatus.OUTPUT_LIMIT: FaultKind.OUTPUT_LIMIT,
-        RunStatus.SIGNALED: FaultKind.CRASH,
-        RunStatus.NONZERO_EXIT: FaultKind.CRASH,
-    }
+    ended = run_fault_kind(run)
     explained = judged.kind is FaultKind.NO_ANSWER or (
         judged.kind is FaultKind.TIMEOUT and run.status is RunStatus.CPU_LIMIT
     )
-    if explained and run.status in kinds:
-        return replace(judged, kind=kinds[run.status], reason=f"the program {run.describe()}", stderr=stderr)
+    if explained and ended is not None:
+        return replace(judged, kind=ended, reason=f"the program {run.describe()}", stderr=stderr)
     return replace(judged, stderr=stderr)
 
 
@@ -138,7 +139,7 @@ def play_headsup(
     if not program.is_file():
         raise ConfigError(f"{program}: no such program file")
     interface = settings.interface or guess_interface(program)
-    config = MatchConfig(
+    config = JudgeConfig(
         hands=settings.hands, seed=settings.seed, rate_budget=settings.rate_budget,
         reply_wait_s=settings.time_limit_s + REPLY_SLACK_S, team=program.stem,
     )
@@ -156,14 +157,17 @@ def play_headsup(
                 on_hand(hand)
 
         try:
-            with open_sandbox(workdir, _limits(settings), isolation=settings.isolation) as sandbox:
-                prepared = prepare_player(program, interface, sandbox)
-                if not prepared.ok:
-                    reason = prepared.output[-2000:]
+            with ExitStack() as stack:
+                player = open_player(
+                    stack, program.stem, program, workdir, _limits(settings), isolation=settings.isolation,
+                    build=lambda sandbox: build_player(program, interface, sandbox),
+                )
+                if not player.built:
+                    reason = kept_stderr(player.build.output)
                     fault = Fault(program.stem, FaultKind.BUILD_FAILED, reason, stage="build")
                     outcome = MatchOutcome(config, fault=fault)
                     return _finish(program, interface, outcome, None, 0.0, settings, out_dir)
-                transport = LineTransport(sandbox, prepared.argv)
+                transport = player.line_transport()
                 transport.start()
                 judge = Judge(transport, config, bob=BobPolicy(bob_outcomes), rates=rates, on_hand=record)
                 cpu_start = time.process_time()
@@ -177,15 +181,15 @@ def play_headsup(
 
 
 def _finish(
-    program: Path, interface: Interface, outcome: MatchOutcome, run: RunResult | None, judge_cpu: float,
-    settings: HeadsUpSettings, out_dir: Path | None,
+    program: Path, interface: HeadsUpInterface, outcome: MatchOutcome, run: RunResult | None,
+    judge_cpu: float, settings: HeadsUpSettings, out_dir: Path | None,
 ) -> MatchReport:
     fault = outcome.fault
     if run is not None:
         fault = _run_fault(program.stem, run, settings.time_limit_s, fault)
     w = mean_interval(outcome.deltas)
     report = MatchReport(
-        program=str(program), interface=interface, outcome=outcome, w=w,
+        program=str(program), interface=interface, outcome=outcome, w=w, w_stdev=sample_stdev(outcome.deltas),
         points=points(w.mean) if outcome.completed and fault is None else 0,
         player_cpu_s=run.cpu_ms / 1000 if run is not None else 0.0, time_limit_s=settings.time_limit_s,
         judge_cpu_s=judge_cpu, run=run,

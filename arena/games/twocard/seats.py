@@ -1,12 +1,12 @@
 """The player side of a TwoCardDraw test case: one method call in, one integer out, faults as values.
 
-A seat answers 000's method calls (``init``, ``new_hand``, ``round1``, ``draw``, ``round2``,
+A seat answers TwoCardDraw's method calls (``init``, ``new_hand``, ``round1``, ``draw``, ``round2``,
 ``showdown``) for the judge. Three adapters reach a team program through the sandbox: the line
 protocol on one session (:class:`LineSeat`, also used by the class-interface drivers), the file
 protocol with one process per call (:class:`FileSeat`). :class:`ObjectSeat` answers in-process from a
-Python object with 000's methods (tests, simulations). Every seat charges the player's own time to a
-budget (000: 20 s per test case); running out, crashing or answering garbage raises :class:`SeatFault`,
-which the judge records as the fault that ends the test case.
+Python object with those methods (tests, simulations). Every seat charges the player's own time to a
+budget (the statement: 20 s per test case); running out, crashing or answering garbage raises
+:class:`SeatFault`, which the judge records as the fault that ends the test case.
 """
 
 from __future__ import annotations
@@ -17,9 +17,10 @@ from typing import Any, Protocol
 import psutil
 
 from arena.faults import Fault, FaultKind
-from arena.sandbox.result import RunResult, RunStatus
+from arena.sandbox.result import RunResult
+from arena.seats import breach_kind, run_fault
 
-IGNORED_METHODS = frozenset({"init", "showdown"})  # 000: any answer is accepted and ignored
+IGNORED_METHODS = frozenset({"init", "showdown"})  # the statement: any answer is ignored
 INPUT_FILE = "inputf.txt"
 OUTPUT_FILE = "outputf.txt"
 
@@ -72,16 +73,11 @@ def parse_answer(method: str, args: tuple[int, ...], text: str | None, team: str
         ) from None
 
 
-def run_fault(team: str, run: RunResult, stage: str) -> Fault:
-    """The fault describing a failed run of the player."""
-    kind = {
-        RunStatus.TIMEOUT: FaultKind.TIMEOUT,
-        RunStatus.CPU_LIMIT: FaultKind.TIMEOUT,
-        RunStatus.MEMORY_LIMIT: FaultKind.MEMORY_LIMIT,
-        RunStatus.OUTPUT_LIMIT: FaultKind.OUTPUT_LIMIT,
-    }.get(run.status, FaultKind.SANDBOX_VIOLATION if run.violations else FaultKind.CRASH)
-    stderr = run.stderr.decode(errors="replace")[-2000:]
-    return Fault(team, kind, f"the program {run.describe()}", stage=stage, stderr=stderr)
+def _run_fault(team: str, run: RunResult, stage: str) -> Fault:
+    """The fault describing a failed run of the player (the seat layer's rule)."""
+    fault = run_fault(team, run, stage=stage)
+    assert fault is not None, "only a run that did not end cleanly is a fault"
+    return fault
 
 
 def _time_fault(team: str, budget_s: float, method: str, args: tuple[int, ...]) -> SeatFault:
@@ -96,7 +92,7 @@ def _time_fault(team: str, budget_s: float, method: str, args: tuple[int, ...]) 
 
 
 class ObjectSeat:
-    """An in-process player: a Python object with 000's methods, charged the time it takes."""
+    """An in-process player: a Python object with TwoCardDraw's methods, charged the time it takes."""
 
     def __init__(self, player: Any, *, team: str = "player", budget_s: float = float("inf")) -> None:
         self.player = player
@@ -133,7 +129,7 @@ def _session_process(transport: Any) -> psutil.Process | None:
 class LineSeat:
     """A program kept alive for the whole test case, one call line in and one answer line out.
 
-    The player's own time is the CPU time of its process (000: "time spent in your code"), so the
+    The player's own time is the CPU time of its process (the statement: "time spent in your code"), so the
     pipe round trips of a loaded machine are not charged to it; when the process cannot be measured,
     the wall time of each call is charged instead. One call may never wait longer than what is left
     of the budget, so a program that sleeps or hangs is stopped too.
@@ -183,7 +179,7 @@ class LineSeat:
         if run.ok:
             reason = f"the program exited before answering '{method}'"
             return SeatFault(Fault(self.team, FaultKind.NO_ANSWER, reason, stage=method))
-        return SeatFault(run_fault(self.team, run, method))
+        return SeatFault(_run_fault(self.team, run, method))
 
     def close(self) -> None:
         """End the session (closing its input is the end of the test case)."""
@@ -204,13 +200,9 @@ class FileSeat:
         reply = self.transport.exchange({INPUT_FILE: call_line(method, args) + "\n"})
         self.used_s += reply.run.wall_ms / 1000
         if not reply.run.ok:
-            raise SeatFault(run_fault(self.team, reply.run, method))
+            raise SeatFault(_run_fault(self.team, reply.run, method))
         if reply.violations:
-            kind = (
-                FaultKind.HELP_FILE_LIMIT
-                if "help" in " ".join(reply.violations)
-                else FaultKind.SANDBOX_VIOLATION
-            )
+            kind = breach_kind(reply.violations[0])
             raise SeatFault(Fault(self.team, kind, "; ".join(reply.violations), stage=method))
         if self.used_s > self.budget_s:
             raise _time_fault(self.team, self.budget_s, method, args)
