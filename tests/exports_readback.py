@@ -19,9 +19,9 @@ import random
 import re
 import warnings
 from collections import Counter
-from itertools import combinations
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
+from itertools import combinations
 
 from pokerkit import Automation, CheckingOrCalling, HandHistory, NoLimitTexasHoldem, State
 from pokerkit.notation import ACPCProtocolParser, PokerStarsParser
@@ -131,8 +131,9 @@ def _replay(hh: HandHistory) -> tuple[State, int, int]:
     applied = 0
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # pokerkit warns when it burns cards from its own deck
-        for state, action in hh.state_actions:
-            applied += action is not None
+        steps = list(hh.state_actions)
+    state = steps[-1][0]
+    applied = sum(action is not None for _, action in steps)
     played = sum(isinstance(op, CheckingOrCalling) for op in state.operations)
     written = sum(action.split()[1] == "cc" for action in hh.actions)
     return state, applied, played - written
@@ -163,7 +164,9 @@ def check_phh(text: str, deals: dict[int, Sequence[Event]], rules: TableRules, *
         assert "".join(map(repr, state.get_board_cards(0))) == "".join(card_text(c) for c in hand.board)
         if supplied:
             tally.rules[NOT_ASKED] += 1
-            tally.notes.append(f"{where}: {NOT_ASKED}: arena's reading applies ({supplied} check(s) supplied)")
+            tally.notes.append(
+                f"{where}: {NOT_ASKED}: arena's reading applies ({supplied} check(s) supplied)"
+            )
         _, may_raise = rebuild_deal(events, rules)
         theirs = list(_decisions(hh))
         if theirs != may_raise:
@@ -192,7 +195,9 @@ def check_pokerstars(text: str, deals: dict[int, Sequence[Event]], *, table: str
         assert supplied >= 0, where
         if supplied:
             tally.rules[NOT_ASKED] += 1
-            tally.notes.append(f"{where}: {NOT_ASKED}: arena's reading applies ({supplied} check(s) supplied)")
+            tally.notes.append(
+                f"{where}: {NOT_ASKED}: arena's reading applies ({supplied} check(s) supplied)"
+            )
         dealt = [a.split()[2:] for a in hh.actions if a.startswith("d dh ")]
         assert dealt == [
             [f"p{i + 1}", "".join(card_text(c) for c in hand.holes[seat]) if seat == viewer else "????"]
@@ -251,7 +256,9 @@ def _parse_acpc(
 def check_acpc(text: str, deals: dict[int, Sequence[Event]], rules: TableRules, *, table: str) -> Tally:
     """Parse an ACPC log with pokerkit's ACPC parser (each hand with its ``# STACKS`` line), compare."""
     tally = Tally()
-    game = NoLimitTexasHoldem(_ACPC_AUTOMATIONS, True, 0, (rules.small_blind, rules.big_blind), rules.big_blind)
+    game = NoLimitTexasHoldem(
+        _ACPC_AUTOMATIONS, True, 0, (rules.small_blind, rules.big_blind), rules.big_blind
+    )
     lines = text.splitlines()
     for stacks_line, state_line in zip(lines[1::2], lines[2::2], strict=True):
         label, number, stacks = stacks_line.split(":")
@@ -266,7 +273,9 @@ def check_acpc(text: str, deals: dict[int, Sequence[Event]], rules: TableRules, 
         where = f"{table} deal {number}"
         if shifted:
             tally.rules[SHORT_BIG_BLIND] += 1
-            tally.notes.append(f"{where}: {SHORT_BIG_BLIND}: arena's reading applies (raises count from the chips in)")
+            tally.notes.append(
+                f"{where}: {SHORT_BIG_BLIND}: arena's reading applies (raises count from the chips in)"
+            )
         if supplied:
             tally.rules[NOT_ASKED] += 1
             tally.notes.append(f"{where}: {NOT_ASKED}: arena's (and the ACPC dealer's) reading applies")
@@ -303,7 +312,10 @@ def random_deals(rng: random.Random, *, seats: int, deals: int) -> list[tuple[Ev
     rules = TableRules(seats=seats)
     played = []
     for number in range(1, deals + 1):
-        stacks = [rng.choice((rng.randint(1, 25), rng.randint(26, 400), 1500, rng.randint(1, 3000))) for _ in range(seats)]
+        stacks = [
+            rng.choice((rng.randint(1, 25), rng.randint(26, 400), 1500, rng.randint(1, 3000)))
+            for _ in range(seats)
+        ]
         for _ in range(rng.randint(0, seats - 2)):
             stacks[rng.randrange(seats)] = 0
         if sum(1 for s in stacks if s) < 2:
@@ -335,6 +347,12 @@ def random_deals(rng: random.Random, *, seats: int, deals: int) -> list[tuple[Ev
             elif roll < 0.75:
                 deal.apply(RaiseTo(deal.min_raise_to()))
             else:
-                deal.apply(RaiseTo(rng.choice((deal.max_raise_to(), rng.randint(deal.min_raise_to(), deal.max_raise_to())))))
+                deal.apply(
+                    RaiseTo(
+                        rng.choice(
+                            (deal.max_raise_to(), rng.randint(deal.min_raise_to(), deal.max_raise_to()))
+                        )
+                    )
+                )
         played.append(tuple(deal.events))
     return played

@@ -45,7 +45,18 @@ RANDOM_DEALS = 150
 @pytest.fixture(scope="module")
 def demo_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
     run_dir = tmp_path_factory.mktemp("demo") / "run"
-    code = main(["tournament", str(ROOT / "sample_tables"), "--out", str(run_dir), "--deals", str(DEALS), "--jobs", "2"])
+    code = main(
+        [
+            "tournament",
+            str(ROOT / "sample_tables"),
+            "--out",
+            str(run_dir),
+            "--deals",
+            str(DEALS),
+            "--jobs",
+            "2",
+        ]
+    )
     assert code == 0
     return run_dir
 
@@ -141,7 +152,11 @@ def test_random_engine_deals_read_back_naming_each_rule_difference(capsys) -> No
             tallies["PokerStars"].add(check_pokerstars(text, deals, table=table, viewer=viewer))
     assert tallies["PHH"].compared == tallies["ACPC"].compared == 3 * RANDOM_DEALS
     # The random deals do reach every difference the module names, so each is exercised.
-    assert tallies["PHH"].rules[ODD_CHIPS] and tallies["PHH"].rules[REOPENING] and tallies["PHH"].rules[NOT_ASKED]
+    assert (
+        tallies["PHH"].rules[ODD_CHIPS]
+        and tallies["PHH"].rules[REOPENING]
+        and tallies["PHH"].rules[NOT_ASKED]
+    )
     assert tallies["ACPC"].rules[SHORT_BIG_BLIND]
     _report(capsys, *(tally.line(f"random deals, {fmt}") for fmt, tally in tallies.items()))
 

@@ -128,9 +128,7 @@ def render_hand(
     total = sum(p.amount for p in hand.pots)
     if len(hand.pots) > 1:
         parts = [f"Main pot {hand.pots[0].amount}."]
-        parts += [
-            f"Side pot{'' if len(hand.pots) == 2 else f'-{p.pot}'} {p.amount}." for p in hand.pots[1:]
-        ]
+        parts += [f"Side pot{'' if len(hand.pots) == 2 else f'-{p.pot}'} {p.amount}." for p in hand.pots[1:]]
         lines.append(f"Total pot {total} {' '.join(parts)} | Rake 0")
     else:
         lines.append(f"Total pot {total} | Rake 0")
