@@ -10,9 +10,12 @@ Where arena's documented reading and pokerkit's differ the hand is named with th
 
 from __future__ import annotations
 
+import csv
 import json
 import random
 import shutil
+import warnings
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -28,6 +31,8 @@ from exports_readback import (
     check_pokerstars,
     random_deals,
 )
+from pokerkit import HandHistory
+from pokerkit.analysis import Statistics
 
 from arena.cli import main
 from arena.engines.nlhe import TableRules
@@ -36,6 +41,7 @@ from arena.exports.hand import gather_hand
 from arena.exports.logs import read_table, table_folders
 from arena.exports.phh import render_phh_hands
 from arena.exports.pokerstars import render_pokerstars_hands
+from arena.games.codem.stats import POSITIONS
 
 ROOT = Path(__file__).resolve().parents[1]
 DEALS = 30
@@ -214,3 +220,22 @@ def test_a_single_table_run_and_a_copy_export_the_same_bytes(demo_run: Path, tmp
         (alone,) = _export(single, fmt, tmp_path / f"alone-{fmt}")
         (within,) = _export(demo_run, fmt, tmp_path / f"within-{fmt}", "--table", "table002")
         assert alone.read_bytes() == within.read_bytes()
+
+
+def test_stats_csv_has_every_team_and_the_profits_pokerkit_computes(demo_run: Path, tmp_path: Path) -> None:
+    rows = {row["team"]: row for row in csv.DictReader((demo_run / "stats.csv").open())}
+    standings = {row["team"]: row for row in csv.DictReader((demo_run / "standings.csv").open())}
+    assert set(rows) == set(standings)  # every team, not only the finalists
+    histories = []
+    for path in _export(demo_run, "phh", tmp_path):
+        # Without the finishing stacks arena wrote, pokerkit's statistics replay every hand themselves.
+        histories += [replace(hh, finishing_stacks=None) for hh in HandHistory.loads_all(path.read_text())]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        theirs = Statistics.from_hand_history(*histories)
+    for team, row in rows.items():
+        assert int(row["profit"]) == int(standings[team]["profit"])
+        assert int(row["hands"]) == theirs[team].sample_count
+        assert int(row["profit"]) == theirs[team].payoff_sum, team
+        assert sum(int(row[f"profit_{p}"]) for p in POSITIONS) == int(row["profit"])
+        assert sum(int(row[f"hands_{p}"]) for p in POSITIONS) == int(row["hands"])

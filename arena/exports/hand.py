@@ -23,6 +23,7 @@ from arena.engines.nlhe.events import (
     StreetStarted,
     UncalledBetReturned,
 )
+from arena.engines.nlhe.rules import seats_from_dealer
 
 
 @dataclass
@@ -66,11 +67,6 @@ class Hand:
         return any(h.seat == seat and not h.folded for h in self.shown)
 
 
-def positions(dealer: int, in_deal: Sequence[int], seats: int) -> tuple[int, ...]:
-    """The dealt seats from the dealer's left round to the dealer."""
-    return tuple(sorted(in_deal, key=lambda seat: (seat - dealer - 1) % seats))
-
-
 def gather_hand(events: Sequence[Event]) -> Hand:
     """The :class:`Hand` of one finished deal's events."""
     start = events[0]
@@ -82,7 +78,7 @@ def gather_hand(events: Sequence[Event]) -> Hand:
         number=start.deal,
         dealer=start.dealer,
         seats=seats,
-        order=positions(start.dealer, start.in_deal, seats),
+        order=seats_from_dealer(start.dealer, start.in_deal, seats),
         stacks=start.stacks,
         final=end.stacks,
         holes={},
