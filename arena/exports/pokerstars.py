@@ -29,17 +29,10 @@ _FOLDED_WHEN = {
     Street.RIVER: "on the River",
 }
 _HEADINGS = {Street.FLOP: "FLOP", Street.TURN: "TURN", Street.RIVER: "RIVER"}
-_CATEGORY_WORDS = {
-    HandCategory.HIGH_CARD: "high card",
-    HandCategory.ONE_PAIR: "a pair",
-    HandCategory.TWO_PAIR: "two pair",
-    HandCategory.THREE_OF_A_KIND: "three of a kind",
-    HandCategory.STRAIGHT: "a straight",
-    HandCategory.FLUSH: "a flush",
-    HandCategory.FULL_HOUSE: "a full house",
-    HandCategory.FOUR_OF_A_KIND: "four of a kind",
-    HandCategory.STRAIGHT_FLUSH: "a straight flush",
-}
+_NAMES = ("Two", "Three", "Four", "Five", "Six", "Seven", "Eight", "Nine", "Ten", "Jack", "Queen", "King",
+          "Ace")  # fmt: skip
+_PLURALS = ("Deuces", "Threes", "Fours", "Fives", "Sixes", "Sevens", "Eights", "Nines", "Tens", "Jacks",
+            "Queens", "Kings", "Aces")  # fmt: skip
 
 
 def _cards(cards: Iterable[int]) -> str:
@@ -115,7 +108,8 @@ def render_hand(
     if hand.showdown:
         lines.append("*** SHOW DOWN ***")
         for seat in sorted(shown, key=hand.position):
-            lines.append(f"{name[seat]}: shows {_cards(shown[seat].cards)} ({_words(shown[seat].strength)})")
+            words = describe(shown[seat].strength)
+            lines.append(f"{name[seat]}: shows {_cards(shown[seat].cards)} ({words})")
     won: dict[int, int] = {}
     for pot in hand.pots:
         for seat, share in zip(pot.winners, pot.shares, strict=True):
@@ -141,8 +135,30 @@ def render_hand(
     return "\n".join(lines) + "\n"
 
 
-def _words(strength: int) -> str:
-    return _CATEGORY_WORDS[category(strength)]
+def describe(strength: int) -> str:
+    """PokerStars' words for a hand (``arena.evaluator`` strength: category, then ranks, four bits each)."""
+    first, second = (strength >> 16) & 15, (strength >> 12) & 15
+    match category(strength):
+        case HandCategory.HIGH_CARD:
+            return f"high card {_NAMES[first]}"
+        case HandCategory.ONE_PAIR:
+            return f"a pair of {_PLURALS[first]}"
+        case HandCategory.TWO_PAIR:
+            return f"two pair, {_PLURALS[first]} and {_PLURALS[second]}"
+        case HandCategory.THREE_OF_A_KIND:
+            return f"three of a kind, {_PLURALS[first]}"
+        case HandCategory.STRAIGHT:
+            return f"a straight, {_NAMES[first - 4]} to {_NAMES[first]}"
+        case HandCategory.FLUSH:
+            return f"a flush, {_NAMES[first]} high"
+        case HandCategory.FULL_HOUSE:
+            return f"a full house, {_PLURALS[first]} full of {_PLURALS[second]}"
+        case HandCategory.FOUR_OF_A_KIND:
+            return f"four of a kind, {_PLURALS[first]}"
+        case _:
+            if first == 12:
+                return "a Royal Flush"
+            return f"a straight flush, {_NAMES[first - 4]} to {_NAMES[first]}"
 
 
 def _summary(
@@ -158,7 +174,7 @@ def _summary(
         quiet = " (didn't bet)" if street is Street.PRE_FLOP and seat not in bet_before else ""
         return f"folded {_FOLDED_WHEN[street]}{quiet}"
     if seat in shown:
-        cards, words = _cards(shown[seat].cards), _words(shown[seat].strength)
+        cards, words = _cards(shown[seat].cards), describe(shown[seat].strength)
         if seat in won:
             return f"showed {cards} and won ({won[seat]}) with {words}"
         return f"showed {cards} and lost with {words}"
