@@ -87,7 +87,7 @@ def render_hand(
     lines.append("*** HOLE CARDS ***")
     lines.append(f"Dealt to {name[viewer]} {_cards(hand.holes[viewer])}")
     folded: dict[int, Street] = {}
-    bet_before: set[int] = set()
+    bet_before = {blind.seat for blind in hand.blinds}  # seats with chips in: no "(didn't bet)"
     seen: list[int] = []
     for play in hand.streets:
         if play.street is not Street.PRE_FLOP:
