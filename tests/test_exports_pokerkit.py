@@ -239,3 +239,23 @@ def test_stats_csv_has_every_team_and_the_profits_pokerkit_computes(demo_run: Pa
         assert int(row["profit"]) == theirs[team].payoff_sum, team
         assert sum(int(row[f"profit_{p}"]) for p in POSITIONS) == int(row["profit"])
         assert sum(int(row[f"hands_{p}"]) for p in POSITIONS) == int(row["hands"])
+
+
+def test_the_final_table_exports_like_any_table(demo_run: Path, tmp_path: Path, capsys) -> None:
+    """Played last: it adds ``tables/final`` to the demo run."""
+    assert main(["final", str(demo_run), "--deals", "8"]) == 0
+    log = read_table(demo_run / "tables" / "final")
+    deals = {events[0].deal: events for events in log.deals}
+    (phh,) = _export(demo_run, "phh", tmp_path / "phh", "--table", "final")
+    tally = check_phh(phh.read_text(), deals, log.rules, table="final")
+    (acpc,) = _export(demo_run, "acpc", tmp_path / "acpc", "--table", "final")
+    tally.add(check_acpc(acpc.read_text(), deals, log.rules, table="final"))
+    for path in _export(demo_run, "pokerstars", tmp_path / "pokerstars", "--table", "final"):
+        team = path.name.split(".")[1]
+        text = path.read_text()
+        assert text.startswith("PokerStars Hand #1: ")  # the final is table 0: its hand numbers are the deals
+        tally.add(check_pokerstars(text, deals, table="final", viewer=log.seat_of(team)))
+    assert tally.compared == tally.read == 2 * len(deals) + sum(
+        seat in gather_hand(e).order for e in log.deals for seat in range(1, 7)
+    )
+    _report(capsys, tally.line("final table, PHH + ACPC + PokerStars"))

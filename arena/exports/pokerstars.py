@@ -5,7 +5,8 @@ the others' only when shown down). Hands are separated by two blank lines, as Po
 
 Two things the events do not hold are fixed so the text is reproducible: the date (2000/01/01, one minute
 per deal, so trackers keep the order) and the hand number, ``<table number><deal as six digits>``
-(table 3, deal 17 is ``#3000017``), unique across a tournament's tables as trackers require.
+(table003, deal 17 is ``#3000017``; the final, numbered 0, is ``#17``), unique across a tournament's tables
+as trackers require.
 """
 
 from __future__ import annotations
@@ -37,6 +38,12 @@ _PLURALS = ("Deuces", "Threes", "Fours", "Fives", "Sixes", "Sevens", "Eights", "
 
 def _cards(cards: Iterable[int]) -> str:
     return "[" + " ".join(card_text(c) for c in cards) + "]"
+
+
+def table_number(name: str) -> int:
+    """The number in a table's name (``table003`` is 3); 0 for a name without one (``final``)."""
+    digits = name[len(name.rstrip("0123456789")) :]
+    return int(digits) if digits else 0
 
 
 def hand_id(table_number: int, deal: int) -> int:
@@ -201,9 +208,14 @@ def render_pokerstars_hands(
     return "\n\n".join(hands)
 
 
-def render_pokerstars(log: TableLog, *, team: str, table_number: int = 1) -> str:
-    """A table's hands as ``team`` saw them (``table_number``: the table's place in the run, from 1)."""
+def render_pokerstars(log: TableLog, *, team: str) -> str:
+    """A table's hands as ``team`` saw them."""
     viewer = log.seat_of(team)
     return render_pokerstars_hands(
-        log.deals, log.rules, table=log.name, table_number=table_number, teams=log.teams, viewer=viewer
+        log.deals,
+        log.rules,
+        table=log.name,
+        table_number=table_number(log.name),
+        teams=log.teams,
+        viewer=viewer,
     )

@@ -31,16 +31,13 @@ def _file_part(name: str, what: str) -> str:
     return name
 
 
-def _table_files(log: TableLog, number: int, fmt: ExportFormat, team: str | None) -> dict[str, str]:
+def _table_files(log: TableLog, fmt: ExportFormat, team: str | None) -> dict[str, str]:
     """File name -> text of one table in ``fmt`` (``team``: that team's view only)."""
     table = _file_part(log.name, "table")
     suffix = _SUFFIX[fmt]
     if fmt is ExportFormat.POKERSTARS:
         teams = [team] if team is not None else list(log.teams)
-        return {
-            f"{table}.{_file_part(t, 'team')}{suffix}": render_pokerstars(log, team=t, table_number=number)
-            for t in teams
-        }
+        return {f"{table}.{_file_part(t, 'team')}{suffix}": render_pokerstars(log, team=t) for t in teams}
     name = table if team is None else f"{table}.{_file_part(team, 'team')}"
     render = render_phh if fmt is ExportFormat.PHH else render_acpc
     return {f"{name}{suffix}": render(log, team=team)}
@@ -63,13 +60,13 @@ def export_run(
         folders = table_folders(run_dir)
         if not folders:
             raise ConfigError(f"{run_dir} holds no recorded table (tables/<name>/events.jsonl) or match")
-        numbered = [(n, name, folder) for n, (name, folder) in enumerate(folders, 1) if table in (None, name)]
-        if not numbered:
+        chosen = [(name, folder) for name, folder in folders if table in (None, name)]
+        if not chosen:
             raise ConfigError(f"{run_dir} has no table {table!r} (it has {', '.join(n for n, _ in folders)})")
-        for number, name, folder in numbered:
+        for name, folder in chosen:
             log = read_table(folder, name)
             if team is None or team in log.teams:
-                files.update(_table_files(log, number, fmt, team))
+                files.update(_table_files(log, fmt, team))
         if not files:
             raise ConfigError(f"team {team!r} sat at none of the tables exported from {run_dir}")
     out_dir.mkdir(parents=True, exist_ok=True)
