@@ -255,7 +255,9 @@ def test_the_final_table_exports_like_any_table(demo_run: Path, tmp_path: Path, 
         text = path.read_text()
         assert text.startswith("PokerStars Hand #1: ")  # the final is table 0: its hand numbers are the deals
         tally.add(check_pokerstars(text, deals, table="final", viewer=log.seat_of(team)))
-    assert tally.compared == tally.read == 2 * len(deals) + sum(
-        seat in gather_hand(e).order for e in log.deals for seat in range(1, 7)
+    assert (
+        tally.compared
+        == tally.read
+        == 2 * len(deals) + sum(seat in gather_hand(e).order for e in log.deals for seat in range(1, 7))
     )
     _report(capsys, tally.line("final table, PHH + ACPC + PokerStars"))

@@ -17,17 +17,13 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from arena.cards import card_text, parse_cards
+from arena.cards import parse_cards
 from arena.engines.headsup import START_STACK
 from arena.engines.nlhe.events import ActionKind, Event
 from arena.engines.nlhe.rules import TableRules
-from arena.exports.hand import Hand, gather_hand
+from arena.exports.hand import Hand, compact, gather_hand
 from arena.exports.logs import HeadsUpLog, TableLog
 from arena.exports.phh import HEADSUP_ANTE
-
-
-def _cards(cards: Iterable[int]) -> str:
-    return "".join(card_text(c) for c in cards)
 
 
 def _betting(hand: Hand) -> str:
@@ -51,10 +47,10 @@ def _betting(hand: Hand) -> str:
 def state_line(hand: Hand, *, teams: Sequence[str], viewer: int | None = None) -> str:
     """The ``STATE`` line of one deal (``viewer``: the seat whose view it is; others' cards unless shown)."""
     holes = "|".join(
-        _cards(hand.holes[seat]) if viewer in (None, seat) or hand.shown_down(seat) else ""
+        compact(hand.holes[seat]) if viewer in (None, seat) or hand.shown_down(seat) else ""
         for seat in hand.order
     )
-    boards = "".join(f"/{_cards(play.board)}" for play in hand.streets if play.board)
+    boards = "".join(f"/{compact(play.board)}" for play in hand.streets if play.board)
     payoffs = "|".join(str(hand.final[seat - 1] - hand.stacks[seat - 1]) for seat in hand.order)
     players = "|".join(teams[seat - 1] for seat in hand.order)
     return f"STATE:{hand.number}:{_betting(hand)}:{holes}{boards}:{payoffs}:{players}"
@@ -118,10 +114,10 @@ def headsup_state_line(record: dict[str, Any], *, player: str) -> str:
             break
     showdown = record.get("showdown") is not None
     dealt = (3, 4, 5)[: 3 if showdown else len(rounds) - 1]
-    boards = "".join(f"/{_cards(board[start:end])}" for start, end in zip((0, 3, 4), dealt, strict=False))
+    boards = "".join(f"/{compact(board[start:end])}" for start, end in zip((0, 3, 4), dealt, strict=False))
     delta = int(record["delta"])
     payoff = delta - HEADSUP_ANTE  # the player's net over its ante, as the antes model the dead pot
-    cards = f"{_cards(alice)}|{_cards(bob)}{boards}"
+    cards = f"{compact(alice)}|{compact(bob)}{boards}"
     return f"STATE:{record['hand']}:{'/'.join(rounds)}:{cards}:{payoff}|{-payoff}:{player}|Bob"
 
 

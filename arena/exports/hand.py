@@ -7,9 +7,10 @@ small blind) this puts the big blind first and the dealer second, as those progr
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
+from arena.cards import card_text
 from arena.engines.nlhe.events import (
     ActionTaken,
     BlindPosted,
@@ -65,6 +66,11 @@ class Hand:
     def shown_down(self, seat: int) -> bool:
         """Whether ``seat`` showed its cards at a showdown (live to the end, not folded)."""
         return any(h.seat == seat and not h.folded for h in self.shown)
+
+
+def compact(cards: Iterable[int]) -> str:
+    """Cards written together, as PHH and ACPC write them: ``AsKd``."""
+    return "".join(card_text(c) for c in cards)
 
 
 def gather_hand(events: Sequence[Event]) -> Hand:

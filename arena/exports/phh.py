@@ -19,11 +19,11 @@ import json
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from arena.cards import card_text, parse_cards
+from arena.cards import parse_cards
 from arena.engines.headsup import START_STACK
 from arena.engines.nlhe.events import ActionKind, Event
 from arena.engines.nlhe.rules import TableRules
-from arena.exports.hand import Hand, gather_hand
+from arena.exports.hand import Hand, compact, gather_hand
 from arena.exports.logs import HeadsUpLog, TableLog
 
 HIDDEN = "????"
@@ -61,20 +61,16 @@ def _document(number: int, fields: Sequence[tuple[str, Any]]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _cards(cards: Iterable[int]) -> str:
-    return "".join(card_text(c) for c in cards)
-
-
 def hand_actions(hand: Hand, *, viewer: int | None = None) -> list[str]:
     """The PHH actions of a deal; ``viewer`` (a seat) sees only its own cards and those shown down."""
     player = {seat: f"p{i + 1}" for i, seat in enumerate(hand.order)}
     actions = [
-        f"d dh {player[seat]} {_cards(hand.holes[seat]) if viewer in (None, seat) else HIDDEN}"
+        f"d dh {player[seat]} {compact(hand.holes[seat]) if viewer in (None, seat) else HIDDEN}"
         for seat in hand.order
     ]
     for play in hand.streets:
         if play.board:
-            actions.append(f"d db {_cards(play.board)}")
+            actions.append(f"d db {compact(play.board)}")
         for act in play.actions:
             match act.action:
                 case ActionKind.FOLD:
@@ -85,7 +81,7 @@ def hand_actions(hand: Hand, *, viewer: int | None = None) -> list[str]:
                     actions.append(f"{player[act.seat]} cbr {act.street_total}")
     for shown in sorted(hand.shown, key=lambda h: hand.position(h.seat)):
         if not shown.folded:
-            actions.append(f"{player[shown.seat]} sm {_cards(shown.cards)}")
+            actions.append(f"{player[shown.seat]} sm {compact(shown.cards)}")
     return actions
 
 
@@ -140,12 +136,12 @@ def render_phh(log: TableLog, *, team: str | None = None) -> str:
 def headsup_actions(record: dict[str, Any]) -> list[str]:
     """The PHH actions of one heads-up hand (``hands.jsonl`` record): the player is ``p1``, Bob ``p2``."""
     alice, bob, board = (parse_cards(record[key]) for key in ("alice", "bob", "board"))
-    actions = [f"d dh p1 {_cards(alice)}", f"d dh p2 {_cards(bob)}"]
+    actions = [f"d dh p1 {compact(alice)}", f"d dh p2 {compact(bob)}"]
     dealt = (0, 3, 4, 5)
     stack = START_STACK
     for index, played in enumerate(record["rounds"]):
         if index:
-            actions.append(f"d db {_cards(board[dealt[index - 1] : dealt[index]])}")
+            actions.append(f"d db {compact(board[dealt[index - 1] : dealt[index]])}")
         if stack == 0:  # both all-in: the judge still records the forced checks, nobody acts
             continue
         move, _, amount = played["alice"].partition(" ")
@@ -162,8 +158,8 @@ def headsup_actions(record: dict[str, Any]) -> list[str]:
             stack -= int(amount)
     if record.get("showdown") is not None:
         rounds = len(record["rounds"])
-        actions.extend(f"d db {_cards(board[dealt[i - 1] : dealt[i]])}" for i in range(rounds, 4))
-        actions.extend((f"p1 sm {_cards(alice)}", f"p2 sm {_cards(bob)}"))
+        actions.extend(f"d db {compact(board[dealt[i - 1] : dealt[i]])}" for i in range(rounds, 4))
+        actions.extend((f"p1 sm {compact(alice)}", f"p2 sm {compact(bob)}"))
     return actions
 
 
