@@ -43,32 +43,45 @@ def _table_files(log: TableLog, fmt: ExportFormat, team: str | None) -> dict[str
     return {f"{name}{suffix}": render(log, team=team)}
 
 
+def _match_files(run_dir: Path, fmt: ExportFormat) -> dict[str, str]:
+    """File name -> text of a heads-up match in ``fmt``."""
+    if fmt is ExportFormat.POKERSTARS:
+        raise ConfigError(f"{run_dir} is a heads-up match against Bob: export it as phh or acpc")
+    match = read_headsup(run_dir)
+    render = render_headsup_phh if fmt is ExportFormat.PHH else render_headsup_acpc
+    return {f"{_file_part(match.name, 'match')}{_SUFFIX[fmt]}": render(match)}
+
+
+def _run_files(run_dir: Path, fmt: ExportFormat, table: str | None, team: str | None) -> dict[str, str]:
+    """File name -> text of every chosen table of a run in ``fmt``."""
+    folders = table_folders(run_dir)
+    if not folders:
+        raise ConfigError(f"{run_dir} holds no recorded table (tables/<name>/events.jsonl) or match")
+    chosen = [(name, folder) for name, folder in folders if table in (None, name)]
+    if not chosen:
+        raise ConfigError(f"{run_dir} has no table {table!r} (it has {', '.join(n for n, _ in folders)})")
+    files: dict[str, str] = {}
+    for name, folder in chosen:
+        log = read_table(folder, name)
+        if team is None or team in log.teams:
+            files.update(_table_files(log, fmt, team))
+    if not files:
+        raise ConfigError(f"team {team!r} sat at none of the tables exported from {run_dir}")
+    return files
+
+
 def export_run(
     run_dir: Path, fmt: ExportFormat, out_dir: Path, *, table: str | None = None, team: str | None = None
 ) -> list[Path]:
     """Write RUN_DIR's hands in ``fmt`` into ``out_dir``; return the files written, in order."""
     if not run_dir.is_dir():
         raise ConfigError(f"run folder {run_dir} does not exist")
-    files: dict[str, str] = {}
     if is_headsup_run(run_dir):
-        if fmt is ExportFormat.POKERSTARS:
-            raise ConfigError(f"{run_dir} is a heads-up match against Bob: export it as phh or acpc")
-        log = read_headsup(run_dir)
-        render = render_headsup_phh if fmt is ExportFormat.PHH else render_headsup_acpc
-        files[f"{_file_part(log.name, 'match')}{_SUFFIX[fmt]}"] = render(log)
+        if table is not None or team is not None:
+            raise ConfigError(f"{run_dir} is a heads-up match: --table and --team do not apply")
+        files = _match_files(run_dir, fmt)
     else:
-        folders = table_folders(run_dir)
-        if not folders:
-            raise ConfigError(f"{run_dir} holds no recorded table (tables/<name>/events.jsonl) or match")
-        chosen = [(name, folder) for name, folder in folders if table in (None, name)]
-        if not chosen:
-            raise ConfigError(f"{run_dir} has no table {table!r} (it has {', '.join(n for n, _ in folders)})")
-        for name, folder in chosen:
-            log = read_table(folder, name)
-            if team is None or team in log.teams:
-                files.update(_table_files(log, fmt, team))
-        if not files:
-            raise ConfigError(f"team {team!r} sat at none of the tables exported from {run_dir}")
+        files = _run_files(run_dir, fmt, table, team)
     out_dir.mkdir(parents=True, exist_ok=True)
     written = []
     for name, text in files.items():
