@@ -61,16 +61,67 @@ def _document(number: int, fields: Sequence[tuple[str, Any]]) -> str:
     return "\n".join(lines) + "\n"
 
 
+NOT_ASKED = "# not asked: every opponent is all-in"
+
+
+class _Asked:
+    """Who PHH's state machine (pokerkit's) still asks in a betting round, followed along arena's actions.
+
+    A round asks every seat with chips that could still lose some (another seat still in has more in
+    front); a bet or raise asks again every other seat with chips; a seat leaves the queue when it acts.
+    arena asks nobody who owes nothing while every opponent is all-in (docs/protocol.md, "Who may raise"),
+    so such a seat can be left in the queue when arena's round ends: PHH then needs its check.
+    """
+
+    def __init__(self, hand: Hand) -> None:
+        self.order = hand.order
+        self.behind = {seat: hand.stacks[seat - 1] for seat in hand.order}
+        self.bets = dict.fromkeys(hand.order, 0)
+        for blind in hand.blinds:
+            self.behind[blind.seat] -= blind.amount
+            self.bets[blind.seat] = blind.amount
+        self.folded: set[int] = set()
+        self.queue: list[int] = []
+
+    def start_round(self, first: bool) -> None:
+        if not first:
+            self.bets = dict.fromkeys(self.order, 0)
+        live = [seat for seat in self.order if seat not in self.folded]
+        totals = sorted(self.bets[seat] + self.behind[seat] for seat in live)
+        second = totals[-2] if len(totals) > 1 else 0
+        self.queue = [seat for seat in live if self.behind[seat] and second > self.bets[seat]]
+        if len(self.queue) == 1 and self.bets[self.queue[0]] >= max(self.bets.values()):
+            self.queue = []
+
+    def act(self, seat: int, action: ActionKind, added: int) -> None:
+        self.behind[seat] -= added
+        self.bets[seat] += added
+        if action is ActionKind.FOLD:
+            self.folded.add(seat)
+        if action in (ActionKind.BET, ActionKind.RAISE):
+            self.queue = [s for s in self.order if s != seat and s not in self.folded and self.behind[s]]
+        elif seat in self.queue:
+            self.queue.remove(seat)
+        if len(self.order) - len(self.folded) < 2:
+            self.queue = []
+
+
 def hand_actions(hand: Hand, *, viewer: int | None = None) -> list[str]:
-    """The PHH actions of a deal; ``viewer`` (a seat) sees only its own cards and those shown down."""
+    """The PHH actions of a deal; ``viewer`` (a seat) sees only its own cards and those shown down.
+
+    A seat arena does not ask because every opponent is all-in, but PHH's state machine does, gets the
+    check it would play, marked with a comment (``pK cc # not asked: every opponent is all-in``).
+    """
     player = {seat: f"p{i + 1}" for i, seat in enumerate(hand.order)}
     actions = [
         f"d dh {player[seat]} {compact(hand.holes[seat]) if viewer in (None, seat) else HIDDEN}"
         for seat in hand.order
     ]
-    for play in hand.streets:
+    asked = _Asked(hand)
+    for index, play in enumerate(hand.streets):
         if play.board:
             actions.append(f"d db {compact(play.board)}")
+        asked.start_round(index == 0)
         for act in play.actions:
             match act.action:
                 case ActionKind.FOLD:
@@ -79,6 +130,9 @@ def hand_actions(hand: Hand, *, viewer: int | None = None) -> list[str]:
                     actions.append(f"{player[act.seat]} cc")
                 case ActionKind.BET | ActionKind.RAISE:
                     actions.append(f"{player[act.seat]} cbr {act.street_total}")
+            asked.act(act.seat, act.action, act.added)
+        actions += [f"{player[seat]} cc {NOT_ASKED}" for seat in asked.queue]
+        asked.queue = []
     for shown in sorted(hand.shown, key=lambda h: hand.position(h.seat)):
         if not shown.folded:
             actions.append(f"{player[shown.seat]} sm {compact(shown.cards)}")
