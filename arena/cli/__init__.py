@@ -22,6 +22,8 @@ COMMAND_MODULES = (
     "headsup",
     "twocard",
     "export",
+    "view",
+    "decks",
 )
 
 
