@@ -14,7 +14,6 @@ import os
 from pathlib import Path
 
 import pytest
-from exports_readback import check_acpc, check_phh, check_pokerstars
 
 from arena.cards import FULL_DECK, parse_cards
 from arena.engines.nlhe import CheckCall, Deal, Fold, RaiseTo, TableRules, next_dealer
@@ -23,6 +22,8 @@ from arena.exports.logs import TableLog
 from arena.exports.phh import render_phh
 from arena.exports.pokerstars import render_pokerstars
 
+from support.exports import check_acpc, check_phh, check_pokerstars
+
 GOLDEN = Path(__file__).parent / "golden" / "exports_table"
 TEAMS = ("Pr0001", "Pr0002", "Pr0003", "Pr0004")
 VIEWER = "Pr0003"
@@ -30,10 +31,10 @@ C, F = CheckCall(), Fold()
 DEALS = [
     (
         "Qs As Ks 7c Qh Ah Kh 2d 4c 2s 5d 9c 4h Jd 4d 3h",
-        [RaiseTo(40), C, C, RaiseTo(200), C, F, C] + [C, RaiseTo(50), C] + [RaiseTo(20), RaiseTo(60), C] + [C, C],
+        [RaiseTo(40), C, C, RaiseTo(200), C, F, C, C, RaiseTo(50), C, RaiseTo(20), RaiseTo(60), C, C, C],
     ),
     ("", [F, F, F]),
-    ("2c 4s 2h 4d 3d 5h 3c 5c 7d Ts Jh Qd 6s Kc 6h 9s", [C, C, F, C] + [C, C, C] * 3),
+    ("2c 4s 2h 4d 3d 5h 3c 5c 7d Ts Jh Qd 6s Kc 6h 9s", [C, C, F, C, *[C, C, C] * 3]),
 ]  # fmt: skip
 
 

@@ -5,7 +5,7 @@ match are exported with ``arena export`` in every format; pokerkit's PHH loader,
 parser read each file, replay each hand and must end with arena's stacks. Deals played on the engine with
 random answers add what a short demo rarely shows (all-ins for less, side pots, split pots, short blinds).
 Where arena's documented reading and pokerkit's differ the hand is named with the rule that applies
-(``tests/exports_readback.py`` lists them) and everything else is still compared; the counts are printed.
+(``tests/support/exports.py`` lists them) and everything else is still compared; the counts are printed.
 """
 
 from __future__ import annotations
@@ -19,18 +19,6 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from exports_readback import (
-    NOT_ASKED,
-    ODD_CHIPS,
-    REOPENING,
-    SHORT_BIG_BLIND,
-    Tally,
-    check_acpc,
-    check_headsup,
-    check_phh,
-    check_pokerstars,
-    random_deals,
-)
 from pokerkit import HandHistory
 from pokerkit.analysis import Statistics
 
@@ -42,6 +30,19 @@ from arena.exports.logs import read_table, table_folders
 from arena.exports.phh import render_phh_hands
 from arena.exports.pokerstars import render_pokerstars_hands
 from arena.games.codem.stats import POSITIONS
+
+from support.exports import (
+    NOT_ASKED,
+    ODD_CHIPS,
+    REOPENING,
+    SHORT_BIG_BLIND,
+    Tally,
+    check_acpc,
+    check_headsup,
+    check_phh,
+    check_pokerstars,
+    random_deals,
+)
 
 ROOT = Path(__file__).resolve().parents[1]
 DEALS = 30
