@@ -64,6 +64,7 @@ def renderings() -> dict[str, str]:
         f"golden.{VIEWER}.phhs": render_phh(log, team=VIEWER),
         f"golden.{VIEWER}.txt": render_pokerstars(log, team=VIEWER),
         "golden.log": render_acpc(log),
+        f"golden.{VIEWER}.log": render_acpc(log, team=VIEWER),
     }
 
 
