@@ -201,7 +201,15 @@ def test_a_teams_view_shows_opponents_cards_only_when_shown_down(demo_run: Path,
 
 
 def test_export_errors_are_one_line(demo_run: Path, headsup_run: Path, tmp_path: Path, capsys) -> None:
+    broken = tmp_path / "broken"
+    broken.mkdir()
+    (broken / "events.jsonl").write_text('{"deal": 1, "events": []}\nnot json\n')
+    cut = tmp_path / "cut"
+    cut.mkdir()
+    (cut / "events.jsonl").write_text('{"deal": 1, "events": []}\n')
     cases = [
+        ([str(broken), "--format", "acpc"], "events.jsonl line 2: not JSON"),
+        ([str(cut), "--format", "phh"], "deal 1: a recorded deal runs from deal_started to deal_ended"),
         ([str(demo_run), "--format", "phh", "--table", "table999"], "has no table 'table999'"),
         ([str(demo_run), "--format", "acpc", "--team", "Nobody"], "team 'Nobody' sat at none"),
         ([str(headsup_run), "--format", "pokerstars"], "export it as phh or acpc"),

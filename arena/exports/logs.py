@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from arena.engines.nlhe.events import BlindPosted, DealStarted, Event, event_from_dict
+from arena.engines.nlhe.events import BlindPosted, DealEnded, DealStarted, Event, event_from_dict
 from arena.engines.nlhe.rules import TableRules
 from arena.errors import ConfigError, FormatError
 
@@ -78,8 +78,7 @@ def infer_rules(deals: Sequence[Sequence[Event]]) -> TableRules:
     seats and, in the first deal, every seat holds the starting stack and posts its whole blind.
     """
     start = deals[0][0]
-    if not isinstance(start, DealStarted):
-        raise FormatError(f"a deal starts with {start.kind}, not deal_started")
+    assert isinstance(start, DealStarted), start
     blinds = {e.blind: e.amount for e in deals[0] if isinstance(e, BlindPosted) and not e.all_in}
     defaults = TableRules()
     return TableRules(
@@ -95,10 +94,14 @@ def read_table(folder: Path, name: str | None = None) -> TableLog:
     path = folder / "events.jsonl"
     deals: list[tuple[Event, ...]] = []
     for record in _read_json_lines(path):
+        where = f"{path} deal {record.get('deal', '?') if isinstance(record, dict) else '?'}"
         try:
-            deals.append(tuple(event_from_dict(e) for e in record["events"]))
+            events = tuple(event_from_dict(e) for e in record["events"])
         except (KeyError, TypeError, ValueError) as error:
-            raise FormatError(f"{path} deal {record.get('deal', '?')}: bad event ({error})") from None
+            raise FormatError(f"{where}: bad event ({error!r})") from None
+        if not events or not isinstance(events[0], DealStarted) or not isinstance(events[-1], DealEnded):
+            raise FormatError(f"{where}: a recorded deal runs from deal_started to deal_ended")
+        deals.append(events)
     if not deals:
         raise FormatError(f"{path} holds no deal")
     rules = infer_rules(deals)
