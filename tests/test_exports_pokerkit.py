@@ -41,6 +41,7 @@ from support.exports import (
     check_headsup,
     check_phh,
     check_pokerstars,
+    odd_chip_winners,
     random_deals,
 )
 
@@ -242,10 +243,18 @@ def test_stats_csv_has_every_team_and_the_profits_pokerkit_computes(demo_run: Pa
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         theirs = Statistics.from_hand_history(*histories)
+    # Odd chips (see tests/support/exports.py) are the one place pokerkit may pay a winner differently.
+    odd_chips = dict.fromkeys(rows, 0)
+    for _, folder in table_folders(demo_run):
+        log = read_table(folder)
+        for events in log.deals:
+            winners, odd = odd_chip_winners(gather_hand(events))
+            for seat in winners:
+                odd_chips[log.teams[seat - 1]] += odd
     for team, row in rows.items():
         assert int(row["profit"]) == int(standings[team]["profit"])
         assert int(row["hands"]) == theirs[team].sample_count
-        assert int(row["profit"]) == theirs[team].payoff_sum, team
+        assert abs(int(row["profit"]) - theirs[team].payoff_sum) <= odd_chips[team], team
         assert sum(int(row[f"profit_{p}"]) for p in POSITIONS) == int(row["profit"])
         assert sum(int(row[f"hands_{p}"]) for p in POSITIONS) == int(row["hands"])
 
