@@ -56,6 +56,7 @@ class FileTransport:
         self.folder = sandbox.folder
         self.owned: set[str] = set()
         self.wall_time_s = wall_time_s
+        self._paths: dict[str, str] = {}  # name -> path in the folder, made once (a decision writes four)
 
     def exchange(self, inputs: Mapping[str, str]) -> FileReply:
         """Write ``inputs`` (name -> text), run the program, read its answer, police its help files."""
@@ -71,8 +72,14 @@ class FileTransport:
         """Run the program once (a warm transport overrides this)."""
         return self.sandbox.run(self.argv, wall_time_s=self.wall_time_s)
 
+    def _path(self, name: str) -> str:
+        path = self._paths.get(name)
+        if path is None:
+            path = self._paths[name] = str(self.folder / name)
+        return path
+
     def _write(self, name: str, data: bytes, mode: int) -> None:
-        path = self.folder / name
+        path = self._path(name)
         if name in self.owned:
             try:
                 fd = os.open(path, _WRITE_FLAGS)
@@ -88,7 +95,7 @@ class FileTransport:
                     os.chmod(path, mode)
             except FileNotFoundError:
                 pass
-            fd = os.open(path, (_CREATE_FLAGS if not path.exists() else _WRITE_FLAGS), mode)
+            fd = os.open(path, (_CREATE_FLAGS if not os.path.exists(path) else _WRITE_FLAGS), mode)
             os.fchmod(fd, mode)
             self.owned.add(name)
         try:
@@ -99,7 +106,7 @@ class FileTransport:
     def _read_output(self) -> str | None:
         cap = self.sandbox.limits.output_bytes
         try:
-            fd = os.open(self.folder / self.output_name, _READ_FLAGS)
+            fd = os.open(self._path(self.output_name), _READ_FLAGS)
         except OSError:
             return None
         try:
