@@ -92,7 +92,9 @@ def run_cpp(interactor: Path, binary: Path, hands: int, seed: int) -> tuple[floa
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--hands", type=int, default=10_000)
     parser.add_argument("--short", type=int, default=10, help="hands of the match subtracted (set-up)")
     parser.add_argument("--rounds", type=int, default=3)
@@ -103,19 +105,20 @@ def main() -> None:
         interactor, binary = build(args.player, Path(scratch))
         run_arena(args.player, 50, args.seed)  # warm-up: imports, the evaluator's tables, caches
         wall_ratios, cpu_ratios = [], []
-        print(f"{'round':>5} {'load':>5} {'side':>6} {'wall s':>8} {'CPU s':>8} {'W':>8}  (per {args.hands} hands,"
-              f" minus a {args.short}-hand match)")
+        print(f"{'round':>5} {'load':>5} {'side':>6} {'wall s':>8} {'CPU s':>8} {'W':>8}  "
+              f"(per {args.hands} hands, minus a {args.short}-hand match)")
         for n in range(args.rounds):
             load = _load()
-            sides = {
-                "arena": lambda h: run_arena(args.player, h, args.seed + n),
-                "c++": lambda h: run_cpp(interactor, binary, h, args.seed + n),
-            }
+            seed = args.seed + n
             order = ["arena", "c++"] if n % 2 == 0 else ["c++", "arena"]
             figures: dict[str, tuple[float, float, float]] = {}
             for side in order:
-                long_wall, long_cpu, w = sides[side](args.hands)
-                short_wall, short_cpu, _ = sides[side](args.short)
+                if side == "arena":
+                    long_wall, long_cpu, w = run_arena(args.player, args.hands, seed)
+                    short_wall, short_cpu, _ = run_arena(args.player, args.short, seed)
+                else:
+                    long_wall, long_cpu, w = run_cpp(interactor, binary, args.hands, seed)
+                    short_wall, short_cpu, _ = run_cpp(interactor, binary, args.short, seed)
                 figures[side] = (long_wall - short_wall, long_cpu - short_cpu, w)
             for side in ("arena", "c++"):
                 wall, cpu, w = figures[side]

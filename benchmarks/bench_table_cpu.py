@@ -6,9 +6,10 @@
 A table of six copies of one program (``bots/codem/Tight.c``; then ``bots/codem/Caller.py`` with the
 warm start) is played in a child process, and everything it costs is counted: the child's own CPU,
 its sandbox helpers', the builds' and every program run's (``RUSAGE_CHILDREN`` of this process: all
-reaped descendants). The table is played twice, ``--deals`` + 10 deals and 10 deals, and the
-difference taken, which removes the interpreter start, the imports, the sandboxes and the builds; the
-remainder is divided by the difference in program runs.
+reaped descendants); the table process's own CPU (``arena ms``: engine, files, events, its side of
+the sandbox's socket) is printed beside it. The table is played twice, ``--deals`` + 10 deals and 10
+deals, and the difference taken, which removes the interpreter start, the imports, the sandboxes and
+the builds; the remainder is divided by the difference in program runs.
 
 The reference, in another child process: the same compiled program (for Python: a fresh interpreter
 with arena's flags on the script) started with ``os.posix_spawn`` and waited for, in a folder holding a
@@ -61,7 +62,11 @@ def child_table(program: Path, deals: int, out: Path) -> None:
 
     result = run_table(players, out / "table", TableConfig(deals=deals, seed=1, time_limit_s=5), on_deal=mark)
     played = marks[deals] - marks[SET_UP_DEALS] if deals > SET_UP_DEALS else 0.0
-    print(json.dumps({"runs": sum(t.decisions for t in result.teams), "wall_after_set_up": played}))
+    own = resource.getrusage(resource.RUSAGE_SELF)
+    print(json.dumps({
+        "runs": sum(t.decisions for t in result.teams), "wall_after_set_up": played,
+        "own_cpu": own.ru_utime + own.ru_stime,
+    }))
 
 
 def child_bare(argv: list[str], folder: Path, count: int) -> None:
@@ -95,8 +100,11 @@ def measured(command: list[str], tree: Path) -> tuple[float, float, dict]:
     return wall, _children_cpu() - cpu, json.loads(done.stdout.strip().splitlines()[-1])
 
 
-def table_cost(tree: Path, program: Path, deals: int, scratch: Path) -> tuple[float, float, int, Path]:
-    """(wall s, CPU s, program runs) of ``deals`` deals after set-up, and a team folder of the long table.
+def table_cost(
+    tree: Path, program: Path, deals: int, scratch: Path
+) -> tuple[float, float, int, Path, float]:
+    """(wall s, CPU s, program runs) of ``deals`` deals after set-up, a team folder of the long table, and
+    the CPU s of the table's own process (arena's side of the sandbox, without helpers and programs).
 
     The same seed plays the same first deals, so the short table's runs are the long one's first runs;
     the wall time is the long table's own, measured from the end of its set-up deals to its last deal.
@@ -110,7 +118,8 @@ def table_cost(tree: Path, program: Path, deals: int, scratch: Path) -> tuple[fl
     runs = long_json["runs"] - short_json["runs"]
     del long_wall, short_wall  # builds and sandbox starts vary too much under load: timed in the child
     played = long_json["wall_after_set_up"]
-    return played, long_cpu - short_cpu, runs, long_out / "table" / "teams" / "P1"
+    own = long_json["own_cpu"] - short_json["own_cpu"]
+    return played, long_cpu - short_cpu, runs, long_out / "table" / "teams" / "P1", own
 
 
 def bare_cost(argv: list[str], folder: Path, runs: int) -> tuple[float, float]:
@@ -140,7 +149,7 @@ def compare(language: str, deals: int, rounds: int, trees: dict[str, Path], scra
     program = PROGRAMS[language]
     print(f"\n{language}: six copies of {program.name}, {deals} deals (minus set-up), per decision")
     print(f"{'round':>5} {'load':>5} {'side':>10} {'runs':>6} {'CPU ms':>8} {'wall ms':>8} "
-          f"{'CPU x':>7} {'wall x':>7}")
+          f"{'CPU x':>7} {'wall x':>7} {'arena ms':>9}")
     ratios: dict[str, list[tuple[float, float]]] = {name: [] for name in trees}
     argv: list[str] | None = None
     folder = scratch
@@ -156,11 +165,11 @@ def compare(language: str, deals: int, rounds: int, trees: dict[str, Path], scra
         bare_cpu, bare_wall = bare[1] / runs * 1000, bare[0] / runs * 1000
         print(f"{n + 1:>5} {load:>5.1f} {'bare':>10} {runs:>6} {bare_cpu:>8.3f} {bare_wall:>8.3f}")
         for name in trees:
-            wall, cpu, table_runs, _ = tables[name]
+            wall, cpu, table_runs, _, own = tables[name]
             cpu_ms, wall_ms = cpu / table_runs * 1000, wall / table_runs * 1000
             ratios[name].append((cpu_ms / bare_cpu, wall_ms / bare_wall))
             print(f"{'':>5} {'':>5} {name:>10} {table_runs:>6} {cpu_ms:>8.3f} {wall_ms:>8.3f} "
-                  f"{cpu_ms / bare_cpu:>6.2f}x {wall_ms / bare_wall:>6.2f}x")
+                  f"{cpu_ms / bare_cpu:>6.2f}x {wall_ms / bare_wall:>6.2f}x {own / table_runs * 1000:>9.3f}")
     for name, pairs in ratios.items():
         cpu = statistics.median(p[0] for p in pairs)
         wall = statistics.median(p[1] for p in pairs)
