@@ -23,3 +23,7 @@ class SandboxError(ArenaError):
 
 class ToolchainError(ArenaError):
     """A compiler or interpreter needed for a program is missing."""
+
+
+class ProgramChanged(ArenaError):
+    """A team's program is not the one registered for the run: a run's programs are fixed."""

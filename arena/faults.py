@@ -48,3 +48,4 @@ class Fault:
     def from_dict(cls, data: dict[str, Any]) -> Fault:
         """Inverse of :meth:`to_dict`."""
         return cls(**{**data, "kind": FaultKind(data["kind"])})
+

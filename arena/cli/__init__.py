@@ -21,6 +21,8 @@ COMMAND_MODULES = (
     "tournament",
     "headsup",
     "twocard",
+    "view",
+    "decks",
 )
 
 

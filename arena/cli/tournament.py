@@ -28,11 +28,12 @@ from rich.progress import (
 from rich.table import Table
 from rich.text import Text
 
+from arena.cli.decks import add_deck_options, check_deck_options
 from arena.errors import ConfigError
 
 if TYPE_CHECKING:  # the library is imported when a command runs, so ``arena --help`` stays quick
+    from arena.tournament.final import FinalReport
     from arena.tournament.standings import Standing
-    from arena.tournament.store import ResultRow
 
 
 def register(subparsers: Any) -> None:
@@ -41,8 +42,11 @@ def register(subparsers: Any) -> None:
         "tournament",
         help="play a whole Code'em tournament of the programs in a folder",
         description="Find <TeamId>.<ext> programs, seat them at tables of six so every pair meets, play the "
-        "tables in parallel, and write standings.csv and results.json. Running the same command "
-        "again after an interruption finishes the tournament.",
+        "tables in parallel, and write standings.csv, results.json and awards.csv. The decks come from a "
+        "secret key committed in commitment.json before the first card ('arena reveal', 'arena verify'). "
+        "Each program is hashed when registered and again when each of its tables starts: a changed "
+        "program stops the tournament. Running the same command again after an interruption finishes "
+        "the tournament.",
     )
     tournament.add_argument(
         "submissions", type=Path, metavar="SUBMISSIONS_DIR", help="folder of <TeamId>.<ext> programs"
@@ -57,17 +61,32 @@ def register(subparsers: Any) -> None:
     tournament.add_argument(
         "--deals", type=int, default=1000, metavar="N", help="deals per table (default 1000)"
     )
-    tournament.add_argument("--seed", type=int, default=0, metavar="S", help="tournament seed (default 0)")
     tournament.add_argument(
         "--jobs", type=int, default=1, metavar="J", help="tables played at once (default 1)"
+    )
+    tournament.add_argument(
+        "--scheduler",
+        metavar="tcp://HOST:PORT",
+        help="play the tables on the Dask cluster of this scheduler instead of local --jobs "
+        "(docs/cluster.md)",
     )
     tournament.add_argument("--duplicate", action="store_true", help="replay each table with seats rotated")
     tournament.add_argument(
         "--time-limit", type=float, default=1.0, metavar="T", help="seconds per decision (default 1)"
     )
+    add_deck_options(tournament)
     tournament.set_defaults(handler=_tournament)
 
-    final = subparsers.add_parser("final", help="play the final table of the top six")
+    final = subparsers.add_parser(
+        "final",
+        help="play the final table of the top six",
+        description="Seat the six best teams of the standings (skipping any team disqualified at a table, "
+        "unless --allow-disqualified, and any team whose program never built; the skipped are named) and "
+        "play the final with a deck key of its own. Places: chips, then the deal in which a team went out "
+        "(later is better), then the stack at the start of that deal, then the seat first after the "
+        "button. Writes final.json and awards.csv. Once played, running it again shows the stored result; "
+        "--again plays it anew.",
+    )
     final.add_argument("run_dir", type=Path, metavar="RUN_DIR", help="a finished tournament's RUN_DIR")
     final.add_argument(
         "--help-files", type=Path, metavar="DIR", help="DIR/<TeamId>/: a finalist's help files"
@@ -81,11 +100,31 @@ def register(subparsers: Any) -> None:
     final.add_argument(
         "--deals", type=int, default=1000, metavar="N", help="deals at the final table (default 1000)"
     )
+    final.add_argument(
+        "--allow-disqualified",
+        action="store_true",
+        help="let teams disqualified at a tournament table be finalists (default: skipped)",
+    )
+    final.add_argument(
+        "--again",
+        action="store_true",
+        help="play the final again although it was played (e.g. with other help files or programs); the "
+        "stored result and its deck commitment are set aside",
+    )
+    add_deck_options(final, seed=False)
+    final.add_argument(
+        "--scheduler", metavar="tcp://HOST:PORT", help="play the final on this Dask cluster's workers"
+    )
     final.set_defaults(handler=_final)
 
     logs = subparsers.add_parser("finals-logs", help="write Code'em's finals log folders for the finalists")
     logs.add_argument("run_dir", type=Path, metavar="RUN_DIR", help="a finished tournament's RUN_DIR")
     logs.add_argument("--out", type=Path, required=True, metavar="DIR", help="where the folders go")
+    logs.add_argument(
+        "--allow-disqualified",
+        action="store_true",
+        help="choose the finalists as 'arena final --allow-disqualified' does",
+    )
     logs.set_defaults(handler=_finals_logs)
 
     watch = subparsers.add_parser("watch", help="check new and changed programs in a folder as they arrive")
@@ -119,7 +158,7 @@ class BarsOnTerminal:
 
     def note(self, message: str) -> None:
         """A plain line."""
-        self.console.print(message, markup=False, highlight=False)
+        self.console.print(message, markup=False, highlight=False, soft_wrap=True)
 
     def warn(self, message: str) -> None:
         """A line that starts with a yellow ``warning:``."""
@@ -146,6 +185,11 @@ class BarsOnTerminal:
         if self.bars is not None and self.tables is not None and self.deals is not None:
             self.bars.advance(self.tables, tables)
             self.bars.advance(self.deals, deals)
+
+    def cluster(self, *, workers: int, in_flight: int) -> None:
+        """A line when the cluster's workers or tables in flight change."""
+        line = f"cluster: {workers} workers connected, {in_flight} tables in flight"
+        self.console.print(line, highlight=False)
 
     def stop(self) -> None:
         """Leave the bars as they ended."""
@@ -175,20 +219,22 @@ def standings_table(standings: Sequence[Standing], *, title: str = "Standings") 
     return table
 
 
-def final_table(results: list[ResultRow]) -> Table:
-    """The final table's results as a rich table, winner first."""
-    table = Table(title="Final table")
-    for header in ("#", "seat", "team", "final stack", "profit", "faults", "DQ"):
+def final_table(report: FinalReport) -> Table:
+    """The final's places as a rich table, winner first, titled with the deals played."""
+    table = Table(title=f"Final table: {report.deals_played} of {report.deals} deals played")
+    for header in ("place", "seat", "team", "chips", "profit", "out in deal", "faults", "DQ"):
         table.add_column(header, justify="left" if header == "team" else "right")
-    for place, r in enumerate(results, start=1):
+    for p in report.places:
+        out = "-" if p.out_in_deal is None else str(p.out_in_deal or "did not build")
         table.add_row(
-            str(place),
-            str(r.seat),
-            r.team,
-            str(r.final_stack),
-            f"{r.profit:+d}",
-            str(r.faults),
-            "yes" if r.disqualified else "",
+            str(p.place),
+            str(p.seat),
+            p.team,
+            str(p.final_stack),
+            f"{p.profit:+d}",
+            out,
+            str(p.faults),
+            "yes" if p.disqualified else "",
         )
     return table
 
@@ -196,15 +242,29 @@ def final_table(results: list[ResultRow]) -> Table:
 def _tournament(args: argparse.Namespace) -> int:
     from arena.tournament.host import TournamentSettings, run_tournament
 
+    check_deck_options(args)
     try:
         settings = TournamentSettings(
             deals=args.deals, seed=args.seed, duplicate=args.duplicate, time_limit_s=args.time_limit
         )
     except ValidationError as error:
         raise ConfigError(_first_problem(error)) from None
-    progress = BarsOnTerminal(Console(stderr=True))
-    report = run_tournament(args.submissions, args.out, settings, jobs=args.jobs, progress=progress)
-    Console().print(standings_table(report.standings))
+    report = run_tournament(
+        args.submissions,
+        args.out,
+        settings,
+        jobs=args.jobs,
+        scheduler=args.scheduler,
+        progress=BarsOnTerminal(Console(stderr=True)),
+        deck_key=args.deck_key,
+        reveal_at_end=args.reveal_at_end,
+    )
+    console = Console()
+    console.print(standings_table(report.standings))
+    for standing in report.standings:
+        if standing.disqualified_tables:
+            tables = ", ".join(standing.disqualified_tables.split())
+            console.print(f"{standing.team} was disqualified at {tables}", highlight=False, soft_wrap=True)
     if report.failures:
         raise ConfigError(
             f"{len(report.failures)} table(s) failed (first: {report.failures[0]}); "
@@ -214,25 +274,35 @@ def _tournament(args: argparse.Namespace) -> int:
 
 
 def _final(args: argparse.Namespace) -> int:
-    from arena.tournament.final import run_final
+    from arena.tournament.final import FinalOptions, run_final
 
+    check_deck_options(args)
     if args.deals < 1:
         raise ConfigError(f"--deals must be at least 1, got {args.deals}")
-    results = run_final(
-        args.run_dir,
+    options = FinalOptions(
         help_files=args.help_files,
         programs_dir=args.programs,
         deals=args.deals,
-        progress=BarsOnTerminal(Console(stderr=True)),
+        deck_key=args.deck_key,
+        allow_disqualified=args.allow_disqualified,
+        again=args.again,
+        reveal_at_end=args.reveal_at_end,
+        scheduler=args.scheduler,
     )
-    Console().print(final_table(results))
+    report = run_final(args.run_dir, options, progress=BarsOnTerminal(Console(stderr=True)))
+    console = Console()
+    console.print(final_table(report))
+    console.print(f"{report.deals_played} deals played; places, tie rules and deals in final.json")
     return 0
 
 
 def _finals_logs(args: argparse.Namespace) -> int:
     from arena.tournament.finals_logs import write_finals_logs
 
-    chosen = write_finals_logs(args.run_dir, args.out)
+    choice = write_finals_logs(args.run_dir, args.out, allow_disqualified=args.allow_disqualified)
+    for skipped in choice.skipped:
+        print(skipped.line())
+    chosen = choice.finalists
     print(f"wrote log folders for {len(chosen)} finalists in {args.out}: {', '.join(chosen)}")
     return 0
 

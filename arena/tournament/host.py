@@ -10,15 +10,19 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from arena.atomic import write_atomically
+from arena.decks.commitment import TableDeck, commit, open_stage, reveal
 from arena.errors import ConfigError
 from arena.games.codem.table import PlayerSpec, TableConfig
-from arena.tournament.atomic import write_atomically
+from arena.tournament.awards import AWARDS, awards_csv, tournament_awards
 from arena.tournament.progress import Progress, Quiet
-from arena.tournament.runner import TableRunner, TableTask, execute, run_lock
+from arena.tournament.runner import TABLES_DIR, TableRunner, TableTask, execute, run_lock
 from arena.tournament.schedule import plan_tournament
 from arena.tournament.standings import Standing, compute_standings, standings_csv
-from arena.tournament.store import Store, TableKind, TableStatus, TeamRow
+from arena.tournament.store import Store, TableKind, TableRow, TableStatus, TeamRow
 from arena.tournament.submissions import find_submissions, ignored_warning
+
+TOURNAMENT = "tournament"
 
 
 class TournamentSettings(BaseModel):
@@ -27,7 +31,8 @@ class TournamentSettings(BaseModel):
     model_config = ConfigDict(frozen=True)
 
     deals: int = Field(1000, ge=1)
-    seed: int = 0
+    seed: int | None = None
+    """A known seed for tests and demos; None (the default): decks from a secret key (``arena.decks``)."""
     duplicate: bool = False
     time_limit_s: float = Field(1.0, gt=0)
 
@@ -48,20 +53,36 @@ class TournamentReport:
 
 
 def table_config(
-    settings: TournamentSettings, seed: int, deals: int | None = None, *, run_dir: Path
+    settings: TournamentSettings,
+    seed: int,
+    deals: int | None = None,
+    *,
+    run_dir: Path,
+    secret: bytes | None = None,
 ) -> TableConfig:
     """The configuration of one table of the tournament; programs are compiled once, into RUN_DIR/builds."""
     return TableConfig(
         deals=deals or settings.deals,
         seed=seed,
+        table_secret=secret,
         time_limit_s=settings.time_limit_s,
         build_cache=run_dir / "builds",
     )
 
 
-def programs_by_team(store: Store) -> dict[str, Path]:
-    """Each registered team's program path."""
-    return {t.team: Path(t.program) for t in store.teams()}
+def registered_players(store: Store) -> dict[str, PlayerSpec]:
+    """Each registered team with its program and the hash the program had when registered."""
+    return {t.team: PlayerSpec(t.team, Path(t.program), sha256=t.sha256) for t in store.teams()}
+
+
+def deck_of(table: TableRow) -> str:
+    """The deck a table draws from: the rotations of a duplicate group share their group's deck."""
+    return f"table{table.group:03d}" if table.kind is TableKind.ROUND else table.name
+
+
+def table_decks(tables: Sequence[TableRow]) -> list[TableDeck]:
+    """The tables to commit: each with its deck, its record of deals and (a known seed's) table seed."""
+    return [TableDeck(t.name, deck_of(t), f"{TABLES_DIR}/{t.name}/events.jsonl", t.seed) for t in tables]
 
 
 def run_tournament(
@@ -70,10 +91,17 @@ def run_tournament(
     settings: TournamentSettings,
     *,
     jobs: int = 1,
+    scheduler: str | None = None,
     progress: Progress | None = None,
     table_runner: TableRunner | None = None,
+    deck_key: Path | None = None,
+    reveal_at_end: bool = False,
 ) -> TournamentReport:
-    """Play (or finish) the tournament of the programs in ``submissions``; write RUN_DIR's outputs."""
+    """Play (or finish) the tournament of the programs in ``submissions``; write RUN_DIR's outputs.
+
+    The decks come from ``deck_key`` (a file), the run's stored key when resuming, or a fresh secret key,
+    committed in ``commitment.json`` before the first card (``settings.seed``: a known seed instead).
+    """
     progress = progress or Quiet()
     if jobs < 1:
         raise ConfigError(f"--jobs must be at least 1, got {jobs}")
@@ -85,34 +113,51 @@ def run_tournament(
     with run_lock(run_dir):
         store = Store(run_dir)
         try:
+            decks = open_stage(run_dir, TOURNAMENT, key_file=deck_key, seed=settings.seed)
             jobs_planned = plan_tournament(
-                [s.team for s in found], seed=settings.seed, duplicate=settings.duplicate
+                [s.team for s in found], seed=decks.schedule_seed, duplicate=settings.duplicate
             )
             store.initialise(
                 settings.model_dump(),
                 [TeamRow(s.team, str(s.program), s.language, s.sha256) for s in found],
                 jobs_planned,
             )
-            programs = programs_by_team(store)
+            players = registered_players(store)
             tables = store.tables(TableKind.ROUND)
+            commit(run_dir, decks, table_decks(tables))
+            progress.note(decks.describe())
             todo = [
                 TableTask(
                     t.name,
-                    tuple(PlayerSpec(team, programs[team]) for team in t.teams),
-                    table_config(settings, t.seed, run_dir=run_dir),
+                    tuple(players[team] for team in t.teams),
+                    table_config(settings, t.seed, run_dir=run_dir, secret=decks.secret(deck_of(t))),
                 )
                 for t in tables
                 if t.status is not TableStatus.DONE
             ]
+            if todo:
+                decks.require_unrevealed()
             if len(todo) < len(tables):
                 progress.note(f"resuming: {len(tables) - len(todo)} of {len(tables)} tables already played")
-            failures = execute(store, run_dir, todo, jobs=jobs, progress=progress, table_runner=table_runner)
+            failures = execute(
+                store,
+                run_dir,
+                todo,
+                jobs=jobs,
+                scheduler=scheduler,
+                progress=progress,
+                table_runner=table_runner,
+            )
             standings = compute_standings(store, duplicate=settings.duplicate)
             write_atomically(run_dir / "standings.csv", standings_csv(standings))
             write_atomically(
                 run_dir / "results.json",
                 json.dumps(results_document(store, settings, standings), indent=2) + "\n",
             )
+            write_atomically(run_dir / AWARDS, awards_csv(tournament_awards(store, standings)))
+            if reveal_at_end and not failures:
+                for line in reveal(run_dir, [TOURNAMENT]):
+                    progress.note(line)
         finally:
             store.close()
     return TournamentReport(standings, len(tables), len(todo) - len(failures), failures)
@@ -137,7 +182,8 @@ def results_document(
                 "name": t.name,
                 "group": t.group,
                 "rotation": t.rotation,
-                "seed": t.seed,
+                "seed": t.seed if settings.seed is not None else None,
+                "deck": deck_of(t),
                 "seats": list(t.teams),
                 "status": t.status,
                 "deals_played": t.deals_played,

@@ -24,6 +24,9 @@ class Progress(Protocol):
     def advance(self, *, tables: int = 0, deals: int = 0) -> None:
         """This many more tables finished and deals played."""
 
+    def cluster(self, *, workers: int, in_flight: int) -> None:
+        """On a Dask cluster: workers connected, tables being played now."""
+
     def stop(self) -> None:
         """Playing ended (finished, failed or interrupted)."""
 
@@ -41,6 +44,9 @@ class Quiet:
         """Nothing."""
 
     def advance(self, *, tables: int = 0, deals: int = 0) -> None:
+        """Nothing."""
+
+    def cluster(self, *, workers: int, in_flight: int) -> None:
         """Nothing."""
 
     def stop(self) -> None:

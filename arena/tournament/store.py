@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import sqlite3
 import zlib
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from enum import StrEnum, unique
@@ -46,6 +46,7 @@ class TableStatus(StrEnum):
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS notes (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS teams (
     team TEXT PRIMARY KEY, program TEXT NOT NULL, language TEXT NOT NULL, sha256 TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS tables (
@@ -126,6 +127,17 @@ class Store:
             for statement in _statements():
                 conn.execute(statement)
 
+    @classmethod
+    def open_read_only(cls, run_dir: Path) -> Store:
+        """A reader beside the writer (the viewer): no schema set-up, and SQLite refuses any write."""
+        path = run_dir / DB_NAME
+        if not path.is_file():
+            raise ConfigError(f"{run_dir} holds no {DB_NAME}")
+        store = cls.__new__(cls)
+        store.path = path
+        store.conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True, timeout=30)
+        return store
+
     def close(self) -> None:
         """Close the connection."""
         self.conn.close()
@@ -166,6 +178,24 @@ class Store:
                 [(t.team, t.program, t.language, t.sha256) for t in teams],
             )
             self._insert_tables(conn, TableKind.ROUND, settings["deals"], jobs)
+
+    def note(self, key: str) -> Any:
+        """A value kept beside the settings (e.g. what the final was played with), None when unset."""
+        row = self.conn.execute("SELECT value FROM notes WHERE key = ?", (key,)).fetchone()
+        return json.loads(row[0]) if row else None
+
+    def set_note(self, key: str, value: Any) -> None:
+        """Keep ``value`` (JSON) under ``key``."""
+        with self.transaction() as conn:
+            text = json.dumps(value, sort_keys=True)
+            conn.execute("INSERT OR REPLACE INTO notes (key, value) VALUES (?, ?)", (key, text))
+
+    def discard_table(self, name: str) -> None:
+        """Forget a table wholly (schedule, seats and outcome): the final played again with ``--again``."""
+        with self.transaction() as conn:
+            for table in ("deals", "faults", "results", "builds", "seats"):
+                conn.execute(f"DELETE FROM {table} WHERE table_name = ?", (name,))
+            conn.execute("DELETE FROM tables WHERE name = ?", (name,))
 
     def add_table(self, kind: TableKind, deals: int, job: TableJob) -> None:
         """Schedule one more table (the final) unless it is already scheduled."""
@@ -264,6 +294,11 @@ class Store:
         keys = ("table", "team", "kind", "reason", "deal", "stage")
         return [dict(zip(keys, row, strict=True)) for row in rows]
 
+    def table_errors(self) -> dict[str, str]:
+        """The error of every table whose run raised (status ``failed``)."""
+        rows = self.conn.execute("SELECT name, error FROM tables WHERE status = 'failed'")
+        return dict(rows.fetchall())
+
     def builds(self) -> list[tuple[str, str, bool, str]]:
         """``(table, team, built, reason)`` for every build recorded."""
         rows = self.conn.execute(
@@ -343,6 +378,24 @@ class Store:
                 "UPDATE tables SET status = ?, error = ? WHERE name = ? AND status != ?",
                 (TableStatus.FAILED, error, name, TableStatus.DONE),
             )
+
+
+@contextmanager
+def stored_deals(run_dir: Path) -> Iterator[Callable[[str, str], list[tuple[str, Iterable[Any]]]] | None]:
+    """For ``arena verify``: a table's deals as the database holds them (None when RUN_DIR has none)."""
+    if not (run_dir / DB_NAME).is_file():
+        yield None
+        return
+    store = Store(run_dir)
+
+    def records(_stage: str, table: str) -> list[tuple[str, Iterable[Any]]]:
+        done = any(t.name == table and t.status == TableStatus.DONE for t in store.tables(None))
+        return [(DB_NAME, store.deal_events(table))] if done else []
+
+    try:
+        yield records
+    finally:
+        store.close()
 
 
 def _statements() -> list[str]:

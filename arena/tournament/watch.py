@@ -17,9 +17,10 @@ from pathlib import Path
 from watchdog.events import FileSystemEvent, FileSystemEventHandler
 from watchdog.observers import Observer
 
+from arena import untrusted
+from arena.atomic import write_atomically
 from arena.errors import ArenaError
 from arena.games.codem.check import check_program, render_report
-from arena.tournament.atomic import write_atomically
 from arena.tournament.submissions import REPORT_SUFFIX, file_digest, is_program_name
 
 Checker = Callable[[Path], str]
@@ -44,9 +45,10 @@ def check_in_process(program: Path) -> str:
     """Check a program as ``arena check`` does; the report as it prints it (or why it was not checked)."""
     try:
         with tempfile.TemporaryDirectory(prefix="arena-watch-") as folder:
-            report = check_program(program, deals=CHECK_DEALS, seed=0, time_limit_s=1.0, out=Path(folder))
+            report = check_program(program, deals=CHECK_DEALS, seed=None, time_limit_s=1.0, out=Path(folder))
     except ArenaError as error:
-        return f"program: {program.name}\nresult: not checked: {error}\n"
+        problem = untrusted.printable(str(error))
+        return f"program: {untrusted.name(program.name)}\nresult: not checked: {problem}\n"
     return render_report(report)
 
 

@@ -17,6 +17,8 @@ from enum import StrEnum, unique
 from pathlib import Path
 from typing import Any
 
+from arena import untrusted
+from arena.decks.commitment import start_single_table
 from arena.engines.nlhe.events import ActionTaken, Event, Street, StreetStarted, event_from_dict
 from arena.errors import ConfigError
 from arena.faults import Fault
@@ -28,6 +30,7 @@ from arena.languages import language_for
 from arena.sandbox import Limits
 
 HOUSE_BOTS = ("Tight.c", "Raiser.cpp", "Bluffer.pl")
+CHECK = "check"
 BOTS_DIR = Path(__file__).resolve().parents[3] / "bots" / "codem"
 
 
@@ -79,6 +82,8 @@ class CheckReport:
     profit: int
     disqualified: bool
     reasons: tuple[str, ...]
+    decks: str = ""
+    """Where the cards came from: the committed secret key, or the warning that goes with a known seed."""
 
     @property
     def verdict(self) -> Verdict:
@@ -94,6 +99,7 @@ class CheckReport:
             "isolation": self.isolation,
             "opponents": list(self.opponents),
             "deals_played": self.deals_played,
+            "decks": self.decks,
             "build": {"ok": self.built, "output": self.build_output},
             "decisions": self.decisions,
             "timing": {**self.timing, "limit_ms": self.limit_ms},
@@ -115,19 +121,26 @@ def check_program(
     program: Path,
     *,
     deals: int,
-    seed: int,
+    seed: int | None,
     time_limit_s: float,
     out: Path,
     on_deal: Callable[[int], None] | None = None,
+    deck_key: Path | None = None,
 ) -> CheckReport:
-    """Play the program at a table of house bots in ``out`` and report on it."""
+    """Play the program at a table of house bots in ``out`` and report on it.
+
+    The decks come from a fresh secret key (or the one in ``deck_key``) committed in
+    ``out/commitment.json``, as at a tournament; ``seed`` deals from a known seed instead.
+    """
     if not program.is_file():
         raise ConfigError(f"{program}: no such program file")
     language = language_for(program)
     if deals < 1:
         raise ConfigError(f"--deals must be at least 1, got {deals}")
     players = house_players(program)
-    config = TableConfig(deals=deals, seed=seed, time_limit_s=time_limit_s)
+    decks = start_single_table(out, CHECK, key_file=deck_key, seed=seed)
+    secret = decks.secret(CHECK)
+    config = TableConfig(deals=deals, seed=seed or 0, table_secret=secret, time_limit_s=time_limit_s)
     result = run_table(players, out, config, on_deal=on_deal)
     team = next(t for t in result.teams if t.team == program.stem)
     events = _events_by_deal(out / "events.jsonl")
@@ -152,6 +165,7 @@ def check_program(
         profit=team.profit,
         disqualified=team.disqualified,
         reasons=tuple(_verdict_reasons(team, help_files, limits.help_files, time_limit_s)),
+        decks=decks.describe(),
     )
 
 
@@ -218,23 +232,25 @@ def _decision_points(events: list[Event], seat: int, stage: str) -> list[int]:
 
 
 def _help_files(folder: Path, program: Path, language: str) -> list[str]:
-    """Files the program kept in its folder besides the protocol files and its build."""
+    """What the program kept in its folder besides the protocol files and its build (folders count, as
+    at the table); names escaped, as a program chose them."""
     if not folder.is_dir():
         return []
     build = {program.name, program.stem}
     kept = []
     for path in sorted(folder.rglob("*")):
         name = path.relative_to(folder).as_posix()
-        if not path.is_file() or name in PROTOCOL_FILES or name in build:
+        if name in PROTOCOL_FILES or name in build:
             continue
         if language == "java" and path.parent == folder and path.suffix == ".class":
             continue
-        kept.append(name)
+        kept.append(untrusted.name(name + "/" if path.is_dir() else name))
     return kept
 
 
 def render_report(report: CheckReport) -> str:
-    """The report as a team reads it (plain text)."""
+    """The report as a team reads it: plain text, every control character escaped (a program's stderr,
+    answers and file names reach a terminal as visible ``\\x1b``, never as escape sequences)."""
     lines = [f"── arena check {report.program} ({report.language}, sandbox: {report.isolation}) ──"]
     lines.append(f"build: {'ok' if report.built else 'failed'}")
     if report.build_output.strip():
@@ -243,12 +259,14 @@ def render_report(report: CheckReport) -> str:
         f"table: {report.deals_played} deals against {', '.join(report.opponents)}; "
         f"final stack {report.final_stack} ({report.profit:+d})"
     )
+    if report.decks:
+        lines.append(report.decks)
     timing = report.timing
     lines.append(
         f"decision time over {report.decisions} decisions: median {timing['median_ms']:.1f} ms, "
         f"p99 {timing['p99_ms']:.1f} ms, max {timing['max_ms']:.1f} ms (limit {report.limit_ms:.0f} ms)"
     )
-    names = f" ({', '.join(report.help_files)})" if report.help_files else ""
+    names = f" ({untrusted.listing(report.help_files, shown=20)})" if report.help_files else ""
     lines.append(f"help files: {len(report.help_files)} of {report.help_limit} allowed{names}")
     lines.append(f"faults: {len(report.faults)}")
     for number, checked in enumerate(report.faults, 1):
@@ -264,4 +282,4 @@ def render_report(report: CheckReport) -> str:
     lines.append("")
     lines.append(f"verdict: {report.verdict.value.upper()}")
     lines.extend(f"  - {reason}" for reason in report.reasons)
-    return "\n".join(lines) + "\n"
+    return untrusted.printable("\n".join(lines) + "\n")

@@ -9,21 +9,20 @@ results are :mod:`~arena.games.codem.results`; the table's folder is written by
 
 from __future__ import annotations
 
-import random
-import shutil
 from collections.abc import Callable, Sequence
 from contextlib import ExitStack
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, SecretBytes
 
-from arena.cards import derive_seed, shuffled_deck
+from arena import untrusted
+from arena.decks.derive import sha256_hex, table_decks
 from arena.engines.nlhe.actions import Action, Fold
 from arena.engines.nlhe.deal import Deal
 from arena.engines.nlhe.events import DealEnded, Street
 from arena.engines.nlhe.rules import TableRules, choose_first_dealer, next_dealer
-from arena.errors import ConfigError
+from arena.errors import ConfigError, ProgramChanged
 from arena.faults import Fault, FaultKind
 from arena.games.codem.deal_file import DealText
 from arena.games.codem.output import TableFolder
@@ -37,6 +36,7 @@ from arena.games.codem.protocol import (
 from arena.games.codem.results import TableResult, TeamResult, timing_summary
 from arena.languages import language_for
 from arena.sandbox.limits import Limits
+from arena.sandbox.team_folder import copy_given
 from arena.seats import breach_kind, kept_stderr, open_player, run_fault_kind
 from arena.transports.files import FileReply, FileTransport
 
@@ -50,6 +50,8 @@ class TableConfig(BaseModel):
 
     deals: int = Field(1000, ge=1)
     seed: int = 0
+    table_secret: SecretBytes | None = None
+    """The table's secret from the run's deck key (``arena.decks``); without it ``seed`` fixes the cards."""
     time_limit_s: float = Field(1.0, gt=0)
     max_faults: int = Field(10, ge=1)
     warm_python: bool = True
@@ -60,11 +62,15 @@ class TableConfig(BaseModel):
 
 @dataclass(frozen=True)
 class PlayerSpec:
-    """A team and its program; ``help_dir`` holds help files given before the table (the final table)."""
+    """A team and its program; ``help_dir`` holds help files given before the table (the final table).
+
+    ``sha256`` is the program's hash when it was registered: the table checks it before it starts.
+    """
 
     team: str
     program: Path
     help_dir: Path | None = None
+    sha256: str | None = None
 
 
 @dataclass
@@ -96,6 +102,13 @@ def _validate_players(players: Sequence[PlayerSpec]) -> None:
         if not player.program.is_file():
             raise ConfigError(f"program {player.program} does not exist")
         language_for(player.program)
+        if player.sha256 is not None:
+            now = sha256_hex(player.program.read_bytes())
+            if now != player.sha256:
+                raise ProgramChanged(
+                    f"the program of team {player.team} ({player.program}) changed since it was registered "
+                    f"(SHA-256 {player.sha256[:16]}..., now {now[:16]}...); a run's programs are fixed"
+                )
 
 
 class _Table:
@@ -112,7 +125,7 @@ class _Table:
         fault = Fault(
             team=seat.team,
             kind=kind,
-            reason=reason,
+            reason=untrusted.capped(untrusted.printable(reason)),
             deal=deal,
             stage=stage,
             stderr=kept_stderr(stderr),
@@ -130,13 +143,24 @@ class _Table:
         seat.wall_ms.append(run.wall_ms)
         seat.cpu_ms.append(run.cpu_ms)
         seat.peak_memory_kb = max(seat.peak_memory_kb, run.peak_memory_kb)
-        for violation in reply.violations:
-            self.record(seat, breach_kind(violation), violation, deal=deal, stage=stage, stderr=run.stderr)
+        for breach in reply.violations:
+            self.record(seat, breach_kind(breach), breach.reason, deal=deal, stage=stage, stderr=run.stderr)
         kind = run_fault_kind(run)
         if kind is not None:
             self.record(seat, kind, run.describe(), deal=deal, stage=stage, stderr=run.stderr)
             return None
         return reply
+
+    def close(self, seat: _Seat, *, deal: int) -> None:
+        """End the seat's sandbox; what its folder held that may not be kept is a fault, never an error."""
+        if seat.transport is None:
+            return
+        sandbox = seat.transport.sandbox
+        sandbox.close()
+        for stray in sandbox.dropped:
+            name = untrusted.name(stray.path)
+            reason = f"{name} is {stray.reason}; not kept" if stray.path else stray.reason
+            self.record(seat, FaultKind.SANDBOX_VIOLATION, reason, deal=deal, stage="close")
 
     def decide(
         self, deal: Deal, seat: _Seat, *, number: int, stacks_before: Sequence[int], deal_text: DealText
@@ -182,14 +206,7 @@ def _open_seat(
     """The team's seat, and the sandbox's isolation level."""
     workdir = folder.team_folder(player.team)
     # Help files go in before the sandbox opens: it takes in what the folder holds at that moment.
-    helps: set[str] = set()
-    if player.help_dir is not None:
-        for source in sorted(player.help_dir.rglob("*")):
-            if source.is_file():
-                target = workdir / source.relative_to(player.help_dir)
-                target.parent.mkdir(parents=True, exist_ok=True)
-                shutil.copyfile(source, target)
-                helps.add(source.relative_to(player.help_dir).as_posix())
+    helps = copy_given(player.help_dir, workdir, limits) if player.help_dir is not None else set()
     opened = open_player(stack, player.team, player.program, workdir, limits, build_cache=config.build_cache)
     isolation = opened.sandbox.isolation_level
     if not opened.built:
@@ -214,6 +231,7 @@ def run_table(
     stacks = [rules.starting_stack] * len(players)
     deals_played = 0
     with TableFolder(out_dir) as folder, ExitStack() as stack:
+        folder.write_seats([player.team for player in players])
         seats: list[_Seat] = []
         isolation = ""
         for seat_no, player in enumerate(players, 1):
@@ -234,14 +252,16 @@ def run_table(
                 )
                 if notify is not None:
                     notify(f"{seat.team}: build failed, sits out\n{seat.build_output}")
-        dealer_rng = random.Random(derive_seed(config.seed, "dealer"))
+        secret = config.table_secret.get_secret_value() if config.table_secret is not None else None
+        decks = table_decks(seed=config.seed, secret=secret)
+        dealer_rng = decks.dealer_rng()
         dealer = 0
         for number in range(1, config.deals + 1):
             in_play = [s if seats[i].plays else 0 for i, s in enumerate(stacks)]
             if sum(1 for s in in_play if s > 0) < 2:
                 break
             dealer = choose_first_dealer(dealer_rng, in_play) if dealer == 0 else next_dealer(in_play, dealer)
-            deck = shuffled_deck(derive_seed(config.seed, "deal", number))
+            deck = decks.deck(number)
             deal = Deal(rules=rules, deal_number=number, dealer=dealer, stacks=in_play, deck=deck)
             deal_text = DealText(seats=len(players))  # brought up to date at each decision
             while not deal.is_over:
@@ -263,9 +283,13 @@ def run_table(
             deals_played = number
             if on_deal is not None:
                 on_deal(number)
-        # The sandboxes close first (ExitStack), so each team folder holds what its program left.
+        # Each sandbox closes before the results (so each team folder holds what its program left); what a
+        # folder held that may not be kept is the team's fault, never the table's end.
+        for seat in seats:
+            table.close(seat, deal=deals_played)
     result = TableResult(
-        seed=config.seed,
+        seed=config.seed if secret is None else None,
+        deck_sha256=sha256_hex(secret) if secret is not None else None,
         deals_played=deals_played,
         isolation=isolation,
         teams=tuple(
