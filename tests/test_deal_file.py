@@ -1,10 +1,12 @@
 """deal.txt: parsing the Code'em statement's own examples, rendering from events, and the round trip."""
 
+import random
 from pathlib import Path
 
 import pytest
 
-from arena.cards import from_codem
+from arena.cards import from_codem, shuffled_deck
+from arena.engines.nlhe import CheckCall, Deal, Fold, RaiseTo, TableRules
 from arena.engines.nlhe.events import (
     ActionKind,
     ActionTaken,
@@ -20,7 +22,7 @@ from arena.engines.nlhe.events import (
     UncalledBetReturned,
 )
 from arena.errors import FormatError
-from arena.games.codem.deal_file import Cell, parse_deal_file, render_deal_file
+from arena.games.codem.deal_file import Cell, DealText, parse_deal_file, render_deal_file
 from arena.games.codem.inputs import render_deals_money, render_inputf
 
 SEED004 = Path(__file__).parent / "data" / "seed004"
@@ -153,12 +155,6 @@ def test_bad_files_name_the_problem(text: str, message: str) -> None:
 
 def test_deal_text_brought_up_to_date_renders_every_prefix_like_a_fresh_render() -> None:
     """The incremental renderer a table keeps per deal gives, after every event, the whole-deal rendering."""
-    import random
-
-    from arena.cards import shuffled_deck
-    from arena.engines.nlhe import CheckCall, Deal, Fold, RaiseTo, TableRules
-    from arena.games.codem.deal_file import DealText
-
     rng = random.Random(18)
     prefixes = 0
     for number in range(1, 301):
