@@ -21,6 +21,7 @@ COMMAND_MODULES = (
     "tournament",
     "headsup",
     "twocard",
+    "export",
     "view",
     "decks",
 )
