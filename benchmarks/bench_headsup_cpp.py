@@ -11,7 +11,8 @@ it, ``g++ -O2``), interleaved in one process, the order swapped every round:
 
 Each side plays a match of ``--hands`` hands and one of ``--short`` hands; the difference takes out
 what does not grow with the hands (arena: the sandbox, the player's build; C++: the player's start), so
-the judged figure is per hand played. CPU counts everything: this process (``RUSAGE_SELF``) and every
+the judged figure is per hand played (the set-up, a build under load, varies by seconds: use 2,000 hands
+or more). CPU counts everything: this process (``RUSAGE_SELF``) and every
 reaped child (``RUSAGE_CHILDREN``: the sandbox helper, the player, the interactor). The load average is
 printed with every round. The two judges draw different random streams, so their W differ within noise.
 """
@@ -123,6 +124,8 @@ def main() -> None:
             for side in ("arena", "c++"):
                 wall, cpu, w = figures[side]
                 print(f"{n + 1:>5} {load:>5.1f} {side:>6} {wall:>8.2f} {cpu:>8.2f} {w:>8.3f}")
+            if min(figures["arena"][0], figures["c++"][0]) <= 0:
+                print("      the set-up varied more than the match took: use more --hands (2,000 or more)")
             wall_ratios.append(figures["arena"][0] / figures["c++"][0])
             cpu_ratios.append(figures["arena"][1] / figures["c++"][1])
             print(f"{'':>5} {'':>5} {'ratio':>6} {wall_ratios[-1]:>7.2f}x {cpu_ratios[-1]:>7.2f}x")
