@@ -51,6 +51,7 @@ class Helper:
         self.machinery: set[int] = set()  # sessions that are arena's own (the fork server), not a program
         self.next_session = 1
         self.cgroup_fds: dict[str, list[int]] = {}
+        self.ready: Prepared | None = None
         self.cpu_mark_us = 0
 
     # -- protocol
@@ -70,6 +71,7 @@ class Helper:
                 stdin = self.read_exact(request["stdin_len"])
                 clocks = request["wall"], request.get("cpu"), request.get("budget_ms")
                 self.reply(*self.run(request["argv"], stdin, *clocks))
+                self.ready = self.prepare()  # the next run's process, made while the arena reads this reply
             elif op == "start":
                 self.start(request["argv"], machinery=request.get("machinery", False))
             elif op == "sweep":
@@ -184,6 +186,7 @@ class Helper:
         with no CPU limit, and is given the run cgroup's descriptors to place each decision it forks.
         """
         err_r, err_w = os.pipe2(os.O_CLOEXEC)
+        cpu = cpu if cpu is not None else self.default_cpu()
         if machinery:
             count = len(self.cgroup_fds.get("procs", []))
             argv = [*argv, "--cgroup-fds=" + ",".join(str(3 + n) for n in range(count))]
@@ -228,9 +231,12 @@ class Helper:
             # dumpable, so its /proc entries are root's until it says so); lowering below 0 would.
             set_dumpable(True)
             write_oom_score_adj(OOM_FIRST)
+            set_dumpable(False)  # until the program starts: none may open this process's memory meanwhile
         if not machinery:
             for which, value in self.rlimits:  # the exact values (the helper's own allow for itself)
-                if which == resource.RLIMIT_CPU and cpu is not None:
+                if which == resource.RLIMIT_CPU:
+                    if cpu is None:
+                        continue  # a prepared process takes it with its program (never above the hard limit)
                     value = cpu
                 resource.setrlimit(which, (value, value))
         os.chdir(self.cwd)  # before dropping root: the fallback's folder may sit below a private parent
@@ -244,6 +250,56 @@ class Helper:
         if machinery:  # inheritable: the fork server moves each decision it forks, and reads its CPU clock
             for offset, fd in enumerate([*procs, *self.cgroup_fds.get("cpu", [])]):
                 os.dup2(fd, 3 + offset)
+
+    def default_cpu(self) -> int | None:
+        """The sandbox's own ``RLIMIT_CPU`` value (a run may ask for another)."""
+        return dict(self.rlimits).get(resource.RLIMIT_CPU)
+
+    def prepare(self) -> Prepared:
+        """Fork the next run's process now: in the decision's cgroup, under every limit, waiting for argv.
+
+        Everything a program needs before its first instruction is done ahead, off the decision's clock
+        (and outside its CPU time); a run then costs a pipe write and a vfork-style spawn.
+        """
+        in_r, in_w = os.pipe2(os.O_CLOEXEC)
+        out_r, out_w = os.pipe2(os.O_CLOEXEC)
+        err_r, err_w = os.pipe2(os.O_CLOEXEC)
+        control_r, control_w = os.pipe2(os.O_CLOEXEC)
+        problem_r, problem_w = os.pipe2(os.O_CLOEXEC)
+        pid = os.fork()
+        if pid == 0:
+            try:
+                for fd in (in_w, out_r, err_r, control_w, problem_r):
+                    os.close(fd)  # the helper's ends: its own copy of control_w would keep it waiting forever
+                self.become_program(in_r, out_w, err_w, None, False)
+                with os.fdopen(control_r, "rb") as control:
+                    request = json.loads(control.read() or b"null")
+                if request is None:
+                    os._exit(0)  # not needed after all
+                if request["cpu"] is not None:  # the last limit, before the program's first instruction
+                    resource.setrlimit(resource.RLIMIT_CPU, (request["cpu"], request["cpu"]))
+                # A vfork-style spawn inherits all of it (cgroups, limits, score, filter, user, pipes) without
+                # an exec from this copy of the helper; the program then passes to the helper (PID 1, or a
+                # child subreaper), which waits for it.
+                argv = request["argv"]
+                program = self.resolve(argv[0])
+                pid = os.posix_spawn(program, argv, self.env, setsid=True, setsigdef=DEFAULT_SIGNALS)
+                os.write(problem_w, f"pid {pid}\n".encode())
+                os._exit(0)
+            except BaseException as error:
+                try:
+                    os.write(problem_w, f"{error}".encode())
+                finally:
+                    os._exit(127)
+        for fd in (in_r, out_w, err_w, control_r, problem_w):
+            os.close(fd)
+        return Prepared(pid, control_w, problem_r, in_w, out_r, err_r)
+
+    def discard_prepared(self) -> None:
+        """End the prepared process (the next request is not a run), before anything else is swept."""
+        if self.ready is not None:
+            self.ready.discard()
+            self.ready = None
 
     # -- the decision's cgroup
     def cgroup_cpu_us(self) -> int:
@@ -290,17 +346,15 @@ class Helper:
         """
         if not self.cgroup_fds.get("cpu"):
             budget_ms = None
-        out_r, out_w = os.pipe2(os.O_CLOEXEC)
-        errp_r, errp_w = os.pipe2(os.O_CLOEXEC)
-        if stdin:
-            in_r, in_w = os.pipe2(os.O_CLOEXEC)
-        else:
-            in_r, in_w = os.open(os.devnull, os.O_RDONLY | os.O_CLOEXEC), -1
+        prepared = self.ready or self.prepare()
+        self.ready = None
+        in_w, out_r, errp_r = prepared.stdin_w, prepared.stdout_r, prepared.stderr_r
+        if not stdin:
+            os.close(in_w)
+            in_w = -1
         self.decision_cpu_ms()  # the decision's CPU clock starts here
         started = time.monotonic()
-        pid, problem = self.spawn(argv, in_r, out_w, errp_w, cpu)
-        for fd in (in_r, out_w, errp_w):
-            os.close(fd)
+        pid, problem = prepared.launch(argv, cpu if cpu is not None else self.default_cpu())
         if pid < 0:
             for fd in (out_r, errp_r, in_w):
                 if fd >= 0:
@@ -358,6 +412,7 @@ class Helper:
                 break
         if not exited:
             os.kill(pid, signal.SIGKILL)
+        prepared.reap()  # long gone: the program has been the helper's child since
         _, status, usage = os.wait4(pid, 0)
         wall_ms = (time.monotonic() - started) * 1000
         for fd in outputs:
@@ -451,6 +506,7 @@ class Helper:
     def sweep(self, keep) -> None:
         """End every process the programs left behind (daemons, fork bombs), except live sessions."""
         keep = set(keep)
+        self.discard_prepared()
         if all(session in self.machinery for session in self.sessions):
             self.kill_decision()  # no program's session runs: everything in the decision's cgroup ends now
         for pid in [pid for pid in REAPED if pid not in keep]:
@@ -533,6 +589,44 @@ class Helper:
             tree.empty(root)
         finally:
             os.close(root)
+
+
+class Prepared:
+    """A forked process ready to start the next run's program: its pid and the helper's pipe ends."""
+
+    def __init__(self, pid: int, control_w: int, problem_r: int, *pipes: int) -> None:
+        stdin_w, stdout_r, stderr_r = pipes
+        self.pid, self.control_w, self.problem_r = pid, control_w, problem_r
+        self.stdin_w, self.stdout_r, self.stderr_r = stdin_w, stdout_r, stderr_r
+
+    def launch(self, argv: list[str], cpu: int | None) -> tuple[int, str]:
+        """Hand it ``argv``; (the program's pid, "") once started, or (-1, why it could not start)."""
+        message = b""
+        try:
+            os.write(self.control_w, json.dumps({"argv": argv, "cpu": cpu}).encode())
+        except BrokenPipeError:
+            message = b"the prepared process is gone"
+        os.close(self.control_w)
+        while chunk := os.read(self.problem_r, 4096):
+            message += chunk
+            if message.startswith(b"pid ") and message.endswith(b"\n"):
+                break  # started: no need to wait for the prepared process's own exit
+        os.close(self.problem_r)
+        if message.startswith(b"pid "):
+            return int(message[4:]), ""
+        self.reap()
+        return -1, f"{argv[0]}: {message.decode(errors='replace') or 'the prepared process is gone'}"
+
+    def reap(self) -> None:
+        """Collect the prepared process (it exits once its program is started; the program is ours then)."""
+        with contextlib.suppress(ChildProcessError):
+            os.waitpid(self.pid, 0)
+
+    def discard(self) -> None:
+        os.close(self.control_w)  # it exits at once on an empty request
+        for fd in (self.problem_r, self.stdin_w, self.stdout_r, self.stderr_r):
+            os.close(fd)
+        self.reap()
 
 
 def namespace_pids() -> list[int]:
@@ -648,6 +742,7 @@ install_seccomp_filter = _load_beside("seccomp").install_seccomp_filter
 tree = _load_beside("tree")  # beneath a folder without following links (arena/sandbox/tree.py): empties /tmp
 prctl = _PRCTL.prctl
 PR_SET_PDEATHSIG = _PRCTL.PR_SET_PDEATHSIG
+PR_SET_CHILD_SUBREAPER = 36
 PR_SET_DUMPABLE = _PRCTL.PR_SET_DUMPABLE
 PR_SET_NO_NEW_PRIVS = _PRCTL.PR_SET_NO_NEW_PRIVS
 PR_CAP_AMBIENT = _PRCTL.PR_CAP_AMBIENT
@@ -678,6 +773,7 @@ def main() -> None:
     signal.signal(signal.SIGPIPE, signal.SIG_IGN)
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # as PID 1, a handled signal would reach it from inside
     set_no_new_privs()
+    prctl(PR_SET_CHILD_SUBREAPER, 1)  # programs started by a prepared process become the helper's children
     channel = socket.socket(fileno=0)
     try:
         Helper(channel, mode).serve()
