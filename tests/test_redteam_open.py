@@ -4,6 +4,9 @@ fails until the hole is closed. Programs in ``tests/programs/redteam/`` say what
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -79,3 +82,34 @@ def test_two_teams_cannot_pass_hole_cards_through_the_shared_page_cache(tmp_path
     assert len(shown) >= 4, "too few show-downs to judge"
     # One right pair of 1,326 by chance is already unlikely; every deal right is a channel.
     assert len(right) <= 1, f"the receiver named the sender's cards {len(right)} times in {len(shown)} deals"
+
+
+PLAY_IN_A_CHILD = """
+import sys
+from pathlib import Path
+sys.path.insert(0, sys.argv[3])
+from support.hostile import CHECKER, play_hostile
+play_hostile(Path(sys.argv[1]), Path(sys.argv[2]), deals=3, baseline=CHECKER)
+"""
+
+
+def test_a_stopped_prepared_process_never_hangs_the_helper(tmp_path: Path) -> None:
+    """A warm decision stops the helper's prepared process (SIGSTOP): the table must still complete.
+
+    The table is played in a child process with a generous bound (3 deals take seconds), since the hole
+    is a helper waiting forever; a child that does not finish is ended (SIGTERM, then SIGKILL).
+    """
+    attacker, tests = REDTEAM / "StopPrepared.py", ROOT / "tests"
+    command = [sys.executable, "-c", PLAY_IN_A_CHILD, str(attacker), str(tmp_path / "play"), str(tests)]
+    child = subprocess.Popen(command, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    try:
+        code = child.wait(timeout=180)
+    except subprocess.TimeoutExpired:
+        child.terminate()
+        try:
+            child.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            child.kill()
+            child.wait()
+        pytest.fail("the table with StopPrepared.py did not finish in 180 s: the helper waits on a stopped process")
+    assert code == 0
