@@ -111,5 +111,5 @@ def test_a_stopped_prepared_process_never_hangs_the_helper(tmp_path: Path) -> No
         except subprocess.TimeoutExpired:
             child.kill()
             child.wait()
-        pytest.fail("the table with StopPrepared.py did not finish in 180 s: the helper waits on a stopped process")
+        pytest.fail("the table did not finish in 180 s: the helper waits on a stopped process")
     assert code == 0
