@@ -24,6 +24,7 @@ COMMAND_MODULES = (
     "tournament",
     "headsup",
     "twocard",
+    "export",
     "view",
     "decks",
 )
