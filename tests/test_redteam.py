@@ -96,3 +96,71 @@ def test_arena_table_refuses_a_climbing_program_name_in_one_line(tmp_path: Path)
     assert done.returncode != 0
     assert "Traceback" not in done.stderr and "not a team name" in done.stderr
     assert (out / "organiser-notes.txt").read_text() == "kept\n"
+
+
+# -- attacks that got through in review, now closed ------------------------------------------------
+
+HELP_BYTES = 16 << 20
+
+
+def test_extended_attributes_carry_no_more_than_the_help_file_budget(tmp_path: Path) -> None:
+    """user.* xattrs on a help file must not carry more than ``help_bytes_mb`` between decisions."""
+    outcome = play_hostile(REDTEAM / "XattrHoard.py", tmp_path, deals=6, baseline=CHECKER)
+    recovered = [int(line) for line in (outcome.team_folder / "recovered.txt").read_text().split()]
+    assert len(recovered) == outcome.attacker.decisions
+    assert max(recovered) <= HELP_BYTES or outcome.faults, (
+        f"{max(recovered) >> 20} MB carried between decisions in xattrs, no fault"
+    )
+
+
+def staged(program: Path, name: str, folder: Path) -> Path:
+    """A copy of ``program`` named ``name`` (the redteam programs that play two parts choose by name)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    copy = folder / name
+    copy.write_bytes(program.read_bytes())
+    return copy
+
+
+@pytest.mark.parametrize("attacker", ["DoubleTime.py", "DoubleTimeFifo.py"])
+def test_breaking_the_fork_server_gives_no_second_run(tmp_path: Path, attacker: str) -> None:
+    """A decision that kills or hangs arena's fork server must not be run again with the CPU it spent."""
+    program = staged(REDTEAM / "DoubleTime.py", attacker, tmp_path / "programs")
+    outcome = play_hostile(program, tmp_path / "play", deals=4)
+    doubled_path = outcome.team_folder / "doubled.txt"
+    doubled = doubled_path.read_text().split() if doubled_path.exists() else []
+    time_kinds = (FaultKind.CPU_LIMIT, FaultKind.TIMEOUT, FaultKind.CRASH)
+    time_faults = [fault for fault in outcome.faults if fault.kind in time_kinds]
+    assert len(time_faults) >= len(doubled), (
+        f"decisions given {doubled} s of CPU against a 1 s limit, with {len(time_faults)} time faults"
+    )
+
+
+PLAY_IN_A_CHILD = """
+import sys
+from pathlib import Path
+sys.path.insert(0, sys.argv[3])
+from support.hostile import CHECKER, play_hostile
+play_hostile(Path(sys.argv[1]), Path(sys.argv[2]), deals=3, baseline=CHECKER)
+"""
+
+
+def test_a_stopped_prepared_process_never_hangs_the_helper(tmp_path: Path) -> None:
+    """A warm decision stops the helper's prepared process (SIGSTOP): the table must still complete.
+
+    The table is played in a child process with a generous bound (3 deals take seconds), since the hole
+    is a helper waiting forever; a child that does not finish is ended (SIGTERM, then SIGKILL).
+    """
+    attacker, tests = REDTEAM / "StopPrepared.py", ROOT / "tests"
+    command = [sys.executable, "-c", PLAY_IN_A_CHILD, str(attacker), str(tmp_path / "play"), str(tests)]
+    child = subprocess.Popen(command, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    try:
+        code = child.wait(timeout=180)
+    except subprocess.TimeoutExpired:
+        child.terminate()
+        try:
+            child.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            child.kill()
+            child.wait()
+        pytest.fail("the table did not finish in 180 s: the helper waits on a stopped process")
+    assert code == 0

@@ -30,6 +30,7 @@ import types
 READ_CHUNK = 65536
 HIGH_FD = 100
 SWEEP_ROUNDS = 1000
+PREPARED_ANSWER_S = 5.0  # a prepared process that has not started its program by then was stopped
 
 
 class Helper:
@@ -412,7 +413,7 @@ class Helper:
                 break
         if not exited:
             os.kill(pid, signal.SIGKILL)
-        prepared.reap()  # long gone: the program has been the helper's child since
+        prepared.end()  # long gone (the program has been the helper's child since), or stopped by it
         _, status, usage = os.wait4(pid, 0)
         wall_ms = (time.monotonic() - started) * 1000
         for fd in outputs:
@@ -607,14 +608,23 @@ class Prepared:
         except BrokenPipeError:
             message = b"the prepared process is gone"
         os.close(self.control_w)
-        while chunk := os.read(self.problem_r, 4096):
+        poller = select.poll()
+        poller.register(self.problem_r, select.POLLIN)
+        deadline = time.monotonic() + PREPARED_ANSWER_S
+        while (left := deadline - time.monotonic()) > 0 and poller.poll(left * 1000):
+            chunk = os.read(self.problem_r, 4096)
+            if not chunk:
+                break
             message += chunk
             if message.startswith(b"pid ") and message.endswith(b"\n"):
                 break  # started: no need to wait for the prepared process's own exit
         os.close(self.problem_r)
-        if message.startswith(b"pid "):
+        if message.startswith(b"pid ") and message.endswith(b"\n"):
             return int(message[4:]), ""
-        self.reap()
+        if not message and time.monotonic() >= deadline:  # stopped by a program (it runs as the team's
+            # user) or stuck: end it, never wait for it
+            message = f"the prepared process did not start it within {PREPARED_ANSWER_S:.0f} s".encode()
+        self.end()
         return -1, f"{argv[0]}: {message.decode(errors='replace') or 'the prepared process is gone'}"
 
     def reap(self) -> None:
@@ -622,11 +632,19 @@ class Prepared:
         with contextlib.suppress(ChildProcessError):
             os.waitpid(self.pid, 0)
 
+    def end(self) -> None:
+        """Kill and collect it: it runs as the team's user, so a program may have stopped it (SIGSTOP),
+        and a stopped process never exits by itself."""
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(self.pid, signal.SIGKILL)
+        self.reap()
+
     def discard(self) -> None:
-        os.close(self.control_w)  # it exits at once on an empty request
+        """Let go of it without a run (the next request is not a run)."""
+        os.close(self.control_w)
         for fd in (self.problem_r, self.stdin_w, self.stdout_r, self.stderr_r):
             os.close(fd)
-        self.reap()
+        self.end()
 
 
 def namespace_pids() -> list[int]:

@@ -8,10 +8,12 @@ sandbox. The filter, in order:
 2. x32 system calls (x86-64 numbers with bit 30 set) fail with EPERM;
 3. every call in :data:`DENIED` fails with EPERM: keyrings, new namespaces, mounts, tracing, io_uring,
    perf events, BPF, POSIX message queues, userfaultfd;
-4. ``clone3`` fails with ENOSYS, so the C library falls back to ``clone``, whose flags a filter can see;
-5. ``clone`` with any ``CLONE_NEW*`` flag fails with EPERM (threads, ``fork``, ``CLONE_PARENT`` are allowed:
+4. setting an extended attribute (:data:`UNSUPPORTED`) fails with EOPNOTSUPP, as on a file system
+   without them: they would be storage the help-file rules do not see;
+5. ``clone3`` fails with ENOSYS, so the C library falls back to ``clone``, whose flags a filter can see;
+6. ``clone`` with any ``CLONE_NEW*`` flag fails with EPERM (threads, ``fork``, ``CLONE_PARENT`` are allowed:
    what they start is ended with the decision's cgroup);
-6. everything else is allowed.
+7. everything else is allowed.
 """
 
 from __future__ import annotations
@@ -49,6 +51,13 @@ DENIED = {
     "mq_open": (240, 180),
     "userfaultfd": (323, 282),
 }
+# Extended attributes would be storage the help-file rules do not see: setting one fails as unsupported.
+UNSUPPORTED = {
+    "setxattr": (188, 5),
+    "lsetxattr": (189, 6),
+    "fsetxattr": (190, 7),
+    "setxattrat": (463, 463),
+}
 CLONE = (56, 220)
 CLONE3 = (435, 435)
 ARCHITECTURES = {"x86_64": (0, 0xC000003E), "aarch64": (1, 0xC00000B7)}  # machine -> (column, AUDIT_ARCH)
@@ -83,6 +92,8 @@ def filter_program(machine: str) -> bytes:
         program += [_insn(JUMP_GREATER_EQUAL, X32_SYSCALL_BIT, 0, 1), _insn(RETURN, denied_errno)]
     for numbers in DENIED.values():
         program += [_insn(JUMP_EQUAL, numbers[column], 0, 1), _insn(RETURN, denied_errno)]
+    for numbers in UNSUPPORTED.values():
+        program += [_insn(JUMP_EQUAL, numbers[column], 0, 1), _insn(RETURN, ERRNO | errno.EOPNOTSUPP)]
     program += [
         _insn(JUMP_EQUAL, CLONE3[column], 0, 1),
         _insn(RETURN, ERRNO | errno.ENOSYS),

@@ -20,6 +20,7 @@ from arena.transports.files import FileTransport
 START_TIMEOUT_S = 60.0
 REPLY_GRACE_S = 5.0
 MAX_SERVER_FAILURES = 3
+MIN_RERUN_S = 0.001  # a cold rerun whose budget the warm attempt spent still runs, and is judged
 
 
 class WarmPythonTransport(FileTransport):
@@ -88,18 +89,26 @@ class WarmPythonTransport(FileTransport):
         cpu_ms = self.sandbox.sweep()
         reply = json.loads(line) if line is not None else {"status": "not_started", "detail": problem}
         if reply["status"] == "not_started":
-            return self._rerun_cold(reply.get("detail", problem))
+            return self._rerun_cold(reply.get("detail", problem), used_ms=cpu_ms)
         header = {key: reply[key] for key in ("status", "exit_code", "signal", "wall_ms", "cpu_ms", "maxrss")}
         header["cpu_ms"] = max(header["cpu_ms"], cpu_ms)
         out, err = reply["stdout"].encode("latin-1"), reply["stderr"].encode("latin-1")
         return self.sandbox._result(header, out, err, cap, budget_ms)
 
-    def _rerun_cold(self, problem: str) -> RunResult:
+    def _rerun_cold(self, problem: str, *, used_ms: float) -> RunResult:
+        """Run the decision again cold, with what is left of its budget: the CPU the decision's own
+        processes used before the server failed is spent (a program that kills its server mid-decision,
+        or blocks it, must not get a second full budget for one answer)."""
         self.failures += 1
         if self.server is not None:
             self.server.close()
             self.server = None
-        result = self.sandbox.run(self.argv, wall_time_s=self.cold_wall_time_s)
+        budget = self.cold_wall_time_s
+        if budget is None:
+            budget = self.sandbox.limits.wall_time_s
+        if used_ms > 0:
+            budget = max(budget - used_ms / 1000, MIN_RERUN_S)
+        result = self.sandbox.run(self.argv, wall_time_s=budget)
         incident = f"arena's Python fork server failed ({problem}); the decision was run again cold"
         return dataclasses.replace(result, incidents=(*result.incidents, incident))
 
