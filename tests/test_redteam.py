@@ -3,8 +3,8 @@
 Each attacker (``tests/programs/redteam/``, each says what it tries) plays a real Code'em table in a
 real sandbox beside honest programs through :func:`support.hostile.play_hostile`, which also checks
 that the table completes with ``results.json``, that a canary tree outside the run is unchanged and
-that nothing of the table's sandboxes remains. Attacks that still get through are in
-``tests/test_redteam_open.py``.
+that nothing of the table's sandboxes remains. The page-cache channel between colluding seats
+(``PageCache.py``) is not closed; docs/sandbox.md says so.
 """
 
 from __future__ import annotations
