@@ -23,3 +23,7 @@ class SandboxError(ArenaError):
 
 class ToolchainError(ArenaError):
     """A compiler or interpreter needed for a program is missing."""
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM, raised where the process was, so the same clean-up as Ctrl-C runs (exit 143)."""

@@ -4,22 +4,29 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 from rich.console import Console
 from rich.table import Table
 
+from arena.engines.nlhe.rules import TableRules
 from arena.errors import ConfigError
+from arena.faults import Fault
 from arena.games.codem.table import PlayerSpec, TableConfig
-from arena.tournament.runner import TableRunner, TableTask, execute, run_lock
+from arena.sandbox import NAMESPACES, RLIMITS_ONLY
+from arena.sandbox.isolation import namespaces_available
+from arena.tournament.reports import write_team_reports
+from arena.tournament.runner import TABLES_DIR, TableRunner, TableTask, execute, run_lock
 from arena.tournament.schedule import plan_tournament
 from arena.tournament.standings import Standing, compute_standings, standings_csv
-from arena.tournament.store import Store, TeamRow
-from arena.tournament.submissions import find_submissions, ignored_warning
+from arena.tournament.store import DB_NAME, Store, TeamRow
+from arena.tournament.submissions import Skipped, Submission, find_submissions, submissions_csv
+
+SUBMISSIONS_CSV = "submissions.csv"
 
 
 class TournamentSettings(BaseModel):
@@ -31,6 +38,44 @@ class TournamentSettings(BaseModel):
     seed: int = 0
     duplicate: bool = False
     time_limit_s: float = Field(1.0, gt=0)
+    max_faults: int = Field(10, ge=1)
+    small_blind: int = Field(5, ge=1)
+    big_blind: int = Field(10, ge=1)
+    stack: int = Field(1500, ge=1)
+
+    @model_validator(mode="after")
+    def _blinds_fit(self) -> TournamentSettings:
+        if self.small_blind > self.big_blind:
+            raise ValueError(f"the small blind {self.small_blind} exceeds the big blind {self.big_blind}")
+        if self.stack < 2 * self.big_blind:
+            raise ValueError(f"a stack of {self.stack} is less than two big blinds ({2 * self.big_blind})")
+        return self
+
+    def rules(self) -> TableRules:
+        """The table rules these settings give (seats are set per table)."""
+        return TableRules(small_blind=self.small_blind, big_blind=self.big_blind, starting_stack=self.stack)
+
+
+@dataclass(frozen=True)
+class TournamentPlan:
+    """What a run is about to do, told before the first deal."""
+
+    teams: list[Submission]
+    skipped: list[Skipped]
+    tables: int
+    tables_left: int
+    deals_per_table: int
+    isolation: str
+    isolation_detail: str
+    settings: TournamentSettings
+    deck_commitment: str | None = None
+    """The hash committing the run to its secret deck key, once decks come from one (shown when set)."""
+
+
+def isolation_level() -> tuple[str, str]:
+    """The sandbox isolation the tables will get here, and why."""
+    available, detail = namespaces_available()
+    return (NAMESPACES if available else RLIMITS_ONLY), detail
 
 
 @dataclass(frozen=True)
@@ -63,6 +108,8 @@ def table_config(
         deals=deals or settings.deals,
         seed=seed,
         time_limit_s=settings.time_limit_s,
+        max_faults=settings.max_faults,
+        rules=settings.rules(),
         build_cache=run_dir / "builds",
     )
 
@@ -80,16 +127,21 @@ def run_tournament(
     jobs: int = 1,
     console: Console | None = None,
     table_runner: TableRunner | None = None,
+    announce: Callable[[TournamentPlan], None] | None = None,
+    on_fault: Callable[[str, Fault], None] | None = None,
 ) -> TournamentReport:
-    """Play (or finish) the tournament of the programs in ``submissions``; write RUN_DIR's outputs."""
+    """Play (or finish) the tournament of the programs in ``submissions``; write RUN_DIR's outputs.
+
+    ``announce`` hears the plan before the first deal; ``on_fault`` hears each new fault as
+    ``(table, fault)`` while the tables play.
+    """
     console = console or Console(stderr=True)
     if jobs < 1:
         raise ConfigError(f"--jobs must be at least 1, got {jobs}")
-    found, ignored = find_submissions(submissions)
-    if ignored:
-        console.print(f"[yellow]warning:[/yellow] {ignored_warning(ignored)}", highlight=False)
+    found, skipped = find_submissions(submissions)
     if len(found) < 2:
         raise ConfigError(f"{submissions} holds {len(found)} program(s); a tournament needs at least 2")
+    _refuse_orphaned_tables(run_dir)
     with run_lock(run_dir):
         store = Store(run_dir)
         try:
@@ -101,6 +153,7 @@ def run_tournament(
                 [TeamRow(s.team, str(s.program), s.language, s.sha256) for s in found],
                 jobs_planned,
             )
+            write_atomically(run_dir / SUBMISSIONS_CSV, submissions_csv(found, skipped))
             programs = programs_by_team(store)
             tables = store.tables("round")
             todo = [
@@ -112,18 +165,35 @@ def run_tournament(
                 for t in tables
                 if t.status != "done"
             ]
-            if len(todo) < len(tables):
-                console.print(f"resuming: {len(tables) - len(todo)} of {len(tables)} tables already played")
-            failures = execute(store, run_dir, todo, jobs=jobs, console=console, table_runner=table_runner)
+            if announce is not None:
+                level, detail = isolation_level()
+                announce(
+                    TournamentPlan(found, skipped, len(tables), len(todo), settings.deals, level, detail, settings)
+                )
+            failures = execute(
+                store, run_dir, todo, jobs=jobs, console=console, table_runner=table_runner, on_fault=on_fault
+            )
             standings = compute_standings(store, duplicate=settings.duplicate)
             write_atomically(run_dir / "standings.csv", standings_csv(standings))
             write_atomically(
                 run_dir / "results.json",
                 json.dumps(results_document(store, settings, standings), indent=2) + "\n",
             )
+            write_team_reports(store, run_dir, settings)
         finally:
             store.close()
     return TournamentReport(standings, len(tables), len(todo) - len(failures), failures)
+
+
+def _refuse_orphaned_tables(run_dir: Path) -> None:
+    """Played tables without their database would be overwritten by a fresh start: refuse instead."""
+    tables = run_dir / TABLES_DIR
+    played = [p for p in tables.iterdir() if not p.name.startswith(".")] if tables.is_dir() else []
+    if played and not (run_dir / DB_NAME).exists():
+        raise ConfigError(
+            f"{run_dir} holds {len(played)} played table folder(s) in {TABLES_DIR}/ but no {DB_NAME}; "
+            "they are left as they are: use a new --out folder, or move tables/ away to start again"
+        )
 
 
 def results_document(

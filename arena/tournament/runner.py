@@ -40,6 +40,7 @@ from rich.progress import (
 from rich.text import Text
 
 from arena.errors import ArenaError, ConfigError
+from arena.faults import Fault
 from arena.games.codem.table import PlayerSpec, TableConfig, run_table
 
 TableRunner = Callable[..., Any]
@@ -121,15 +122,29 @@ def _init_worker(progress: Any, parent: int) -> None:
 def _report_deal(name: str) -> Callable[[int], None]:
     def on_deal(number: int) -> None:
         if _progress_queue is not None:
-            _progress_queue.put((name, number))
+            _progress_queue.put(("deal", name, number))
 
     return on_deal
+
+
+def _report_fault(name: str) -> Callable[[Fault], None]:
+    def on_fault(fault: Fault) -> None:
+        if _progress_queue is not None:
+            _progress_queue.put(("fault", name, fault.to_dict()))
+
+    return on_fault
 
 
 def play_table(task: TableTask, tables_dir: Path, table_runner: TableRunner) -> TableOutcome:
     """Worker side: play one table in a new hidden folder; return its result as plain data."""
     folder = Path(tempfile.mkdtemp(prefix=f".{task.name}.", dir=tables_dir))
-    result = table_runner(list(task.players), folder, task.config, on_deal=_report_deal(task.name))
+    result = table_runner(
+        list(task.players),
+        folder,
+        task.config,
+        on_deal=_report_deal(task.name),
+        on_fault=_report_fault(task.name),
+    )
     summary = {
         "seed": result.seed,
         "deals_played": result.deals_played,
@@ -186,8 +201,12 @@ def execute(
     console: Console,
     table_runner: TableRunner | None = None,
     label: str = "tables",
+    on_fault: Callable[[str, Fault], None] | None = None,
 ) -> list[str]:
-    """Play ``tasks`` in ``jobs`` worker processes, committing each; return the failures' messages."""
+    """Play ``tasks`` in ``jobs`` worker processes, committing each; return the failures' messages.
+
+    ``on_fault(table, fault)`` hears every fault as the workers record it.
+    """
     tables_dir = run_dir / TABLES_DIR
     tables_dir.mkdir(parents=True, exist_ok=True)
     _clean_hidden(tables_dir)
@@ -221,7 +240,7 @@ def execute(
                 }
             while pending:
                 done, _ = wait(pending, timeout=0.2, return_when=FIRST_COMPLETED)
-                _drain(progress_queue, progress, deal_bar, deals_seen)
+                _drain(progress_queue, progress, deal_bar, deals_seen, on_fault)
                 for future in done:
                     name = pending.pop(future)
                     _collect(future, name, store, tables_dir, failures, console)
@@ -261,12 +280,23 @@ def _collect(
     store.record_table(name, outcome.result, read_deals(folder))
 
 
-def _drain(progress_queue: Any, progress: Progress, deal_bar: Any, seen: dict[str, int]) -> None:
+def _drain(
+    progress_queue: Any,
+    progress: Progress,
+    deal_bar: Any,
+    seen: dict[str, int],
+    on_fault: Callable[[str, Fault], None] | None,
+) -> None:
     while True:
         try:
-            name, number = progress_queue.get_nowait()
+            what, name, value = progress_queue.get_nowait()
         except queue.Empty:
             return
+        if what == "fault":
+            if on_fault is not None:
+                on_fault(name, Fault.from_dict(value))
+            continue
+        number = value
         if number > seen.get(name, 0):
             progress.update(deal_bar, advance=number - seen.get(name, 0))
             seen[name] = number

@@ -95,13 +95,19 @@ class Store:
     def __init__(self, run_dir: Path) -> None:
         run_dir.mkdir(parents=True, exist_ok=True)
         self.path = run_dir / DB_NAME
-        self.conn = sqlite3.connect(self.path, isolation_level=None, timeout=30)
-        self.conn.execute("PRAGMA journal_mode=WAL")
-        self.conn.execute("PRAGMA synchronous=NORMAL")
-        self.conn.execute("PRAGMA foreign_keys=ON")
-        with self.transaction() as conn:
-            for statement in _statements():
-                conn.execute(statement)
+        if self.path.exists() and self.path.stat().st_size == 0:
+            raise ConfigError(f"{self.path} is empty (0 bytes), not a tournament database; {_LEFT_ALONE}")
+        try:
+            self.conn = sqlite3.connect(self.path, isolation_level=None, timeout=30)
+            _require_ours(self.conn, self.path)
+            self.conn.execute("PRAGMA journal_mode=WAL")
+            self.conn.execute("PRAGMA synchronous=NORMAL")
+            self.conn.execute("PRAGMA foreign_keys=ON")
+            with self.transaction() as conn:
+                for statement in _statements():
+                    conn.execute(statement)
+        except sqlite3.DatabaseError as error:
+            raise ConfigError(f"{self.path} is damaged or not a database ({error}); {_LEFT_ALONE}") from None
 
     def close(self) -> None:
         """Close the connection."""
@@ -325,6 +331,17 @@ class Store:
                 "UPDATE tables SET status = 'failed', error = ? WHERE name = ? AND status != 'done'",
                 (error, name),
             )
+
+
+_LEFT_ALONE = "it is left as it is: move it away to start a new tournament in this folder"
+
+
+def _require_ours(conn: sqlite3.Connection, path: Path) -> None:
+    """A database that holds tables must hold a tournament's (a new, empty one gets the schema)."""
+    names = {row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    if names and "meta" not in names:
+        conn.close()
+        raise ConfigError(f"{path} is an SQLite database but not a tournament's; {_LEFT_ALONE}")
 
 
 def _statements() -> list[str]:

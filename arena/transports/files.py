@@ -110,6 +110,29 @@ class FileTransport:
             os.close(fd)
         return data.decode("utf-8", errors="replace")
 
+    def help_files_snapshot(self, cap_bytes: int) -> dict[str, bytes] | None:
+        """The help files' bytes by relative name, read without following links (None past ``cap_bytes``).
+
+        A copy of the folder's own state between runs, so a run that faults can be reproduced later with
+        the help files it started from.
+        """
+        found: list[tuple[float, int, Path]] = []
+        _collect(self.folder, self.protected | self.owned | self.sandbox.build_products, found, top=True)
+        if sum(size for _, size, _ in found) > cap_bytes:
+            return None
+        snapshot = {}
+        for _, size, path in sorted(found, key=lambda item: item[2]):
+            try:
+                fd = os.open(path, _READ_FLAGS)
+            except OSError:
+                continue
+            try:
+                if stat.S_ISREG(os.fstat(fd).st_mode):
+                    snapshot[path.relative_to(self.folder).as_posix()] = os.read(fd, size)
+            finally:
+                os.close(fd)
+        return snapshot
+
     def _police_help_files(self, inputs: set[str]) -> tuple[int, tuple[str, ...]]:
         """Count help files; remove those past the count or size limit (newest first) and say so."""
         limits = self.sandbox.limits

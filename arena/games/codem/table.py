@@ -7,7 +7,8 @@ does stops the table. Output (all rendered from the events):
 * ``teams/<team>/``   each team's folder as it ended (program, build products, help files)
 * ``deals/deal<N>.txt`` the final ``deal.txt`` of every deal
 * ``events.jsonl``    one line per deal: ``{"deal": N, "events": [...]}``
-* ``faults.jsonl``    one line per fault
+* ``faults.jsonl``    one line per fault, with the three input files, stdout and stderr of its run
+* ``kept/<team>/deal<N>-decision<K>/`` the help files a faulted run started from (``arena replay``)
 * ``results.json``    per team: seat, final stack, profit, faults, timing; the seed and versions
 """
 
@@ -27,7 +28,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field
 
 from arena import __version__
-from arena.cards import derive_seed, shuffled_deck
+from arena.cards import cards_text, derive_seed, shuffled_deck
 from arena.engines.nlhe.actions import Action, Fold
 from arena.engines.nlhe.deal import Deal
 from arena.engines.nlhe.events import DealEnded, Street, event_to_dict
@@ -50,6 +51,9 @@ from arena.transports.files import FileReply, FileTransport
 from arena.transports.warm import WarmPythonTransport
 
 STDERR_KEPT = 2000
+KEPT_DIR = "kept"
+KEPT_BYTES = 8 << 20
+"""Per team and table: help files kept as they were before faulted runs, at most this many bytes."""
 _RUN_FAULTS = {
     RunStatus.TIMEOUT: FaultKind.TIMEOUT,
     RunStatus.CPU_LIMIT: FaultKind.CPU_LIMIT,
@@ -149,10 +153,29 @@ class _Seat:
     wall_ms: list[float] = field(default_factory=list)
     cpu_ms: list[float] = field(default_factory=list)
     peak_memory_kb: int = 0
+    deal: int = 0
+    runs_in_deal: int = 0
+    help_files: dict[str, bytes] | None = field(default_factory=dict)
+    """The help files as the last run left them (None when over the cap): the next run's start."""
+    kept_bytes: int = 0
 
     @property
     def plays(self) -> bool:
         return self.transport is not None
+
+
+@dataclass
+class _Run:
+    """One run of a program at one decision: what it was given, and what is needed to reproduce it."""
+
+    deal: int
+    stage: str
+    inputs: dict[str, str]
+    cards: str
+    stacks: Sequence[int]
+    decision: int = 0
+    help_before: dict[str, bytes] | None = None
+    stdout: bytes = b""
 
 
 def _validate_players(players: Sequence[PlayerSpec]) -> None:
@@ -188,14 +211,41 @@ def _run_fault(run: RunResult) -> FaultKind | None:
 class _Table:
     """The state of a running table (kept small: the engine holds the deal)."""
 
-    def __init__(self, seats: list[_Seat], config: TableConfig, out_dir: Path) -> None:
+    def __init__(
+        self,
+        seats: list[_Seat],
+        config: TableConfig,
+        out_dir: Path,
+        on_fault: Callable[[Fault], None] | None = None,
+    ) -> None:
         self.seats = seats
         self.config = config
         self.out_dir = out_dir
+        self.on_fault = on_fault
 
     def record(
-        self, seat: _Seat, kind: FaultKind, reason: str, *, deal: int, stage: str, stderr: bytes = b""
+        self,
+        seat: _Seat,
+        kind: FaultKind,
+        reason: str,
+        *,
+        deal: int,
+        stage: str,
+        stderr: bytes = b"",
+        run: _Run | None = None,
     ) -> None:
+        """Record a fault; with ``run``, everything needed to reproduce the decision it happened in."""
+        details: dict[str, Any] = {}
+        if run is not None:
+            details = {
+                "seat": seat.seat,
+                "decision": run.decision,
+                "cards": run.cards,
+                "stacks": tuple(run.stacks),
+                "inputs": run.inputs,
+                "stdout": run.stdout.decode("utf-8", "replace")[:STDERR_KEPT],
+                "help_kept": self._keep_help_files(seat, run),
+            }
         fault = Fault(
             team=seat.team,
             kind=kind,
@@ -203,27 +253,52 @@ class _Table:
             deal=deal,
             stage=stage,
             stderr=stderr.decode("utf-8", "replace")[:STDERR_KEPT],
+            **details,
         )
         seat.faults.append(fault)
         with (self.out_dir / "faults.jsonl").open("a") as out:
             out.write(json.dumps(fault.to_dict()) + "\n")
+        if self.on_fault is not None:
+            self.on_fault(fault)
         if not seat.disqualified and len(seat.faults) >= self.config.max_faults:
             seat.disqualified = True
 
-    def exchange(self, seat: _Seat, files: dict[str, str], *, deal: int, stage: str) -> FileReply | None:
+    def _keep_help_files(self, seat: _Seat, run: _Run) -> str:
+        """Write the help files the faulted run started from under ``kept/`` (once per run, capped)."""
+        if run.help_before is None or seat.kept_bytes + sum(map(len, run.help_before.values())) > KEPT_BYTES:
+            return ""
+        folder = Path(KEPT_DIR) / seat.team / f"deal{run.deal}-decision{run.decision}"
+        target = self.out_dir / folder
+        if not target.exists():
+            target.mkdir(parents=True)
+            for name, data in run.help_before.items():
+                (target / name).parent.mkdir(parents=True, exist_ok=True)
+                (target / name).write_bytes(data)
+            seat.kept_bytes += sum(map(len, run.help_before.values()))
+        return folder.as_posix()
+
+    def exchange(self, seat: _Seat, run: _Run) -> FileReply | None:
         """Run the seat's program once; record run-level faults; the reply if the run was clean."""
         assert seat.transport is not None
-        reply = seat.transport.exchange(files)
-        run = reply.run
-        seat.wall_ms.append(run.wall_ms)
-        seat.cpu_ms.append(run.cpu_ms)
-        seat.peak_memory_kb = max(seat.peak_memory_kb, run.peak_memory_kb)
+        if seat.deal != run.deal:
+            seat.deal, seat.runs_in_deal = run.deal, 0
+        seat.runs_in_deal += 1
+        run.decision = seat.runs_in_deal
+        run.help_before = seat.help_files
+        reply = seat.transport.exchange(run.inputs)
+        result = reply.run
+        run.stdout = result.stdout
+        seat.help_files = seat.transport.help_files_snapshot(KEPT_BYTES) if reply.help_files else {}
+        seat.wall_ms.append(result.wall_ms)
+        seat.cpu_ms.append(result.cpu_ms)
+        seat.peak_memory_kb = max(seat.peak_memory_kb, result.peak_memory_kb)
+        where = {"deal": run.deal, "stage": run.stage, "stderr": result.stderr, "run": run}
         for violation in reply.violations:
             kind = FaultKind.HELP_FILE_LIMIT if "help file" in violation else FaultKind.SANDBOX_VIOLATION
-            self.record(seat, kind, violation, deal=deal, stage=stage, stderr=run.stderr)
-        kind = _run_fault(run)
+            self.record(seat, kind, violation, **where)
+        kind = _run_fault(result)
         if kind is not None:
-            self.record(seat, kind, run.describe(), deal=deal, stage=stage, stderr=run.stderr)
+            self.record(seat, kind, result.describe(), **where)
             return None
         return reply
 
@@ -231,14 +306,20 @@ class _Table:
         if seat.disqualified or not seat.plays:
             return Fold()
         files = decision_files(deal, seat.seat, deal_number=number, stacks_before=stacks_before)
-        stage = deal.street.value
-        reply = self.exchange(seat, files, deal=number, stage=stage)
+        run = _Run(number, deal.street.value, files, cards_text(deal.hole_cards(seat.seat)), stacks_before)
+        reply = self.exchange(seat, run)
         if reply is None:
             return default_action(deal)
         reading: Reading = read_answer(reply.text, deal)
         if reading.fault is not None:
             self.record(
-                seat, reading.fault, reading.reason, deal=number, stage=stage, stderr=reply.run.stderr
+                seat,
+                reading.fault,
+                reading.reason,
+                deal=number,
+                stage=run.stage,
+                stderr=reply.run.stderr,
+                run=run,
             )
         return reading.action
 
@@ -252,7 +333,8 @@ class _Table:
                 files = decision_files(
                     deal, seat_no, deal_number=number, stacks_before=stacks_before, deal_text=final_text
                 )
-                self.exchange(seat, files, deal=number, stage=Street.SHOWDOWN.value)
+                cards = cards_text(deal.hole_cards(seat_no))
+                self.exchange(seat, _Run(number, Street.SHOWDOWN.value, files, cards, stacks_before))
 
 
 def _open_seat(
@@ -289,7 +371,9 @@ def _open_seat(
     python = language_for(player.program).name == "python"
     kind = WarmPythonTransport if warm_python and python else FileTransport
     transport = kind(sandbox, build.run_argv, protected=protected, wall_time_s=wall_time_s)
-    return _Seat(player.team, seat_no, transport, build_output=build.output), sandbox.isolation_level
+    seat = _Seat(player.team, seat_no, transport, build_output=build.output)
+    seat.help_files = transport.help_files_snapshot(KEPT_BYTES) if helps else {}
+    return seat, sandbox.isolation_level
 
 
 def run_table(
@@ -299,8 +383,12 @@ def run_table(
     *,
     on_deal: Callable[[int], None] | None = None,
     notify: Callable[[str], None] | None = None,
+    on_fault: Callable[[Fault], None] | None = None,
 ) -> TableResult:
-    """Play one table of ``config.deals`` deals; write its files in ``out_dir``; return the result."""
+    """Play one table of ``config.deals`` deals; write its files in ``out_dir``; return the result.
+
+    ``on_deal`` hears each finished deal's number, ``notify`` lines for people, ``on_fault`` each fault.
+    """
     _validate_players(players)
     rules = replace(config.rules, seats=len(players))
     limits = config.limits.model_copy(update={"wall_time_s": config.time_limit_s})
@@ -326,7 +414,7 @@ def run_table(
             seats.append(seat)
         if notify is not None:
             notify(f"sandbox isolation: {isolation}")
-        table = _Table(seats, config, out_dir)
+        table = _Table(seats, config, out_dir, on_fault)
         for seat in seats:
             if not seat.plays:
                 table.record(
