@@ -11,9 +11,9 @@ import threading
 from pathlib import Path
 from typing import Any
 
-from pydantic import ValidationError
 from rich.console import Console
 
+from arena.cli.options import add_rule_options
 from arena.errors import ConfigError
 
 
@@ -44,8 +44,12 @@ def register(subparsers: Any) -> None:
         "--jobs", type=int, default=1, metavar="J", help="tables played at once (default 1)"
     )
     tournament.add_argument("--duplicate", action="store_true", help="replay each table with seats rotated")
+    add_rule_options(tournament, what="at every table and the final")
     tournament.add_argument(
-        "--time-limit", type=float, default=1.0, metavar="T", help="seconds per decision (default 1)"
+        "--format",
+        choices=("table", "csv", "json"),
+        default="table",
+        help="the standings on stdout as a terminal table (default), CSV or JSON; the rest goes to stderr",
     )
     tournament.set_defaults(handler=_tournament)
 
@@ -83,16 +87,32 @@ def register(subparsers: Any) -> None:
 
 
 def _tournament(args: argparse.Namespace) -> int:
-    from arena.tournament.host import TournamentSettings, run_tournament, standings_table
+    from arena.cli.tournament_view import announce_plan, fault_line, print_outcome, print_standings
+    from arena.tournament.host import TournamentSettings, run_tournament
 
-    try:
-        settings = TournamentSettings(
-            deals=args.deals, seed=args.seed, duplicate=args.duplicate, time_limit_s=args.time_limit
-        )
-    except ValidationError as error:
-        raise ConfigError(_first_problem(error)) from None
-    report = run_tournament(args.submissions, args.out, settings, jobs=args.jobs)
-    Console().print(standings_table(report.standings))
+    small, big = args.blinds
+    settings = TournamentSettings(
+        deals=args.deals,
+        seed=args.seed,
+        duplicate=args.duplicate,
+        time_limit_s=args.time_limit,
+        max_faults=args.max_faults,
+        small_blind=small,
+        big_blind=big,
+        stack=args.stack,
+    )
+    console = Console(stderr=True)
+    report = run_tournament(
+        args.submissions,
+        args.out,
+        settings,
+        jobs=args.jobs,
+        console=console,
+        announce=lambda plan: announce_plan(console, plan),
+        on_fault=lambda table, fault: console.print(fault_line(table, fault), highlight=False, markup=False),
+    )
+    print_standings(report.standings, args.format, args.out)
+    print_outcome(console, args.out, report)
     if report.failures:
         raise ConfigError(
             f"{len(report.failures)} table(s) failed (first: {report.failures[0]}); "
@@ -143,7 +163,4 @@ def _watch(args: argparse.Namespace) -> int:
     return 0
 
 
-def _first_problem(error: ValidationError) -> str:
-    problem = error.errors()[0]
-    field = {"time_limit_s": "--time-limit"}.get(str(problem["loc"][0]), f"--{problem['loc'][0]}")
-    return f"{field}: {problem['msg']}"
+

@@ -5,13 +5,12 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Callable, Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 from rich.console import Console
-from rich.table import Table
 
 from arena.engines.nlhe.rules import TableRules
 from arena.errors import ConfigError
@@ -86,6 +85,10 @@ class TournamentReport:
     tables: int
     played_now: int
     failures: list[str]
+    faults: dict[str, dict[str, int]] = field(default_factory=dict)
+    """Per team, its faults counted by kind (build failures included, as ``build_failed``)."""
+    build_failures: dict[str, str] = field(default_factory=dict)
+    """Per team whose program did not build, the first line of why."""
 
     @property
     def complete(self) -> bool:
@@ -140,7 +143,11 @@ def run_tournament(
         raise ConfigError(f"--jobs must be at least 1, got {jobs}")
     found, skipped = find_submissions(submissions)
     if len(found) < 2:
-        raise ConfigError(f"{submissions} holds {len(found)} program(s); a tournament needs at least 2")
+        unplayed = "; ".join(f"{s.name}: {s.reason}" for s in skipped)
+        raise ConfigError(
+            f"{submissions} holds {len(found)} program(s); a tournament needs at least 2"
+            + (f" (not played: {unplayed})" if unplayed else "")
+        )
     _refuse_orphaned_tables(run_dir)
     with run_lock(run_dir):
         store = Store(run_dir)
@@ -180,9 +187,23 @@ def run_tournament(
                 json.dumps(results_document(store, settings, standings), indent=2) + "\n",
             )
             write_team_reports(store, run_dir, settings)
+            faults, builds = fault_summary(store)
         finally:
             store.close()
-    return TournamentReport(standings, len(tables), len(todo) - len(failures), failures)
+    return TournamentReport(standings, len(tables), len(todo) - len(failures), failures, faults, builds)
+
+
+def fault_summary(store: Store) -> tuple[dict[str, dict[str, int]], dict[str, str]]:
+    """Faults per team by kind, and the first line of each unbuilt program's compiler output."""
+    faults: dict[str, dict[str, int]] = {}
+    builds: dict[str, str] = {}
+    for fault in store.fault_records("round"):
+        kinds = faults.setdefault(fault["team"], {})
+        kinds[fault["kind"]] = kinds.get(fault["kind"], 0) + 1
+        if fault["kind"] == "build_failed" and fault["team"] not in builds:
+            lines = [line for line in fault["stderr"].splitlines() if line.strip()]
+            builds[fault["team"]] = lines[0] if lines else fault["reason"]
+    return faults, builds
 
 
 def _refuse_orphaned_tables(run_dir: Path) -> None:
@@ -225,24 +246,3 @@ def results_document(
         ],
         "faults": store.faults("round"),
     }
-
-
-def standings_table(standings: Sequence[Standing], *, title: str = "Standings") -> Table:
-    """The standings as a rich table for the terminal."""
-    table = Table(title=title)
-    for header in ("#", "team", "tables", "deals", "profit", "per deal", "±95%", "faults", "DQ", "unbuilt"):
-        table.add_column(header, justify="left" if header == "team" else "right")
-    for s in standings:
-        table.add_row(
-            str(s.rank),
-            s.team,
-            str(s.tables),
-            str(s.deals),
-            str(s.profit),
-            f"{s.profit_per_deal:+.2f}",
-            f"{s.ci95_half_width:.2f}",
-            str(s.faults),
-            str(s.disqualified),
-            str(s.build_failed),
-        )
-    return table

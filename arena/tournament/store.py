@@ -41,7 +41,7 @@ CREATE TABLE IF NOT EXISTS deals (
 CREATE TABLE IF NOT EXISTS faults (
     table_name TEXT NOT NULL, idx INTEGER NOT NULL, team TEXT NOT NULL, kind TEXT NOT NULL,
     reason TEXT NOT NULL, deal INTEGER NOT NULL, stage TEXT NOT NULL, stderr TEXT NOT NULL,
-    PRIMARY KEY (table_name, idx));
+    details TEXT NOT NULL DEFAULT '{}', PRIMARY KEY (table_name, idx));
 CREATE TABLE IF NOT EXISTS results (
     table_name TEXT NOT NULL, team TEXT NOT NULL, seat INTEGER NOT NULL, final_stack INTEGER NOT NULL,
     profit INTEGER NOT NULL, faults INTEGER NOT NULL, disqualified INTEGER NOT NULL,
@@ -106,6 +106,9 @@ class Store:
             with self.transaction() as conn:
                 for statement in _statements():
                     conn.execute(statement)
+                columns = {row[1] for row in conn.execute("PRAGMA table_info(faults)")}
+                if "details" not in columns:  # a database from before faults carried their decision
+                    conn.execute("ALTER TABLE faults ADD COLUMN details TEXT NOT NULL DEFAULT '{}'")
         except sqlite3.DatabaseError as error:
             raise ConfigError(f"{self.path} is damaged or not a database ({error}); {_LEFT_ALONE}") from None
 
@@ -238,14 +241,25 @@ class Store:
             yield deal, json.loads(zlib.decompress(blob))
 
     def faults(self, kind: str = "round") -> list[dict[str, Any]]:
-        """Every recorded fault at tables of one kind."""
+        """Every recorded fault at tables of one kind: table, team, kind, reason, deal, stage, seat, decision."""
+        return [
+            {key: fault[key] for key in ("table", "team", "kind", "reason", "deal", "stage", "seat", "decision")}
+            for fault in self.fault_records(kind)
+        ]
+
+    def fault_records(self, kind: str | None = "round") -> list[dict[str, Any]]:
+        """Every recorded fault in full (``Fault.to_dict()`` plus its ``table``), in play order."""
         rows = self.conn.execute(
-            "SELECT f.table_name, f.team, f.kind, f.reason, f.deal, f.stage FROM faults f "
-            "JOIN tables t ON t.name = f.table_name WHERE t.kind = ? ORDER BY t.position, f.idx",
-            (kind,),
+            "SELECT f.table_name, f.team, f.kind, f.reason, f.deal, f.stage, f.stderr, f.details FROM faults f "
+            "JOIN tables t ON t.name = f.table_name WHERE ? IS NULL OR t.kind = ? ORDER BY t.position, f.idx",
+            (kind, kind),
         )
-        keys = ("table", "team", "kind", "reason", "deal", "stage")
-        return [dict(zip(keys, row, strict=True)) for row in rows]
+        keys = ("table", "team", "kind", "reason", "deal", "stage", "stderr")
+        records = []
+        for *values, details in rows:
+            record = {"seat": 0, "decision": 0, **dict(zip(keys, values, strict=True)), **json.loads(details)}
+            records.append(record)
+        return records
 
     def builds(self) -> list[tuple[str, str, bool, str]]:
         """``(table, team, built, reason)`` for every build recorded."""
@@ -305,8 +319,10 @@ class Store:
                     ),
                 )
                 for fault in team["faults"]:
+                    core = ("team", "kind", "reason", "deal", "stage", "stderr")
+                    details = {k: v for k, v in fault.items() if k not in core}
                     conn.execute(
-                        "INSERT INTO faults VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                        "INSERT INTO faults VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                         (
                             name,
                             index,
@@ -316,6 +332,7 @@ class Store:
                             fault.get("deal", 0),
                             fault.get("stage", ""),
                             fault.get("stderr", ""),
+                            json.dumps(details),
                         ),
                     )
                     index += 1

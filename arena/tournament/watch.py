@@ -19,10 +19,12 @@ from watchdog.events import FileSystemEvent, FileSystemEventHandler
 from watchdog.observers import Observer
 
 from arena.errors import ArenaError
+from arena.games.codem.table import TableConfig
 from arena.tournament.submissions import REPORT_SUFFIX, file_digest, is_program_name
 
 Checker = Callable[[Path], str]
 CHECK_DEALS = 50
+CHECK_SEATS = 3
 REPORT_WIDTH = 100
 
 
@@ -50,14 +52,8 @@ def check_in_process(program: Path) -> str:
     console = Console(file=text, width=REPORT_WIDTH, no_color=True, highlight=False, force_terminal=False)
     try:
         with tempfile.TemporaryDirectory(prefix="arena-watch-") as folder:
-            report = check.check_program(
-                program,
-                deals=CHECK_DEALS,
-                seed=0,
-                time_limit_s=1.0,
-                out=Path(folder),
-                console=Console(quiet=True),
-            )
+            config = TableConfig(deals=CHECK_DEALS, seed=0)
+            report = check.check_program(program, config, seats=CHECK_SEATS, out=Path(folder))
     except ArenaError as error:
         return f"program: {program.name}\nresult: not checked: {error}\n"
     check.print_report(console, report)

@@ -158,6 +158,8 @@ class _Seat:
     help_files: dict[str, bytes] | None = field(default_factory=dict)
     """The help files as the last run left them (None when over the cap): the next run's start."""
     kept_bytes: int = 0
+    allowance_ms: float = 0.0
+    """The runtime's start-up, added to this team's wall limit (docs/sandbox.md)."""
 
     @property
     def plays(self) -> bool:
@@ -371,7 +373,7 @@ def _open_seat(
     python = language_for(player.program).name == "python"
     kind = WarmPythonTransport if warm_python and python else FileTransport
     transport = kind(sandbox, build.run_argv, protected=protected, wall_time_s=wall_time_s)
-    seat = _Seat(player.team, seat_no, transport, build_output=build.output)
+    seat = _Seat(player.team, seat_no, transport, build_output=build.output, allowance_ms=build.startup_ms)
     seat.help_files = transport.help_files_snapshot(KEPT_BYTES) if helps else {}
     return seat, sandbox.isolation_level
 
@@ -476,6 +478,7 @@ def run_table(
                     **_timing(s.wall_ms),
                     "cpu_median_ms": _timing(s.cpu_ms)["median_ms"],
                     "peak_memory_kb": s.peak_memory_kb,
+                    "allowance_ms": round(s.allowance_ms, 3),
                 },
                 build_output=s.build_output,
             )

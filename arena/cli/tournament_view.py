@@ -1,0 +1,120 @@
+"""What ``arena tournament`` tells people: the plan before play, a line per fault, standings, where it all went.
+
+Tables fit the terminal or wrap their text; a number is never cut (its column keeps its full width).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import asdict
+from pathlib import Path
+
+from rich.console import Console
+from rich.table import Table
+
+from arena.faults import Fault
+from arena.tournament.host import SUBMISSIONS_CSV, TournamentPlan, TournamentReport
+from arena.tournament.reports import REPORTS_DIR
+from arena.tournament.standings import Standing, standings_csv
+
+
+def number_column(table: Table, header: str, cells: Sequence[str]) -> None:
+    """A right-aligned column as wide as its widest cell, never wrapped or cut."""
+    width = max([len(header), *(len(cell) for cell in cells)])
+    table.add_column(header, justify="right", no_wrap=True, min_width=width)
+
+
+def standings_table(standings: Sequence[Standing], *, title: str = "Standings") -> Table:
+    """The standings as a rich table: team names fold when the terminal is narrow, figures never do."""
+    rows = [
+        (
+            str(s.rank),
+            s.team,
+            str(s.tables),
+            str(s.deals),
+            f"{s.profit:+d}",
+            f"{s.profit_per_deal:+.2f}",
+            f"{s.ci95_half_width:.2f}",
+            str(s.faults),
+            str(s.disqualified),
+            str(s.build_failed),
+        )
+        for s in standings
+    ]
+    headers = ("#", "team", "tables", "deals", "profit", "per deal", "±95%", "faults", "DQ", "unbuilt")
+    table = Table(title=title, pad_edge=False, collapse_padding=True)
+    for index, header in enumerate(headers):
+        if header == "team":
+            table.add_column(header, overflow="fold", min_width=4)
+        else:
+            number_column(table, header, [row[index] for row in rows])
+    for row in rows:
+        table.add_row(*row)
+    return table
+
+
+def announce_plan(console: Console, plan: TournamentPlan) -> None:
+    """Before the first deal: teams, skipped files and why, tables, deals, isolation, deck commitment."""
+    s = plan.settings
+    console.print(
+        f"teams: {len(plan.teams)} ({', '.join(f'{t.team} [{t.language}]' for t in plan.teams)})",
+        highlight=False,
+        markup=False,
+    )
+    for skipped in plan.skipped:
+        console.print(f"skipped: {skipped.name}: {skipped.reason}", highlight=False, markup=False)
+    resumed = plan.tables - plan.tables_left
+    console.print(
+        f"tables: {plan.tables} of 6 seats ({plan.deals_per_table} deals each"
+        + (f"; {resumed} already played, {plan.tables_left} to play" if resumed else "")
+        + f"); {s.time_limit_s:g} s a decision, disqualified after {s.max_faults} faults, "
+        f"blinds {s.small_blind}/{s.big_blind}, stacks {s.stack}, seed {s.seed}",
+        highlight=False,
+    )
+    console.print(f"sandbox isolation: {plan.isolation} ({plan.isolation_detail})", highlight=False)
+    if plan.deck_commitment is not None:
+        console.print(f"deck commitment: {plan.deck_commitment}", highlight=False)
+
+
+def fault_line(table: str, fault: Fault) -> str:
+    """One line per fault as it happens."""
+    where = f"deal {fault.deal}, {fault.stage}" if fault.deal else fault.stage
+    return f"fault: {fault.team} at {table} ({where}): {fault.kind.value}: {fault.reason.splitlines()[0]}"
+
+
+def print_standings(standings: Sequence[Standing], fmt: str, run_dir: Path) -> None:
+    """The standings on stdout as a table, CSV or JSON."""
+    match fmt:
+        case "csv":
+            print(standings_csv(standings), end="")
+        case "json":
+            print(json.dumps([asdict(s) for s in standings], indent=2))
+        case _:
+            Console().print(standings_table(standings, title=f"Standings ({run_dir})"))
+
+
+def print_outcome(console: Console, run_dir: Path, report: TournamentReport) -> None:
+    """After play: faults and build failures per team, and where every output is."""
+    if report.build_failures:
+        console.print("build failures:", highlight=False)
+        for team, line in sorted(report.build_failures.items()):
+            console.print(f"  {team}: {line}", highlight=False, markup=False)
+    if report.faults:
+        console.print("faults per team:", highlight=False)
+        for team, kinds in sorted(report.faults.items()):
+            counted = ", ".join(f"{count} {kind}" for kind, count in sorted(kinds.items()))
+            console.print(f"  {team}: {sum(kinds.values())} ({counted})", highlight=False, markup=False)
+    else:
+        console.print("faults: none", highlight=False)
+    outputs = [
+        ("standings", run_dir / "standings.csv"),
+        ("results", run_dir / "results.json"),
+        ("submissions", run_dir / SUBMISSIONS_CSV),
+        ("team reports", run_dir / REPORTS_DIR),
+        ("tables", run_dir / "tables"),
+        ("database", run_dir / "tournament.sqlite"),
+    ]
+    console.print("outputs:", highlight=False)
+    for name, path in outputs:
+        console.print(f"  {name + ':':<14}{path}", highlight=False, markup=False)
