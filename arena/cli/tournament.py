@@ -6,7 +6,6 @@ The CLI registry imports only this module for all four: they are one job, hostin
 from __future__ import annotations
 
 import argparse
-import signal
 import threading
 from pathlib import Path
 from typing import Any
@@ -145,22 +144,15 @@ def _watch(args: argparse.Namespace) -> int:
     from arena.tournament.watch import Checked, watch
 
     if not args.submissions.is_dir():
-        raise ConfigError(f"submissions folder {args.submissions} does not exist")
+        what = "is not a folder" if args.submissions.exists() else "does not exist"
+        raise ConfigError(f"submissions folder {args.submissions} {what}")
     console = Console()
-    stop = threading.Event()
 
     def checked(done: Checked) -> None:
         lines = done.report.read_text().splitlines()
         verdict = next((line for line in lines if line.startswith(("verdict:", "result:"))), "checked")
-        console.print(f"{done.program.name}: {verdict} -> {done.report.name}", highlight=False)
+        console.print(f"{done.program.name}: {verdict} -> {done.report.name}", highlight=False, markup=False)
 
-    signal.signal(signal.SIGTERM, lambda *_: stop.set())
-    console.print(f"watching {args.submissions} (Ctrl-C to stop)")
-    try:
-        watch(args.submissions, quiet_s=args.quiet, on_checked=checked, stop=stop)
-    except KeyboardInterrupt:
-        stop.set()
+    console.print(f"watching {args.submissions} (Ctrl-C to stop)", highlight=False)
+    watch(args.submissions, quiet_s=args.quiet, on_checked=checked, stop=threading.Event())
     return 0
-
-
-

@@ -267,7 +267,7 @@ class _Table:
 
     def _keep_help_files(self, seat: _Seat, run: _Run) -> str:
         """Write the help files the faulted run started from under ``kept/`` (once per run, capped)."""
-        if run.help_before is None or seat.kept_bytes + sum(map(len, run.help_before.values())) > KEPT_BYTES:
+        if not run.help_before or seat.kept_bytes + sum(map(len, run.help_before.values())) > KEPT_BYTES:
             return ""
         folder = Path(KEPT_DIR) / seat.team / f"deal{run.deal}-decision{run.decision}"
         target = self.out_dir / folder
