@@ -20,6 +20,7 @@ code  meaning
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
 import os
 import signal
@@ -43,6 +44,7 @@ COMMAND_MODULES = (
     "headsup",
     "twocard",
 )
+_ORDINARY = (ArenaError, pydantic.ValidationError, OSError, UnicodeDecodeError, sqlite3.DatabaseError)
 EXIT_ERROR = 2
 EXIT_INTERRUPTED = 130
 EXIT_BROKEN_PIPE = 141
@@ -106,7 +108,8 @@ def _flag(field: object) -> str:
 def describe_validation(error: pydantic.ValidationError) -> str:
     """A settings model's complaints as one line naming the command-line options."""
     return "; ".join(
-        f"{_flag(problem['loc'][0]) if problem['loc'] else 'settings'}: {problem['msg']}"
+        f"{_flag(problem['loc'][0]) if problem['loc'] else 'settings'}: "
+        + problem["msg"].removeprefix("Value error, ")
         for problem in error.errors()
     )
 
@@ -131,7 +134,10 @@ def _error_line(error: BaseException) -> str:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; return the exit code (errors become one line on stderr)."""
     parser = build_parser()
-    args = parser.parse_args(argv)
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as done:  # --help, --version, or a usage error already printed as one line
+        return done.code if isinstance(done.code, int) else EXIT_ERROR
     with _signals_as_exceptions() as signals:
         try:
             return int(args.handler(args) or 0)
@@ -141,7 +147,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         except BrokenPipeError:
             _silence_stdout()
             return EXIT_BROKEN_PIPE
-        except (ArenaError, pydantic.ValidationError, OSError, UnicodeDecodeError, sqlite3.DatabaseError) as error:
+        except _ORDINARY as error:
             if signals:
                 return _interrupted(args.command, terminated=signal.SIGTERM in signals)
             _print_error(f"arena {args.command}: error: {_error_line(error)}")
@@ -156,16 +162,11 @@ def _interrupted(command: str, *, terminated: bool) -> int:
 
 
 def _print_error(line: str) -> None:
-    try:
+    with contextlib.suppress(OSError):  # stderr gone too: the exit code still tells
         print(line, file=sys.stderr, flush=True)
-    except OSError:
-        pass  # stderr is gone too: the exit code still tells
 
 
 def _silence_stdout() -> None:
     """After a reader closed the pipe, send what Python still flushes at exit nowhere."""
-    try:
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-    except (OSError, ValueError):
-        pass
+    with contextlib.suppress(OSError, ValueError):
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())

@@ -23,7 +23,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
 from arena.cards import derive_seed
-from arena.cli.options import add_rule_options
+from arena.cli.options import add_rule_options, folder
 from arena.errors import ConfigError
 from arena.games.codem.protocol import DEAL_FILE, INPUT_FILE, MONEY_FILE, help_files_left
 from arena.games.codem.table import PlayerSpec, TableConfig, TableResult, TeamResult, run_table
@@ -68,7 +68,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="opponents: the programs in DIR (<TeamId>.<ext>), the house bots filling any seat left",
     )
     add_rule_options(parser, what="as the tournament")
-    parser.add_argument("--out", type=Path, metavar="DIR", help="keep the tables' files in DIR/seat<N>/")
+    parser.add_argument("--out", type=folder, metavar="DIR", help="keep the tables' files in DIR/seat<N>/")
     parser.add_argument("--json", action="store_true", help="print the report as JSON")
     parser.set_defaults(handler=run)
 
@@ -294,8 +294,6 @@ def run(args: argparse.Namespace) -> int:
     console = Console(stderr=args.json)
     config = check_config(args)
     if args.out is not None:
-        if args.out.exists() and not args.out.is_dir():
-            raise ConfigError(f"--out {args.out} is a file, not a folder")
         report = check_program(
             args.program, config, seats=args.seats, out=args.out, against=args.against, console=console
         )

@@ -9,6 +9,7 @@ import pydantic
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
+from arena.cli.options import folder
 from arena.errors import ConfigError
 from arena.games.headsup.judge import HandRecord
 from arena.games.headsup.match import HeadsUpSettings, MatchReport, play_headsup
@@ -33,7 +34,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help="the player's CPU time for the whole match (default 10)")
     parser.add_argument("--interface", choices=[i.value for i in Interface], default=None,
                         help="how the program talks (guessed from the file when not given)")
-    parser.add_argument("--out", type=Path, default=None, metavar="DIR",
+    parser.add_argument("--out", type=folder, default=None, metavar="DIR",
                         help="folder for results.json and the per-hand log hands.jsonl")
     parser.add_argument("--isolation", default="auto",
                         help="sandbox isolation: auto, namespaces or rlimits-only")

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
+
 
 RULE_DEFAULTS = {"time_limit": 1.0, "max_faults": 10, "blinds": (5, 10), "stack": 1500}
 
@@ -48,3 +50,11 @@ def add_rule_options(parser: argparse.ArgumentParser, *, what: str) -> None:
         metavar="CHIPS",
         help=f"every seat's starting stack (default 1500, {what})",
     )
+
+
+def folder(text: str) -> Path:
+    """An option naming a folder to write in: absent (it is made) or a folder, never an existing file."""
+    path = Path(text)
+    if path.exists() and not path.is_dir():
+        raise argparse.ArgumentTypeError(f"{path} is a file, not a folder")
+    return path

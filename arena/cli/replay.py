@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from arena.engines.nlhe.events import Event, event_from_dict
+from arena.cli.options import folder
 from arena.errors import ConfigError
 from arena.games.codem.decisions import Decision, decision_inputs, decisions
 from arena.games.codem.protocol import DEAL_FILE, INPUT_FILE, MONEY_FILE, OUTPUT_FILE, PROTOCOL_FILES
@@ -52,7 +53,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--time-limit", type=float, metavar="T", help="wall seconds (default: the run's own limit, else 1)"
     )
-    parser.add_argument("--keep", type=Path, metavar="DIR", help="recreate the folder in DIR (new) and keep it")
+    parser.add_argument("--keep", type=folder, metavar="DIR", help="recreate the folder in DIR (new) and keep it")
     parser.set_defaults(handler=run)
 
 

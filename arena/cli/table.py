@@ -10,6 +10,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
+from arena.cli.options import folder
 from arena.games.codem.table import PlayerSpec, TableConfig, TableResult, run_table
 
 
@@ -23,7 +24,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "folder. Writes teams/, deals/dealN.txt, events.jsonl, faults.jsonl and results.json into DIR.",
     )
     parser.add_argument("programs", nargs="+", type=Path, metavar="PROGRAM", help="team programs, seat order")
-    parser.add_argument("--out", required=True, type=Path, metavar="DIR", help="folder for the table's files")
+    parser.add_argument("--out", required=True, type=folder, metavar="DIR", help="folder for the table's files")
     parser.add_argument("--deals", type=int, default=1000, metavar="N", help="deals to play (default 1000)")
     parser.add_argument("--seed", type=int, default=0, metavar="S", help="seed fixing every deck (default 0)")
     parser.add_argument(

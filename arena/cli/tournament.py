@@ -12,7 +12,7 @@ from typing import Any
 
 from rich.console import Console
 
-from arena.cli.options import add_rule_options
+from arena.cli.options import add_rule_options, folder
 from arena.errors import ConfigError
 
 
@@ -30,7 +30,7 @@ def register(subparsers: Any) -> None:
     )
     tournament.add_argument(
         "--out",
-        type=Path,
+        type=folder,
         required=True,
         metavar="RUN_DIR",
         help="where the database, tables and standings go",
@@ -70,7 +70,7 @@ def register(subparsers: Any) -> None:
 
     logs = subparsers.add_parser("finals-logs", help="write 004's log folders for the finalists")
     logs.add_argument("run_dir", type=Path, metavar="RUN_DIR", help="a finished tournament's RUN_DIR")
-    logs.add_argument("--out", type=Path, required=True, metavar="DIR", help="where the folders go")
+    logs.add_argument("--out", type=folder, required=True, metavar="DIR", help="where the folders go")
     logs.set_defaults(handler=_finals_logs)
 
     watch = subparsers.add_parser("watch", help="check new and changed programs in a folder as they arrive")

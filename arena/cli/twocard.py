@@ -17,6 +17,7 @@ from arena.engines.twocard.generator import generate
 from arena.engines.twocard.rules import HANDS, OUTCOMES
 from arena.engines.twocard.strategy import check_bets, read_strategy, write_strategy
 from arena.engines.twocard.value import NEAR_PERFECT_MISTAKE, Policy, best_response
+from arena.cli.options import folder
 from arena.errors import ConfigError
 from arena.games.twocard.judge import DEFAULT_HANDS, DEFAULT_TIME_S, overall_score
 from arena.games.twocard.match import Interface, MatchConfig, play_match
@@ -84,7 +85,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         choices=[i.value for i in Interface],
         help="how the program is called (default: guessed)",
     )
-    play.add_argument("--out", type=Path, metavar="DIR", help="folder for results.json and the hand logs")
+    play.add_argument("--out", type=folder, metavar="DIR", help="folder for results.json and the hand logs")
     play.add_argument(
         "--time-limit",
         type=float,
@@ -165,6 +166,8 @@ def run_generate(args: argparse.Namespace) -> int:
         args.bet1 = draw.randint(1, 5)
         args.bet2 = draw.randint(args.bet1, 3 * args.bet1)
     check_bets(args.bet1, args.bet2)
+    if not args.output.parent.is_dir():
+        raise ConfigError(f"-o {args.output}: the folder {args.output.parent} does not exist")
     console = Console(stderr=True)
     columns = (
         TextColumn("[bold]generate"),
@@ -192,7 +195,7 @@ def run_generate(args: argparse.Namespace) -> int:
 
 
 def run_play(args: argparse.Namespace) -> int:
-    """``arena twocard play``."""
+    """``arena twocard play``: exit 1 when the program faulted or did not build (as ``arena headsup``)."""
     try:
         config = MatchConfig(
             hands=args.hands,
@@ -217,9 +220,10 @@ def run_play(args: argparse.Namespace) -> int:
     )
     with Progress(*columns, console=console) as progress:
         result = play_match(args.program, strategies, config, out_dir=args.out, progress=progress)
+    faulted = 1 if any(case.fault is not None for case in result.cases) or not result.cases else 0
     if args.json:
         print(json.dumps(result.to_dict(), indent=2))
-        return 0
+        return faulted
     table = Table(title=f"{args.program.name} ({result.interface}): {len(result.cases)} test case(s)")
     for column in (
         "case",
@@ -258,4 +262,4 @@ def run_play(args: argparse.Namespace) -> int:
     out.print(f"score {overall_score(result.cases):.2f} (average of the test cases)")
     if args.out is not None:
         out.print(f"results in {args.out / 'results.json'}")
-    return 0
+    return faulted

@@ -53,7 +53,7 @@ class RunResult:
             case RunStatus.SIGNALED:
                 text = f"was killed by signal {_signal_name(self.signal)}"
             case RunStatus.TIMEOUT:
-                text = f"ran past the {self.wall_limit_s:g} s wall limit"
+                text = f"ran past the {self.wall_limit_s:.3g} s wall limit"
             case RunStatus.CPU_LIMIT:
                 text = f"used more than its CPU time limit ({self.cpu_ms:.0f} ms of CPU)"
             case RunStatus.MEMORY_LIMIT:
