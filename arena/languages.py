@@ -14,7 +14,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from arena.errors import ConfigError, ToolchainError
@@ -63,6 +63,8 @@ _BY_EXTENSION = {language.extension: language for language in LANGUAGES} | {".cc
 # The JVM's start-up is part of every decision; these flags make it short and predictable: one
 # serial GC thread, only the C1 compiler, no perf-data file in /tmp, the default CDS archive.
 JVM_FLAGS = ("-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-XX:-UsePerfData", "-Xshare:auto", "-Xss8m")
+# Python programs ignore PYTHON* variables and the user site folder and write no bytecode.
+PYTHON_FLAGS = ("-E", "-s", "-B")
 
 
 def language_for(program: Path) -> Language:
@@ -129,35 +131,48 @@ def _require_tools(language: Language) -> None:
         )
 
 
-def _commands(
-    language: Language, team: str, source: str, sandbox: Sandbox
-) -> tuple[list[str] | None, list[str]]:
-    """(build command or None, run command) for one program."""
-    heap = f"-Xmx{max(64, sandbox.limits.memory_mb * 3 // 4)}m"
+def java_heap(sandbox: Sandbox) -> str:
+    """The JVM heap flag for a sandbox: three quarters of its memory limit (at least 64 MB)."""
+    return f"-Xmx{max(64, sandbox.limits.memory_mb * 3 // 4)}m"
+
+
+def build_command(language: Language, sources: Sequence[str], *, output: str, sandbox: Sandbox) -> list[str]:
+    """The command that builds ``sources`` (in the sandbox's folder) into ``output``.
+
+    For the interpreted languages it is a syntax check of the first source, so a program that cannot
+    even be read fails at build time, with the interpreter's message.
+    """
     match language:
         case Language(name="c"):
-            return ["gcc", "-O2", "-pipe", "-o", team, source, "-lm"], [f"./{team}"]
+            return ["gcc", "-O2", "-pipe", "-o", output, *sources, "-lm"]
         case Language(name="c++"):
-            return ["g++", "-O2", "-pipe", "-std=c++17", "-o", team, source, "-lm"], [f"./{team}"]
+            return ["g++", "-O2", "-pipe", "-std=c++17", "-o", output, *sources, "-lm"]
         case Language(name="java"):
-            javac = [tool_path("javac") or "javac", *(f"-J{flag}" for flag in (*JVM_FLAGS, heap))]
-            return [*javac, "-encoding", "UTF-8", source], [
-                tool_path("java") or "java",
-                *JVM_FLAGS,
-                heap,
-                "-cp",
-                ".",
-                team,
-            ]
+            flags = (f"-J{flag}" for flag in (*JVM_FLAGS, java_heap(sandbox)))
+            return [tool_path("javac") or "javac", *flags, "-encoding", "UTF-8", *sources]
         case Language(name="perl"):
-            return ["perl", "-c", source], [tool_path("perl") or "perl", source]
+            return ["perl", "-c", sources[0]]
         case Language(name="ruby"):
-            ruby = tool_path("ruby") or "ruby"
-            return [ruby, "-c", source], [ruby, "--disable-gems", source]
+            return [tool_path("ruby") or "ruby", "-c", sources[0]]
         case _:
             python = str(python_interpreter(sandbox.isolation_level))
             check = "import sys; compile(open(sys.argv[1], 'rb').read(), sys.argv[1], 'exec')"
-            return [python, "-E", "-s", "-B", "-c", check, source], [python, "-E", "-s", "-B", source]
+            return [python, *PYTHON_FLAGS, "-c", check, sources[0]]
+
+
+def run_command(language: Language, entry: str, *, sandbox: Sandbox) -> list[str]:
+    """The command that runs a built program: ``entry`` is the binary, the Java class or the script."""
+    match language:
+        case Language(name="c") | Language(name="c++"):
+            return [f"./{entry}"]
+        case Language(name="java"):
+            return [tool_path("java") or "java", *JVM_FLAGS, java_heap(sandbox), "-cp", ".", entry]
+        case Language(name="perl"):
+            return [tool_path("perl") or "perl", entry]
+        case Language(name="ruby"):
+            return [tool_path("ruby") or "ruby", "--disable-gems", entry]
+        case _:
+            return [str(python_interpreter(sandbox.isolation_level)), *PYTHON_FLAGS, entry]
 
 
 def _cache_key(program: Path, language: Language, sandbox: Sandbox) -> str:
@@ -239,21 +254,40 @@ def build_program(
 def _build(program: Path, language: Language, sandbox: Sandbox) -> BuildResult:
     team, source = program.stem, program.stem + language.extension
     shutil.copyfile(program, sandbox.folder / source)
-    build, run_argv = _commands(language, team, source, sandbox)
+    entry = team if language.name in ("c", "c++", "java") else source
+    result = build_in_sandbox(language, [source], output=team, entry=entry, sandbox=sandbox)
+    if not result.ok:
+        return result
+    return replace(result, startup_ms=measure_startup(language, result.run_argv, sandbox))
+
+
+def build_in_sandbox(
+    language: Language,
+    sources: Sequence[str],
+    *,
+    output: str,
+    entry: str,
+    sandbox: Sandbox,
+    wall_time_s: float = BUILD_WALL_S,
+) -> BuildResult:
+    """Build ``sources``, already in the sandbox's folder, with the language's command, in the sandbox.
+
+    Every file the build adds to the folder, and the sources, are recorded as build products (never
+    counted as help files). ``entry`` is what :func:`run_command` runs. A failed build's output ends
+    with how the compiler's run ended.
+    """
     before = {path.name for path in sandbox.folder.iterdir()}
-    if build is None:
-        sandbox.build_products.add(source)
-        return BuildResult(True, "", tuple(run_argv), 0.0, (source,))
     started = time.perf_counter()
-    result = sandbox.run(build, wall_time_s=BUILD_WALL_S)
+    command = build_command(language, sources, output=output, sandbox=sandbox)
+    result = sandbox.run(command, wall_time_s=wall_time_s)
     wall_ms = (time.perf_counter() - started) * 1000
-    output = (result.stdout + result.stderr).decode(errors="replace")
-    products = tuple(sorted({path.name for path in sandbox.folder.iterdir()} - before | {source}))
+    output_text = (result.stdout + result.stderr).decode(errors="replace")
+    products = tuple(sorted({path.name for path in sandbox.folder.iterdir()} - before | set(sources)))
     sandbox.build_products.update(products)
     if not result.ok:
-        output = f"{output.rstrip()}\nbuild {result.describe()}".lstrip()
-    startup_ms = measure_startup(language, run_argv, sandbox) if result.ok else 0.0
-    return BuildResult(result.ok, output, tuple(run_argv), wall_ms, products, startup_ms)
+        output_text = f"{output_text.rstrip()}\nbuild {result.describe()}".lstrip()
+    run_argv = tuple(run_command(language, entry, sandbox=sandbox))
+    return BuildResult(result.ok, output_text, run_argv, wall_ms, products)
 
 
 STARTUP_RUNS = 3

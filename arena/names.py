@@ -17,10 +17,62 @@ from arena.languages import LANGUAGES
 TEAM_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,39}")
 JAVA_CLASS = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 JAVA_KEYWORDS = frozenset(
-    "abstract assert boolean break byte case catch char class const continue default do double else enum "
-    "extends final finally float for goto if implements import instanceof int interface long native new "
-    "package private protected public return short static strictfp super switch synchronized this throw "
-    "throws transient try void volatile while true false null _".split()
+    [
+        "abstract",
+        "assert",
+        "boolean",
+        "break",
+        "byte",
+        "case",
+        "catch",
+        "char",
+        "class",
+        "const",
+        "continue",
+        "default",
+        "do",
+        "double",
+        "else",
+        "enum",
+        "extends",
+        "final",
+        "finally",
+        "float",
+        "for",
+        "goto",
+        "if",
+        "implements",
+        "import",
+        "instanceof",
+        "int",
+        "interface",
+        "long",
+        "native",
+        "new",
+        "package",
+        "private",
+        "protected",
+        "public",
+        "return",
+        "short",
+        "static",
+        "strictfp",
+        "super",
+        "switch",
+        "synchronized",
+        "this",
+        "throw",
+        "throws",
+        "transient",
+        "try",
+        "void",
+        "volatile",
+        "while",
+        "true",
+        "false",
+        "null",
+        "_",
+    ]
 )
 EXTENSIONS = tuple(language.suffix for language in LANGUAGES)
 REPORT_SUFFIX = ".report.txt"

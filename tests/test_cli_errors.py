@@ -33,11 +33,17 @@ def place(tmp_path_factory: pytest.TempPathFactory) -> Path:
     twins.mkdir()
     (twins / "A.py").write_text("pass\n")
     (twins / "A.c").write_text("int main(void){return 0;}\n")
-    for name, data in (("corrupt", b"SQLite format 3\x00" + b"\x13" * 4000), ("empty", b""), ("text", b"hello\n")):
+    for name, data in (
+        ("corrupt", b"SQLite format 3\x00" + b"\x13" * 4000),
+        ("empty", b""),
+        ("text", b"hello\n"),
+    ):
         (root / name).mkdir()
         (root / name / "tournament.sqlite").write_bytes(data)
     (root / "other").mkdir()
-    sqlite3.connect(root / "other" / "tournament.sqlite").execute("CREATE TABLE people (name TEXT)").connection.commit()
+    sqlite3.connect(root / "other" / "tournament.sqlite").execute(
+        "CREATE TABLE people (name TEXT)"
+    ).connection.commit()
     (root / "orphan" / "tables" / "round-g0-r0").mkdir(parents=True)
     (root / "My Bot.py").write_text("pass\n")
     (root / "Prog.xyz").write_text("pass\n")
@@ -50,18 +56,42 @@ MATRIX = [
     ([], 2, "arena: error: the following arguments are required: COMMAND"),
     (["nosuch"], 2, "invalid choice: 'nosuch'"),
     (["table"], 2, "arena table: error: the following arguments are required"),
-    (["table", f"{P}/subs/A.py", f"{P}/subs/B.py", "--out", f"{P}/afile"], 2, "afile is a file, not a folder"),
-    (["table", f"{P}/subs/A.py", f"{P}/subs/B.py", "--out", f"{P}/t1", "--deals", "0"], 2, "--deals: Input should be"),
-    (["table", f"{P}/subs/A.py", f"{P}/subs/B.py", "--out", f"{P}/t1", "--time-limit", "0"], 2, "--time-limit:"),
-    (["table", f"{P}/subs/A.py", f"{P}/subs/B.py", "--out", f"{P}/t1", "--max-faults", "0"], 2, "--max-faults:"),
+    (
+        ["table", f"{P}/subs/A.py", f"{P}/subs/B.py", "--out", f"{P}/afile"],
+        2,
+        "afile is a file, not a folder",
+    ),
+    (
+        ["table", f"{P}/subs/A.py", f"{P}/subs/B.py", "--out", f"{P}/t1", "--deals", "0"],
+        2,
+        "--deals: Input should be",
+    ),
+    (
+        ["table", f"{P}/subs/A.py", f"{P}/subs/B.py", "--out", f"{P}/t1", "--time-limit", "0"],
+        2,
+        "--time-limit:",
+    ),
+    (
+        ["table", f"{P}/subs/A.py", f"{P}/subs/B.py", "--out", f"{P}/t1", "--max-faults", "0"],
+        2,
+        "--max-faults:",
+    ),
     (["table", f"{P}/subs/A.py", "--out", f"{P}/t1", "--deals", "ten"], 2, "invalid int value: 'ten'"),
     (["table", f"{P}/subs/A.py", f"{P}/nope.py", "--out", f"{P}/t1"], 2, "nope.py does not exist"),
     (["table", f"{P}/subs/A.py", "--out", f"{P}/t1"], 2, "a table needs 2 to 6 programs, got 1"),
-    (["table", f"{P}/subs/A.py", f"{P}/Prog.xyz", "--out", f"{P}/t1"], 2, "unknown language extension '.xyz'"),
+    (
+        ["table", f"{P}/subs/A.py", f"{P}/Prog.xyz", "--out", f"{P}/t1"],
+        2,
+        "unknown language extension '.xyz'",
+    ),
     (["check", f"{P}/nope.c"], 2, "nope.c: no such program file"),
     (["check", f"{P}/subs/A.py", "--deals", "0"], 2, "--deals: Input should be greater than or equal to 1"),
     (["check", f"{P}/subs/A.py", "--time-limit", "-1"], 2, "--time-limit: Input should be greater than 0"),
-    (["check", f"{P}/subs/A.py", "--max-faults", "0"], 2, "--max-faults: Input should be greater than or equal to 1"),
+    (
+        ["check", f"{P}/subs/A.py", "--max-faults", "0"],
+        2,
+        "--max-faults: Input should be greater than or equal to 1",
+    ),
     (["check", f"{P}/subs/A.py", "--seats", "7"], 2, "--seats must be between 2 and 6, got 7"),
     (["check", f"{P}/subs/A.py", "--blinds", "10/5"], 2, "the small blind 10 exceeds the big blind 5"),
     (["check", f"{P}/subs/A.py", "--blinds", "ten"], 2, "blinds 'ten' are not SB/BB, e.g. 5/10"),
@@ -79,7 +109,11 @@ MATRIX = [
     (["tournament", f"{P}/subs", "--out", f"{P}/r1", "--deals", "0"], 2, "--deals: Input should be"),
     (["tournament", f"{P}/subs", "--out", f"{P}/r1", "--jobs", "0"], 2, "--jobs must be at least 1, got 0"),
     (["tournament", f"{P}/subs", "--out", f"{P}/r1", "--blinds", "0/0"], 2, "--small-blind: Input should be"),
-    (["tournament", f"{P}/subs", "--out", f"{P}/r1", "--max-faults", "0"], 2, "--max-faults: Input should be"),
+    (
+        ["tournament", f"{P}/subs", "--out", f"{P}/r1", "--max-faults", "0"],
+        2,
+        "--max-faults: Input should be",
+    ),
     (["tournament", f"{P}/subs", "--out", f"{P}/r1", "--stack", "-5"], 2, "--stack: Input should be"),
     (["tournament", f"{P}/subs", "--out", f"{P}/corrupt"], 2, "is damaged or not a database"),
     (["tournament", f"{P}/subs", "--out", f"{P}/empty"], 2, "is empty (0 bytes), not a tournament database"),
@@ -101,9 +135,17 @@ MATRIX = [
     (["twocard", "value", f"{P}/latin1.txt"], 2, "latin1.txt, line 2: not UTF-8 text"),
     (["twocard", "value", f"{P}/nope.txt"], 2, "cannot read"),
     (["twocard", "value", f"{P}/latin1.txt", "--mistake", "0.7"], 2, "--mistake 0.7 must be in [0, 0.5)"),
-    (["twocard", "generate", "--seed", "1", "--iterations", "1", "-o", f"{P}/no/dir/s.txt"], 2, "does not exist"),
+    (
+        ["twocard", "generate", "--seed", "1", "--iterations", "1", "-o", f"{P}/no/dir/s.txt"],
+        2,
+        "does not exist",
+    ),
     (["twocard", "play", f"{P}/subs/A.py", "--strategy", f"{P}/latin1.txt"], 2, "not UTF-8 text"),
-    (["twocard", "play", f"{P}/subs/A.py", "--strategy", f"{P}/x.txt", "--time-limit", "0"], 2, "--time-limit:"),
+    (
+        ["twocard", "play", f"{P}/subs/A.py", "--strategy", f"{P}/x.txt", "--time-limit", "0"],
+        2,
+        "--time-limit:",
+    ),
     (["twocard"], 2, "the following arguments are required: ACTION"),
 ]
 
@@ -112,7 +154,9 @@ def fill(argv: list[str], place: Path) -> list[str]:
     return [arg.replace(P, str(place)) for arg in argv]
 
 
-@pytest.mark.parametrize(("argv", "code", "expected"), MATRIX, ids=[" ".join(m[0]) or "(none)" for m in MATRIX])
+@pytest.mark.parametrize(
+    ("argv", "code", "expected"), MATRIX, ids=[" ".join(m[0]) or "(none)" for m in MATRIX]
+)
 def test_a_bad_invocation_is_one_line(place: Path, capsys, argv: list[str], code: int, expected: str) -> None:
     exit_code = main(fill(argv, place))
     captured = capsys.readouterr()
@@ -127,7 +171,18 @@ def test_a_bad_invocation_is_one_line(place: Path, capsys, argv: list[str], code
 def test_the_matrix_covers_every_command() -> None:
     assert len(MATRIX) >= 40
     covered = {argv[0] for argv, _, _ in MATRIX if argv}
-    assert covered >= {"table", "check", "replay", "doctor", "tournament", "final", "finals-logs", "watch", "headsup", "twocard"}
+    assert covered >= {
+        "table",
+        "check",
+        "replay",
+        "doctor",
+        "tournament",
+        "final",
+        "finals-logs",
+        "watch",
+        "headsup",
+        "twocard",
+    }
 
 
 def test_a_damaged_database_is_left_as_it_was(place: Path, capsys) -> None:
@@ -166,7 +221,10 @@ def test_real_processes_print_one_line(place: Path, argv: list[str], expected: s
 
 def test_a_reader_closing_the_pipe_is_not_a_traceback(tmp_path: Path) -> None:
     strategy = tmp_path / "s.txt"
-    assert run_arena("twocard", "generate", "--seed", "1", "--iterations", "1", "-o", str(strategy)).returncode == 0
+    assert (
+        run_arena("twocard", "generate", "--seed", "1", "--iterations", "1", "-o", str(strategy)).returncode
+        == 0
+    )
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     argv = [sys.executable, "-m", "arena", "twocard", "value", str(strategy), "--policy", "--json"]
     with subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env) as process:

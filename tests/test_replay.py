@@ -52,7 +52,9 @@ def test_replay_reruns_the_faulted_decision_with_its_help_files(table: Path, cap
     assert (table / fault["help_kept"] / "runs.txt").read_text() == "2"
     capsys.readouterr()
     keep = tmp_path / "again"
-    code = main(["replay", str(table), "--deal", str(fault["deal"]), "--team", "ThirdRun", "--keep", str(keep)])
+    code = main(
+        ["replay", str(table), "--deal", str(fault["deal"]), "--team", "ThirdRun", "--keep", str(keep)]
+    )
     out = capsys.readouterr().out
     assert code == 1
     assert f"decision {fault['decision']} of" in out
@@ -76,7 +78,10 @@ def test_replay_of_a_clean_decision_prints_the_answer(table: Path, capsys) -> No
     ("argv", "message"),
     [
         (["--deal", "9", "--team", "Caller"], "deal 9 was not played at {table}"),
-        (["--deal", "1", "--team", "Nobody"], "team Nobody did not sit at table (teams: Caller, Crash, ThirdRun)"),
+        (
+            ["--deal", "1", "--team", "Nobody"],
+            "team Nobody did not sit at table (teams: Caller, Crash, ThirdRun)",
+        ),
         (["--deal", "1", "--team", "Caller", "--decision", "99"], "team Caller ran"),
         (["--deal", "1", "--team", "Caller", "--table", "t9"], "no played table 't9' in {table}"),
     ],

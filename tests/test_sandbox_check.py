@@ -1,4 +1,4 @@
-"""``arena check``: six seats, several seats tried; a sample bot passes, broken programs fail with the reason."""
+"""``arena check``: six seats, several tried; a sample bot passes, broken programs fail and say why."""
 
 from __future__ import annotations
 
@@ -35,7 +35,8 @@ def test_a_sample_bot_passes(capsys: pytest.CaptureFixture[str]) -> None:
     tried = seats_to_try(3, 0)
     assert tried[0] == 1 and tried[-1] == 6 and len(tried) == 3
     assert report["seats_tried"] == tried
-    assert [(s["seat"], s["deals_played"], s["clean"]) for s in report["seats"]] == [(t, 3, True) for t in tried]
+    played = [(s["seat"], s["deals_played"], s["clean"]) for s in report["seats"]]
+    assert played == [(t, 3, True) for t in tried]
     assert report["decisions"] > 0
     assert 0 < report["timing"]["max_ms"] <= report["timing"]["limit_ms"]
 
@@ -47,7 +48,7 @@ def test_the_seats_tried_are_one_and_six_and_seeded_others() -> None:
     assert len(drawn) > 1 and all(d[0] == 1 and d[-1] == 6 and len(set(d)) == 4 for d in drawn)
 
 
-def test_a_program_that_breaks_only_in_seat_6_fails(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+def test_a_program_that_breaks_only_in_seat_6_fails(capsys: pytest.CaptureFixture[str]) -> None:
     code, report = check(capsys, CODEM / "FiveSlots.py", "--deals", "2", "--seats", "2")
     assert code == 1 and report["verdict"] == "fail"
     one, six = report["seats"]
@@ -71,18 +72,20 @@ def test_opponents_can_be_a_folder_of_programs(capsys: pytest.CaptureFixture[str
     program = tmp_path / "mine" / "Calm.py"
     program.parent.mkdir()
     shutil.copyfile(BOTS / "Caller.py", program)
-    code, report = check(capsys, program, "--deals", "1", "--seats", "2", "--against", str(tmp_path))
+    code, report = check(capsys, program, "--deals", "1", "--seats", "2", "--against", f"{tmp_path}")
     assert code == 0, report["reasons"]
     assert report["opponents"] == ["Caller", "Tight", "Raiser", "Bluffer", "Tracker"]
 
 
-def test_a_file_the_tournament_would_skip_is_not_checked(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+def test_a_file_the_tournament_would_skip_is_not_checked(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
     program = tmp_path / "my bot.py"
     shutil.copyfile(CODEM / "Tiny.py", program)
     assert main(["check", str(program)]) == 2
     assert capsys.readouterr().err.strip() == (
-        "arena check: error: my bot.py: the tournament would not play this file: team id 'my bot' may hold only "
-        "ASCII letters, digits, '_' and '-' and must start with a letter or digit (no spaces or dots)"
+        "arena check: error: my bot.py: the tournament would not play this file: team id 'my bot' may hold "
+        "only ASCII letters, digits, '_' and '-' and must start with a letter or digit (no spaces or dots)"
     )
 
 

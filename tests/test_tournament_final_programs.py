@@ -17,7 +17,7 @@ def test_updated_programs_that_build_replace_the_initial_ones(tmp_path: Path) ->
     (updates / "Pr2.c").write_text((TINY / "Broken.c").read_text())  # does not build
     (updates / "Pr9.c").write_text((TINY / "TinyC.c").read_text())  # not a finalist
     console = Console(record=True, width=200)
-    programs = final_programs(updates, ["Pr1", "Pr2", "Pr3"], registered, console)
+    programs = final_programs(updates, ["Pr1", "Pr2", "Pr3"], registered, console.print)
     assert programs == {"Pr1": updates / "Pr1.c", "Pr2": registered["Pr2"], "Pr3": registered["Pr3"]}
     said = console.export_text()
     assert "Pr1: the final table uses the updated Pr1.c" in said
@@ -28,7 +28,7 @@ def test_updated_programs_that_build_replace_the_initial_ones(tmp_path: Path) ->
 
 def test_without_a_folder_the_registered_programs_play(tmp_path: Path) -> None:
     registered = {"A": tmp_path / "A.py", "B": tmp_path / "B.py", "C": tmp_path / "C.py"}
-    assert final_programs(None, ["A", "B"], registered, Console()) == {
+    assert final_programs(None, ["A", "B"], registered, Console().print) == {
         "A": registered["A"],
         "B": registered["B"],
     }

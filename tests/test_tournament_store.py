@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from arena.errors import ConfigError
+from arena.games.codem.results import TableResult
 from arena.tournament.schedule import TableJob, plan_tournament
 from arena.tournament.standings import compute_standings, mean_interval, standings_csv
 from arena.tournament.store import Store, TeamRow
@@ -66,8 +67,9 @@ def test_a_table_is_recorded_once_and_standings_add_up(store: Store) -> None:
     store.initialise(SETTINGS, team_rows(names), [job])
     per_deal = [[10, -5, -5], [20, -30, 10]]
     totals = [sum(col) for col in zip(*per_deal, strict=True)]
-    store.record_table(job.name, result_for(job, totals, faults=1), deals_for(per_deal))
-    store.record_table(job.name, result_for(job, totals, faults=1), deals_for(per_deal))
+    result = TableResult.from_dict(result_for(job, totals, faults=1))
+    store.record_table(job.name, result, deals_for(per_deal))
+    store.record_table(job.name, result, deals_for(per_deal))
     assert store.conn.execute("SELECT COUNT(*) FROM results").fetchone()[0] == 3
     assert store.conn.execute("SELECT COUNT(*) FROM deals").fetchone()[0] == 2
     assert store.conn.execute("SELECT COUNT(*) FROM faults").fetchone()[0] == 3
@@ -89,7 +91,7 @@ def test_a_failing_commit_leaves_nothing_behind(store: Store) -> None:
     broken = result_for(job, [5, -5])
     del broken["teams"][1]["decisions"]
     with pytest.raises(KeyError):
-        store.record_table(job.name, broken, deals_for([[5, -5], [0, 0]]))
+        store.record_table(job.name, TableResult.from_dict(broken), deals_for([[5, -5], [0, 0]]))
     assert store.conn.execute("SELECT COUNT(*) FROM deals").fetchone()[0] == 0
     assert store.conn.execute("SELECT COUNT(*) FROM results").fetchone()[0] == 0
     assert store.tables()[0].status == "pending"
@@ -129,7 +131,7 @@ def test_duplicate_observations_cancel_the_cards(store: Store) -> None:
             seat_profit[1 - a_seat] -= 2
             per_deal.append(seat_profit)
         totals = [sum(col) for col in zip(*per_deal, strict=True)]
-        store.record_table(job.name, result_for(job, totals), deals_for(per_deal))
+        store.record_table(job.name, TableResult.from_dict(result_for(job, totals)), deals_for(per_deal))
     dup = {s.team: s for s in compute_standings(store, duplicate=True)}
     plain = {s.team: s for s in compute_standings(store, duplicate=False)}
     assert dup["A"].profit_per_deal == plain["A"].profit_per_deal == 2.0

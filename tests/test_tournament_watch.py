@@ -129,8 +129,9 @@ def test_every_file_gets_a_report_saying_why_it_is_not_checked(tmp_path: Path) -
     assert recorder.seen == []
     reports = {name: report_path(tmp_path / name).read_text() for name in ("my bot.c", "Bot.c", "notes.md")}
     assert reports["my bot.c"] == (
-        "program: my bot.c\nresult: not checked: the tournament will not play this file: team id 'my bot' may "
-        "hold only ASCII letters, digits, '_' and '-' and must start with a letter or digit (no spaces or dots)\n"
+        "program: my bot.c\nresult: not checked: the tournament will not play this file: team id 'my bot' "
+        "may hold only ASCII letters, digits, '_' and '-' and must start with a letter or digit "
+        "(no spaces or dots)\n"
     )
     assert reports["Bot.c"] == (
         "program: Bot.c\nresult: not checked: team Bot has two programs (Bot.c and Bot.py); the tournament "

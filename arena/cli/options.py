@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-
 RULE_DEFAULTS = {"time_limit": 1.0, "max_faults": 10, "blinds": (5, 10), "stack": 1500}
 
 

@@ -12,18 +12,18 @@ import argparse
 import json
 import shutil
 import tempfile
+from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
-from arena.engines.nlhe.events import Event, event_from_dict
 from arena.cli.options import folder
+from arena.engines.nlhe.events import Event, event_from_dict
 from arena.errors import ConfigError
 from arena.games.codem.decisions import Decision, decision_inputs, decisions
 from arena.games.codem.protocol import DEAL_FILE, INPUT_FILE, MONEY_FILE, OUTPUT_FILE, PROTOCOL_FILES
-from arena.languages import build_program
 from arena.names import name_problem
-from arena.sandbox import Limits, open_sandbox
-from arena.transports.files import FileTransport
+from arena.sandbox import Limits
+from arena.seats import open_player
 
 TABLES_DIR = "tables"
 
@@ -53,7 +53,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--time-limit", type=float, metavar="T", help="wall seconds (default: the run's own limit, else 1)"
     )
-    parser.add_argument("--keep", type=folder, metavar="DIR", help="recreate the folder in DIR (new) and keep it")
+    parser.add_argument(
+        "--keep", type=folder, metavar="DIR", help="recreate the folder in DIR (new) and keep it"
+    )
     parser.set_defaults(handler=run)
 
 
@@ -65,9 +67,9 @@ def table_folder(run_dir: Path, table: str | None) -> Path:
         if (run_dir / "events.jsonl").is_file():
             return run_dir
         raise ConfigError(f"{run_dir} is not a table's folder: name one with --table ({_tables(run_dir)})")
-    for folder in (run_dir / TABLES_DIR / table, run_dir / table):
-        if (folder / "events.jsonl").is_file():
-            return folder
+    for candidate in (run_dir / TABLES_DIR / table, run_dir / table):
+        if (candidate / "events.jsonl").is_file():
+            return candidate
     raise ConfigError(f"no played table {table!r} in {run_dir} ({_tables(run_dir)})")
 
 
@@ -118,7 +120,9 @@ def run(args: argparse.Namespace) -> int:
     results = json.loads((folder / "results.json").read_text())
     seats = {t["team"]: t["seat"] for t in results["teams"]}
     if args.team not in seats:
-        raise ConfigError(f"team {args.team} did not sit at {folder.name} (teams: {', '.join(sorted(seats))})")
+        raise ConfigError(
+            f"team {args.team} did not sit at {folder.name} (teams: {', '.join(sorted(seats))})"
+        )
     seat = seats[args.team]
     events = deal_events(folder, args.deal)
     runs = decisions(events, seat)
@@ -126,7 +130,8 @@ def run(args: argparse.Namespace) -> int:
     number = args.decision or next((f["decision"] for f in faults if f.get("decision")), 1)
     if not 1 <= number <= len(runs):
         raise ConfigError(
-            f"team {args.team} ran {len(runs)} time(s) in deal {args.deal}; --decision must be 1 to {len(runs)}"
+            f"team {args.team} ran {len(runs)} time(s) in deal {args.deal}; "
+            f"--decision must be 1 to {len(runs)}"
         )
     decision = runs[number - 1]
     inputs = decision_inputs(events, seat, decision, seats=len(seats))
@@ -172,19 +177,19 @@ def _run_there(
         if kept and (table / kept).is_dir():
             shutil.copytree(table / kept, workdir, dirs_exist_ok=True)
             print(f"--- help files as they were before the run (kept in {table / kept}):")
-            print("\n".join(sorted(p.relative_to(workdir).as_posix() for p in workdir.rglob("*") if p.is_file())))
+            print(
+                "\n".join(
+                    sorted(p.relative_to(workdir).as_posix() for p in workdir.rglob("*") if p.is_file())
+                )
+            )
         else:
             print("--- no help files kept for this decision (arena keeps them before runs that faulted)")
-        with open_sandbox(workdir, Limits(wall_time_s=limit_s)) as sandbox:
-            build = build_program(source, workdir, sandbox)
-            if not build.ok:
-                print(f"--- the program does not build:\n{build.output}")
+        with ExitStack() as stack:
+            player = open_player(stack, source.stem, source, workdir, Limits(wall_time_s=limit_s))
+            if not player.built:
+                print(f"--- the program does not build:\n{player.build.output}")
                 return 1
-            protected = {*build.products, *PROTOCOL_FILES}
-            transport = FileTransport(
-                sandbox, build.run_argv, protected=protected, wall_time_s=limit_s + build.startup_ms / 1000
-            )
-            reply = transport.exchange(inputs)
+            reply = player.file_transport(protected=PROTOCOL_FILES).exchange(inputs)
     finally:
         shutil.rmtree(source.parent, ignore_errors=True)
     print(f"--- the run: {reply.run.describe()}")

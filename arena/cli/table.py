@@ -24,7 +24,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "folder. Writes teams/, deals/dealN.txt, events.jsonl, faults.jsonl and results.json into DIR.",
     )
     parser.add_argument("programs", nargs="+", type=Path, metavar="PROGRAM", help="team programs, seat order")
-    parser.add_argument("--out", required=True, type=folder, metavar="DIR", help="folder for the table's files")
+    parser.add_argument("--out", required=True, type=folder, metavar="DIR", help="the table's folder")
     parser.add_argument("--deals", type=int, default=1000, metavar="N", help="deals to play (default 1000)")
     parser.add_argument("--seed", type=int, default=0, metavar="S", help="seed fixing every deck (default 0)")
     parser.add_argument(
@@ -48,7 +48,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.set_defaults(handler=run)
 
 
-def standings_table(result: TableResult) -> Table:
+def results_table(result: TableResult) -> Table:
     """A terminal table of the teams, best first."""
     table = Table(title=f"Table seed {result.seed}: {result.deals_played} deals")
     for column in ("seat", "team", "final stack", "profit", "faults", "status", "median ms", "max ms"):
@@ -99,6 +99,6 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(result.to_dict(), indent=2))
     else:
-        console.print(standings_table(result))
+        console.print(results_table(result))
         console.print(f"files written to {args.out}")
     return 0

@@ -8,12 +8,30 @@ from __future__ import annotations
 import argparse
 import threading
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich.console import Console
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    ProgressColumn,
+    Task,
+    TaskID,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
+from rich.table import Table
+from rich.text import Text
 
 from arena.cli.options import add_rule_options, folder
+from arena.cli.tournament_view import announce_plan, fault_line, fitting_table, print_outcome, print_standings
 from arena.errors import ConfigError
+from arena.faults import Fault
+
+if TYPE_CHECKING:  # the library is imported when a command runs, so ``arena --help`` stays quick
+    from arena.tournament.store import ResultRow
 
 
 def register(subparsers: Any) -> None:
@@ -85,8 +103,75 @@ def register(subparsers: Any) -> None:
     watch.set_defaults(handler=_watch)
 
 
+class RateColumn(ProgressColumn):
+    """Completed units per second."""
+
+    def render(self, task: Task) -> Text:
+        speed = task.finished_speed or task.speed
+        return Text(f"{speed:.1f}/s" if speed else "-/s", style="progress.data.speed")
+
+
+class BarsOnTerminal:
+    """The tournament's progress as two rich bars (tables, deals) and lines on stderr."""
+
+    def __init__(self, console: Console) -> None:
+        self.console = console
+        self.bars: Progress | None = None
+        self.tables: TaskID | None = None
+        self.deals: TaskID | None = None
+
+    def note(self, message: str) -> None:
+        """A plain line."""
+        self.console.print(message, markup=False, highlight=False)
+
+    def warn(self, message: str) -> None:
+        """A line that starts with a yellow ``warning:``."""
+        self.console.print(Text.assemble(("warning:", "yellow"), " ", message), highlight=False)
+
+    def start(self, label: str, *, tables: int, deals: int) -> None:
+        """Show the bars."""
+        columns = (
+            TextColumn("[bold]{task.description}"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            RateColumn(),
+            TimeElapsedColumn(),
+            TextColumn("left"),
+            TimeRemainingColumn(),
+        )
+        self.bars = Progress(*columns, console=self.console, transient=False)
+        self.bars.start()
+        self.tables = self.bars.add_task(label, total=tables)
+        self.deals = self.bars.add_task("deals", total=deals)
+
+    def advance(self, *, tables: int = 0, deals: int = 0) -> None:
+        """Move the bars."""
+        if self.bars is not None and self.tables is not None and self.deals is not None:
+            self.bars.advance(self.tables, tables)
+            self.bars.advance(self.deals, deals)
+
+    def fault(self, table: str, fault: Fault) -> None:
+        """One line per fault, above the bars, as it happens."""
+        self.console.print(fault_line(table, fault), markup=False, highlight=False)
+
+    def stop(self) -> None:
+        """Leave the bars as they ended."""
+        if self.bars is not None:
+            self.bars.stop()
+            self.bars = None
+
+
+def final_table(results: list[ResultRow]) -> Table:
+    """The final table's results as a rich table, winner first."""
+    rows = [
+        (str(n), str(r.seat), r.team, str(r.final_stack), f"{r.profit:+d}", str(r.faults))
+        + (("yes" if r.disqualified else ""),)
+        for n, r in enumerate(results, start=1)
+    ]
+    return fitting_table("Final table", ("#", "seat", "team", "final stack", "profit", "faults", "DQ"), rows)
+
+
 def _tournament(args: argparse.Namespace) -> int:
-    from arena.cli.tournament_view import announce_plan, fault_line, print_outcome, print_standings
     from arena.tournament.host import TournamentSettings, run_tournament
 
     small, big = args.blinds
@@ -106,9 +191,8 @@ def _tournament(args: argparse.Namespace) -> int:
         args.out,
         settings,
         jobs=args.jobs,
-        console=console,
+        progress=BarsOnTerminal(console),
         announce=lambda plan: announce_plan(console, plan),
-        on_fault=lambda table, fault: console.print(fault_line(table, fault), highlight=False, markup=False),
     )
     print_standings(report.standings, args.format, args.out)
     print_outcome(console, args.out, report)
@@ -121,12 +205,16 @@ def _tournament(args: argparse.Namespace) -> int:
 
 
 def _final(args: argparse.Namespace) -> int:
-    from arena.tournament.final import final_table, run_final
+    from arena.tournament.final import run_final
 
     if args.deals < 1:
         raise ConfigError(f"--deals must be at least 1, got {args.deals}")
     results = run_final(
-        args.run_dir, help_files=args.help_files, programs_dir=args.programs, deals=args.deals
+        args.run_dir,
+        help_files=args.help_files,
+        programs_dir=args.programs,
+        deals=args.deals,
+        progress=BarsOnTerminal(Console(stderr=True)),
     )
     Console().print(final_table(results))
     return 0

@@ -1,4 +1,4 @@
-"""What ``arena tournament`` tells people: the plan before play, a line per fault, standings, where it all went.
+"""What ``arena tournament`` tells people: the plan, a line per fault, the standings, where it all went.
 
 Tables fit the terminal or wrap their text; a number is never cut (its column keeps its full width).
 """
@@ -14,15 +14,30 @@ from rich.console import Console
 from rich.table import Table
 
 from arena.faults import Fault
+from arena.sandbox import NAMESPACES, RLIMITS_ONLY
+from arena.sandbox.isolation import namespaces_available
 from arena.tournament.host import SUBMISSIONS_CSV, TournamentPlan, TournamentReport
 from arena.tournament.reports import REPORTS_DIR
 from arena.tournament.standings import Standing, standings_csv
 
+TEXT_COLUMNS = ("team",)
 
-def number_column(table: Table, header: str, cells: Sequence[str]) -> None:
-    """A right-aligned column as wide as its widest cell, never wrapped or cut."""
-    width = max([len(header), *(len(cell) for cell in cells)])
-    table.add_column(header, justify="right", no_wrap=True, min_width=width)
+
+def fitting_table(title: str, headers: Sequence[str], rows: Sequence[Sequence[str]]) -> Table:
+    """A table that fits the terminal by folding its text columns; a figure is never wrapped or cut.
+
+    Each figure's column is as wide as its widest cell; the team names fold onto more lines instead.
+    """
+    table = Table(title=title, pad_edge=False, collapse_padding=True)
+    for index, header in enumerate(headers):
+        if header in TEXT_COLUMNS:
+            table.add_column(header, overflow="fold", min_width=4)
+        else:
+            width = max([len(header), *(len(row[index]) for row in rows)])
+            table.add_column(header, justify="right", no_wrap=True, min_width=width)
+    for row in rows:
+        table.add_row(*row)
+    return table
 
 
 def standings_table(standings: Sequence[Standing], *, title: str = "Standings") -> Table:
@@ -43,15 +58,7 @@ def standings_table(standings: Sequence[Standing], *, title: str = "Standings") 
         for s in standings
     ]
     headers = ("#", "team", "tables", "deals", "profit", "per deal", "±95%", "faults", "DQ", "unbuilt")
-    table = Table(title=title, pad_edge=False, collapse_padding=True)
-    for index, header in enumerate(headers):
-        if header == "team":
-            table.add_column(header, overflow="fold", min_width=4)
-        else:
-            number_column(table, header, [row[index] for row in rows])
-    for row in rows:
-        table.add_row(*row)
-    return table
+    return fitting_table(title, headers, rows)
 
 
 def announce_plan(console: Console, plan: TournamentPlan) -> None:
@@ -72,7 +79,9 @@ def announce_plan(console: Console, plan: TournamentPlan) -> None:
         f"blinds {s.small_blind}/{s.big_blind}, stacks {s.stack}, seed {s.seed}",
         highlight=False,
     )
-    console.print(f"sandbox isolation: {plan.isolation} ({plan.isolation_detail})", highlight=False)
+    available, detail = namespaces_available()
+    level = NAMESPACES if available else RLIMITS_ONLY
+    console.print(f"sandbox isolation: {level} ({detail})", highlight=False, markup=False)
     if plan.deck_commitment is not None:
         console.print(f"deck commitment: {plan.deck_commitment}", highlight=False)
 

@@ -13,11 +13,11 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
+from arena.cli.options import folder
 from arena.engines.twocard.generator import generate
 from arena.engines.twocard.rules import HANDS, OUTCOMES
 from arena.engines.twocard.strategy import check_bets, read_strategy, write_strategy
 from arena.engines.twocard.value import NEAR_PERFECT_MISTAKE, Policy, best_response
-from arena.cli.options import folder
 from arena.errors import ConfigError
 from arena.games.twocard.judge import DEFAULT_HANDS, DEFAULT_TIME_S, overall_score
 from arena.games.twocard.match import Interface, MatchConfig, play_match
@@ -219,7 +219,15 @@ def run_play(args: argparse.Namespace) -> int:
         TimeRemainingColumn(),
     )
     with Progress(*columns, console=console) as progress:
-        result = play_match(args.program, strategies, config, out_dir=args.out, progress=progress)
+        names = [f"case {number} {path.name}" for number, (path, _) in enumerate(strategies, 1)]
+        bars = [progress.add_task(name, total=config.hands) for name in names]
+        result = play_match(
+            args.program,
+            strategies,
+            config,
+            out_dir=args.out,
+            on_hand=lambda case, hands: progress.update(bars[case - 1], completed=hands),
+        )
     faulted = 1 if any(case.fault is not None for case in result.cases) or not result.cases else 0
     if args.json:
         print(json.dumps(result.to_dict(), indent=2))

@@ -3,27 +3,23 @@
 from __future__ import annotations
 
 import json
-import tempfile
+from collections.abc import Callable
 from dataclasses import asdict
 from pathlib import Path
-
-from rich.console import Console
-from rich.table import Table
 
 from arena.cards import derive_seed
 from arena.errors import ConfigError
 from arena.games.codem.table import PlayerSpec
-from arena.languages import build_program
-from arena.sandbox import open_sandbox
-from arena.sandbox.limits import Limits
+from arena.seats import trial_build
 from arena.tournament.finals_logs import finalists, open_finished, require_tournament
 from arena.tournament.host import TournamentSettings, programs_by_team, table_config, write_atomically
+from arena.tournament.progress import Progress, Quiet
 from arena.tournament.runner import TableRunner, TableTask, execute, run_lock
 from arena.tournament.schedule import TableJob
-from arena.tournament.store import ResultRow
+from arena.tournament.store import ResultRow, TableKind, TableStatus
 from arena.tournament.submissions import find_submissions
 
-FINAL = "final"
+FINAL = "final"  # the final table's name in the store, and the label its deck seed is derived with
 MAX_HELP_FILES = 15
 
 
@@ -48,7 +44,7 @@ def help_dirs(folder: Path | None, teams: list[str]) -> dict[str, Path]:
 
 
 def final_programs(
-    folder: Path | None, chosen: list[str], registered: dict[str, Path], console: Console
+    folder: Path | None, chosen: list[str], registered: dict[str, Path], note: Callable[[str], None]
 ) -> dict[str, Path]:
     """Each finalist's program: an updated ``folder/<TeamId>.<ext>`` when it builds, else the initial code.
 
@@ -63,13 +59,12 @@ def final_programs(
     for submission in submissions:
         if submission.team not in programs:
             continue
-        with tempfile.TemporaryDirectory() as scratch, open_sandbox(Path(scratch), Limits()) as sandbox:
-            build = build_program(submission.program, Path(scratch), sandbox)
+        build = trial_build(submission.program)
         if build.ok:
             programs[submission.team] = submission.program
-            console.print(f"{submission.team}: the final table uses the updated {submission.program.name}")
+            note(f"{submission.team}: the final table uses the updated {submission.program.name}")
         else:
-            console.print(
+            note(
                 f"{submission.team}: the updated {submission.program.name} does not build, so its initial "
                 f"code plays (004):\n{build.output}"
             )
@@ -82,11 +77,11 @@ def run_final(
     help_files: Path | None = None,
     programs_dir: Path | None = None,
     deals: int = 1000,
-    console: Console | None = None,
+    progress: Progress | None = None,
     table_runner: TableRunner | None = None,
 ) -> list[ResultRow]:
     """Play (or show, when already played) the final table; write ``final.json``."""
-    console = console or Console(stderr=True)
+    progress = progress or Quiet()
     require_tournament(run_dir)
     with run_lock(run_dir):
         store = open_finished(run_dir)
@@ -97,44 +92,26 @@ def run_final(
                 raise ConfigError(f"a final table needs at least 2 teams, the tournament has {len(chosen)}")
             helps = help_dirs(help_files, chosen)
             seed = derive_seed(settings.seed, FINAL)
-            store.add_table(FINAL, deals, TableJob(FINAL, 0, 0, seed, tuple(chosen)))
-            stored = store.tables(FINAL)[0]
+            store.add_table(TableKind.FINAL, deals, TableJob(FINAL, 0, 0, seed, tuple(chosen)))
+            stored = store.tables(TableKind.FINAL)[0]
             if stored.deals != deals:
                 raise ConfigError(f"the final table was scheduled with {stored.deals} deals, not {deals}")
             if stored.teams != tuple(chosen):
                 raise ConfigError(
                     f"the final table was seated {stored.teams}, the standings now give {chosen}"
                 )
-            if stored.status != "done":
-                programs = final_programs(programs_dir, chosen, programs_by_team(store), console)
+            if stored.status is not TableStatus.DONE:
+                programs = final_programs(programs_dir, chosen, programs_by_team(store), progress.note)
                 players = tuple(PlayerSpec(t, programs[t], helps.get(t)) for t in chosen)
                 task = TableTask(FINAL, players, table_config(settings, seed, deals, run_dir=run_dir))
                 failures = execute(
-                    store, run_dir, [task], jobs=1, console=console, table_runner=table_runner, label="final"
+                    store, run_dir, [task], jobs=1, progress=progress, table_runner=table_runner, label=FINAL
                 )
                 if failures:
                     raise ConfigError(f"the final table failed: {failures[0]}")
-            results = sorted(store.results(FINAL), key=lambda r: (-r.profit, r.seat))
+            results = sorted(store.results(TableKind.FINAL), key=lambda r: (-r.profit, r.seat))
             document = {"seed": seed, "deals": deals, "results": [asdict(r) for r in results]}
             write_atomically(run_dir / "final.json", json.dumps(document, indent=2) + "\n")
         finally:
             store.close()
     return results
-
-
-def final_table(results: list[ResultRow]) -> Table:
-    """The final's results as a rich table, winner first."""
-    table = Table(title="Final table")
-    for header in ("#", "seat", "team", "final stack", "profit", "faults", "DQ"):
-        table.add_column(header, justify="left" if header == "team" else "right")
-    for place, r in enumerate(results, start=1):
-        table.add_row(
-            str(place),
-            str(r.seat),
-            r.team,
-            str(r.final_stack),
-            f"{r.profit:+d}",
-            str(r.faults),
-            "yes" if r.disqualified else "",
-        )
-    return table

@@ -18,7 +18,7 @@ from arena.errors import ConfigError
 from arena.games.codem.deal_file import render_deal_file
 from arena.games.codem.stats import compute_stats, stats_json, stats_text
 from arena.tournament.standings import compute_standings
-from arena.tournament.store import DB_NAME, Store, TableRow
+from arena.tournament.store import DB_NAME, Store, TableKind, TableRow, TableStatus
 
 FINALISTS = 6
 
@@ -39,7 +39,7 @@ def open_finished(run_dir: Path) -> Store:
     """The store of a tournament whose tables are all played (else a one-line error)."""
     require_tournament(run_dir)
     store = Store(run_dir)
-    unfinished = [t.name for t in store.tables("round") if t.status != "done"]
+    unfinished = [t.name for t in store.tables(TableKind.ROUND) if t.status is not TableStatus.DONE]
     if unfinished:
         store.close()
         raise ConfigError(
@@ -64,7 +64,7 @@ def write_finals_logs(run_dir: Path, out_dir: Path) -> list[str]:
     store = open_finished(run_dir)
     try:
         chosen = finalists(store)
-        tables = [t for t in store.tables("round") if t.status == "done"]
+        tables = [t for t in store.tables(TableKind.ROUND) if t.status is TableStatus.DONE]
         out_dir.mkdir(parents=True, exist_ok=True)
         for finalist in chosen:
             shutil.rmtree(out_dir / finalist, ignore_errors=True)

@@ -10,19 +10,16 @@ from pathlib import Path
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
-from rich.console import Console
 
 from arena.engines.nlhe.rules import TableRules
 from arena.errors import ConfigError
-from arena.faults import Fault
 from arena.games.codem.table import PlayerSpec, TableConfig
-from arena.sandbox import NAMESPACES, RLIMITS_ONLY
-from arena.sandbox.isolation import namespaces_available
+from arena.tournament.progress import Progress, Quiet
 from arena.tournament.reports import write_team_reports
 from arena.tournament.runner import TABLES_DIR, TableRunner, TableTask, execute, run_lock
 from arena.tournament.schedule import plan_tournament
 from arena.tournament.standings import Standing, compute_standings, standings_csv
-from arena.tournament.store import DB_NAME, Store, TeamRow
+from arena.tournament.store import DB_NAME, Store, TableKind, TableStatus, TeamRow
 from arena.tournament.submissions import Skipped, Submission, find_submissions, submissions_csv
 
 SUBMISSIONS_CSV = "submissions.csv"
@@ -64,17 +61,10 @@ class TournamentPlan:
     tables: int
     tables_left: int
     deals_per_table: int
-    isolation: str
-    isolation_detail: str
     settings: TournamentSettings
     deck_commitment: str | None = None
     """The hash committing the run to its secret deck key, once decks come from one (shown when set)."""
 
-
-def isolation_level() -> tuple[str, str]:
-    """The sandbox isolation the tables will get here, and why."""
-    available, detail = namespaces_available()
-    return (NAMESPACES if available else RLIMITS_ONLY), detail
 
 
 @dataclass(frozen=True)
@@ -128,17 +118,15 @@ def run_tournament(
     settings: TournamentSettings,
     *,
     jobs: int = 1,
-    console: Console | None = None,
+    progress: Progress | None = None,
     table_runner: TableRunner | None = None,
     announce: Callable[[TournamentPlan], None] | None = None,
-    on_fault: Callable[[str, Fault], None] | None = None,
 ) -> TournamentReport:
     """Play (or finish) the tournament of the programs in ``submissions``; write RUN_DIR's outputs.
 
-    ``announce`` hears the plan before the first deal; ``on_fault`` hears each new fault as
-    ``(table, fault)`` while the tables play.
+    ``announce`` hears the plan before the first deal; ``progress`` hears each fault as it happens.
     """
-    console = console or Console(stderr=True)
+    progress = progress or Quiet()
     if jobs < 1:
         raise ConfigError(f"--jobs must be at least 1, got {jobs}")
     found, skipped = find_submissions(submissions)
@@ -162,7 +150,7 @@ def run_tournament(
             )
             write_atomically(run_dir / SUBMISSIONS_CSV, submissions_csv(found, skipped))
             programs = programs_by_team(store)
-            tables = store.tables("round")
+            tables = store.tables(TableKind.ROUND)
             todo = [
                 TableTask(
                     t.name,
@@ -170,16 +158,11 @@ def run_tournament(
                     table_config(settings, t.seed, run_dir=run_dir),
                 )
                 for t in tables
-                if t.status != "done"
+                if t.status is not TableStatus.DONE
             ]
             if announce is not None:
-                level, detail = isolation_level()
-                announce(
-                    TournamentPlan(found, skipped, len(tables), len(todo), settings.deals, level, detail, settings)
-                )
-            failures = execute(
-                store, run_dir, todo, jobs=jobs, console=console, table_runner=table_runner, on_fault=on_fault
-            )
+                announce(TournamentPlan(found, skipped, len(tables), len(todo), settings.deals, settings))
+            failures = execute(store, run_dir, todo, jobs=jobs, progress=progress, table_runner=table_runner)
             standings = compute_standings(store, duplicate=settings.duplicate)
             write_atomically(run_dir / "standings.csv", standings_csv(standings))
             write_atomically(
@@ -197,7 +180,7 @@ def fault_summary(store: Store) -> tuple[dict[str, dict[str, int]], dict[str, st
     """Faults per team by kind, and the first line of each unbuilt program's compiler output."""
     faults: dict[str, dict[str, int]] = {}
     builds: dict[str, str] = {}
-    for fault in store.fault_records("round"):
+    for fault in store.fault_records(TableKind.ROUND):
         kinds = faults.setdefault(fault["team"], {})
         kinds[fault["kind"]] = kinds.get(fault["kind"], 0) + 1
         if fault["kind"] == "build_failed" and fault["team"] not in builds:
@@ -222,14 +205,14 @@ def results_document(
 ) -> dict[str, Any]:
     """Everything ``results.json`` holds: settings, standings, every table's seats and results, faults."""
     results: dict[str, list[dict[str, Any]]] = {}
-    for row in store.results("round"):
+    for row in store.results(TableKind.ROUND):
         results.setdefault(row.table_name, []).append(
             {k: v for k, v in asdict(row).items() if k != "table_name"}
         )
-    tables = store.tables("round")
+    tables = store.tables(TableKind.ROUND)
     return {
         "settings": settings.model_dump(),
-        "complete": all(t.status == "done" for t in tables),
+        "complete": all(t.status is TableStatus.DONE for t in tables),
         "standings": [asdict(s) for s in standings],
         "tables": [
             {
@@ -244,5 +227,5 @@ def results_document(
             }
             for t in tables
         ],
-        "faults": store.faults("round"),
+        "faults": store.faults(TableKind.ROUND),
     }

@@ -16,7 +16,7 @@ from arena.engines.nlhe.events import event_from_dict
 from arena.games.codem.protocol import help_files_left
 from arena.games.codem.stats import PlayerStats, stats_text
 from arena.tournament.standings import compute_standings
-from arena.tournament.store import Store
+from arena.tournament.store import Store, TableKind, TableStatus
 
 REPORTS_DIR = "reports"
 TABLES_DIR = "tables"
@@ -37,12 +37,12 @@ def write_team_reports(store: Store, run_dir: Path, settings: Any) -> list[Path]
     folder.mkdir(exist_ok=True)
     stats = _playing_stats(store)
     faults: dict[str, list[dict[str, Any]]] = defaultdict(list)
-    for fault in store.fault_records("round"):
+    for fault in store.fault_records(TableKind.ROUND):
         faults[fault["team"]].append(fault)
     results = defaultdict(list)
-    for row in store.results("round"):
+    for row in store.results(TableKind.ROUND):
         results[row.team].append(row)
-    deals = {t.name: t.deals_played for t in store.tables("round")}
+    deals = {t.name: t.deals_played for t in store.tables(TableKind.ROUND)}
     standings = {s.team: s for s in compute_standings(store, duplicate=settings.duplicate)}
     written = []
     for team in store.teams():
@@ -68,8 +68,8 @@ def write_team_reports(store: Store, run_dir: Path, settings: Any) -> list[Path]
 
 def _playing_stats(store: Store) -> dict[str, PlayerStats]:
     stats: dict[str, PlayerStats] = defaultdict(PlayerStats)
-    for table in store.tables("round"):
-        if table.status != "done":
+    for table in store.tables(TableKind.ROUND):
+        if table.status is not TableStatus.DONE:
             continue
         for _deal, records in store.deal_events(table.name):
             events = [event_from_dict(record) for record in records]
@@ -123,7 +123,9 @@ def _report(
             f"| {row.table_name} | {row.seat} | {deals.get(row.table_name, 0)} | {row.profit:+d} | "
             f"{row.final_stack} | {row.faults} | {status} |"
         )
-        entry = next((t for t in _table_file(run_dir, row.table_name).get("teams", []) if t["team"] == team), {})
+        entry = next(
+            (t for t in _table_file(run_dir, row.table_name).get("teams", []) if t["team"] == team), {}
+        )
         timing = entry.get("timing", {})
         if row.decisions:
             timing_rows.append(
@@ -138,7 +140,10 @@ def _report(
         help_rows.append(f"| {row.table_name} | {len(helps)} | {help_faults} | {', '.join(helps[:15])} |")
     lines += ["", f"## Decision times (limit {limit_ms:.0f} ms)", ""]
     if timing_rows:
-        lines += ["| table | decisions | median ms | p99 ms | max ms | max of limit |", "|---|--:|--:|--:|--:|--:|"]
+        lines += [
+            "| table | decisions | median ms | p99 ms | max ms | max of limit |",
+            "|---|--:|--:|--:|--:|--:|",
+        ]
         lines += timing_rows
     else:
         lines.append("No decisions were run.")
@@ -154,5 +159,13 @@ def _report(
         lines += [f"{number}. **{fault['kind']}** at {where}: {fault['reason']}"]
         if fault["kind"] != "build_failed":
             lines += [f"   replay: `{replay_command(run_dir, fault)}`"]
-    lines += ["", "## Playing statistics", "", "```", stats_text(team, stats, tables=len(rows)).rstrip(), "```", ""]
+    lines += [
+        "",
+        "## Playing statistics",
+        "",
+        "```",
+        stats_text(team, stats, tables=len(rows)).rstrip(),
+        "```",
+        "",
+    ]
     return "\n".join(lines)

@@ -26,22 +26,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from rich.console import Console
-from rich.progress import (
-    BarColumn,
-    MofNCompleteColumn,
-    Progress,
-    ProgressColumn,
-    Task,
-    TextColumn,
-    TimeElapsedColumn,
-    TimeRemainingColumn,
-)
-from rich.text import Text
-
 from arena.errors import ArenaError, ConfigError
 from arena.faults import Fault
+from arena.games.codem.results import TableResult
 from arena.games.codem.table import PlayerSpec, TableConfig, run_table
+from arena.tournament.progress import Progress
+from arena.tournament.store import DealRecord, Store
 
 TableRunner = Callable[..., Any]
 TABLES_DIR = "tables"
@@ -61,19 +51,11 @@ class TableTask:
 
 @dataclass(frozen=True)
 class TableOutcome:
-    """What a worker hands back: the folder it played in and the table's result as plain data."""
+    """What a worker hands back: the folder it played in and the table's result."""
 
     name: str
     folder: Path
-    result: dict[str, Any]
-
-
-class RateColumn(ProgressColumn):
-    """Completed units per second."""
-
-    def render(self, task: Task) -> Text:
-        speed = task.finished_speed or task.speed
-        return Text(f"{speed:.1f}/s" if speed else "-/s", style="progress.data.speed")
+    result: TableResult
 
 
 @contextmanager
@@ -136,7 +118,7 @@ def _report_fault(name: str) -> Callable[[Fault], None]:
 
 
 def play_table(task: TableTask, tables_dir: Path, table_runner: TableRunner) -> TableOutcome:
-    """Worker side: play one table in a new hidden folder; return its result as plain data."""
+    """Worker side: play one table in a new hidden folder; return its result."""
     folder = Path(tempfile.mkdtemp(prefix=f".{task.name}.", dir=tables_dir))
     result = table_runner(
         list(task.players),
@@ -145,27 +127,10 @@ def play_table(task: TableTask, tables_dir: Path, table_runner: TableRunner) -> 
         on_deal=_report_deal(task.name),
         on_fault=_report_fault(task.name),
     )
-    summary = {
-        "seed": result.seed,
-        "deals_played": result.deals_played,
-        "teams": [
-            {
-                "team": t.team,
-                "seat": t.seat,
-                "final_stack": t.final_stack,
-                "profit": t.profit,
-                "faults": [f.to_dict() for f in t.faults],
-                "disqualified": t.disqualified,
-                "built": t.built,
-                "decisions": t.decisions,
-            }
-            for t in result.teams
-        ],
-    }
-    return TableOutcome(task.name, folder, summary)
+    return TableOutcome(task.name, folder, result)
 
 
-def read_deals(folder: Path) -> list[tuple[int, list[dict[str, Any]], list[int]]]:
+def read_deals(folder: Path) -> list[DealRecord]:
     """``(deal, events, profit per seat)`` from a played table's ``events.jsonl``."""
     deals = []
     with (folder / "events.jsonl").open() as lines:
@@ -193,20 +158,16 @@ def _install(outcome: TableOutcome, tables_dir: Path) -> Path:
 
 
 def execute(
-    store: Any,
+    store: Store,
     run_dir: Path,
     tasks: Sequence[TableTask],
     *,
     jobs: int,
-    console: Console,
+    progress: Progress,
     table_runner: TableRunner | None = None,
     label: str = "tables",
-    on_fault: Callable[[str, Fault], None] | None = None,
 ) -> list[str]:
-    """Play ``tasks`` in ``jobs`` worker processes, committing each; return the failures' messages.
-
-    ``on_fault(table, fault)`` hears every fault as the workers record it.
-    """
+    """Play ``tasks`` in ``jobs`` worker processes, committing each; return the failures' messages."""
     tables_dir = run_dir / TABLES_DIR
     tables_dir.mkdir(parents=True, exist_ok=True)
     _clean_hidden(tables_dir)
@@ -217,42 +178,32 @@ def execute(
     progress_queue = context.Queue()
     failures: list[str] = []
     deals_seen: dict[str, int] = {}
-    columns = (
-        TextColumn("[bold]{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        RateColumn(),
-        TimeElapsedColumn(),
-        TextColumn("left"),
-        TimeRemainingColumn(),
-    )
     pool = ProcessPoolExecutor(
         max_workers=jobs, mp_context=context, initializer=_init_worker, initargs=(progress_queue, os.getpid())
     )
+    progress.start(label, tables=len(tasks), deals=sum(t.config.deals for t in tasks))
     try:
-        with Progress(*columns, console=console, transient=False) as progress:
-            table_bar = progress.add_task(label, total=len(tasks))
-            deal_bar = progress.add_task("deals", total=sum(t.config.deals for t in tasks))
-            configured = {t.name: t.config.deals for t in tasks}
-            with _workers_ignore_ctrl_c():
-                pending: dict[Future[TableOutcome], str] = {
-                    pool.submit(play_table, task, tables_dir, runner): task.name for task in tasks
-                }
-            while pending:
-                done, _ = wait(pending, timeout=0.2, return_when=FIRST_COMPLETED)
-                _drain(progress_queue, progress, deal_bar, deals_seen, on_fault)
-                for future in done:
-                    name = pending.pop(future)
-                    _collect(future, name, store, tables_dir, failures, console)
-                    progress.update(deal_bar, advance=configured[name] - deals_seen.get(name, 0))
-                    deals_seen[name] = configured[name]
-                    progress.advance(table_bar)
+        configured = {t.name: t.config.deals for t in tasks}
+        with _workers_ignore_ctrl_c():
+            pending: dict[Future[TableOutcome], str] = {
+                pool.submit(play_table, task, tables_dir, runner): task.name for task in tasks
+            }
+        while pending:
+            done, _ = wait(pending, timeout=0.2, return_when=FIRST_COMPLETED)
+            _drain(progress_queue, progress, deals_seen)
+            for future in done:
+                name = pending.pop(future)
+                _collect(future, name, store, tables_dir, failures, progress)
+                progress.advance(tables=1, deals=configured[name] - deals_seen.get(name, 0))
+                deals_seen[name] = configured[name]
     except BaseException:
         # Interrupted or broken: stop the tables being played now; the next run plays them again.
         for child in multiprocessing.active_children():
             child.kill()
         pool.shutdown(wait=False, cancel_futures=True)
         raise
+    finally:
+        progress.stop()
     pool.shutdown(wait=True)
     return failures
 
@@ -260,10 +211,10 @@ def execute(
 def _collect(
     future: Future[TableOutcome],
     name: str,
-    store: Any,
+    store: Store,
     tables_dir: Path,
     failures: list[str],
-    console: Console,
+    progress: Progress,
 ) -> None:
     """Commit a finished table, or record why it failed (it is retried by the next run)."""
     try:
@@ -274,29 +225,22 @@ def _collect(
         message = f"{name}: {type(error).__name__}: {error}"
         store.record_failure(name, message)
         failures.append(message)
-        console.print(f"[red]table failed[/red] {message}", highlight=False)
+        progress.warn(f"table failed {message}")
         return
     folder = _install(outcome, tables_dir)
     store.record_table(name, outcome.result, read_deals(folder))
 
 
-def _drain(
-    progress_queue: Any,
-    progress: Progress,
-    deal_bar: Any,
-    seen: dict[str, int],
-    on_fault: Callable[[str, Fault], None] | None,
-) -> None:
+def _drain(progress_queue: Any, progress: Progress, seen: dict[str, int]) -> None:
     while True:
         try:
             what, name, value = progress_queue.get_nowait()
         except queue.Empty:
             return
         if what == "fault":
-            if on_fault is not None:
-                on_fault(name, Fault.from_dict(value))
+            progress.fault(name, Fault.from_dict(value))
             continue
         number = value
         if number > seen.get(name, 0):
-            progress.update(deal_bar, advance=number - seen.get(name, 0))
+            progress.advance(deals=number - seen.get(name, 0))
             seen[name] = number

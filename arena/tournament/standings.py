@@ -15,7 +15,7 @@ from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 
-from arena.tournament.store import Store
+from arena.tournament.store import Store, TableKind, TableStatus
 
 Z95 = 1.959963984540054
 
@@ -59,8 +59,8 @@ def observations(store: Store, *, duplicate: bool) -> dict[str, list[float]]:
     """Per team, its per-deal profits (duplicate: averaged over a group's rotations, deal by deal)."""
     plain: dict[str, list[float]] = defaultdict(list)
     grouped: dict[tuple[str, int, int], list[float]] = defaultdict(list)
-    for table in store.tables("round"):
-        if table.status != "done":
+    for table in store.tables(TableKind.ROUND):
+        if table.status is not TableStatus.DONE:
             continue
         for deal, profits in store.deal_profits(table.name):
             for seat, team in enumerate(table.teams):
@@ -82,8 +82,8 @@ def compute_standings(store: Store, *, duplicate: bool = False) -> list[Standing
         t.team: {"tables": 0, "deals": 0, "profit": 0, "faults": 0, "disqualified": 0, "build_failed": 0}
         for t in store.teams()
     }
-    deals_of = {t.name: t.deals_played for t in store.tables("round")}
-    for row in store.results("round"):
+    deals_of = {t.name: t.deals_played for t in store.tables(TableKind.ROUND)}
+    for row in store.results(TableKind.ROUND):
         line = totals[row.team]
         line["tables"] += 1
         line["deals"] += deals_of[row.table_name]

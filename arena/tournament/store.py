@@ -13,13 +13,36 @@ import zlib
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
+from enum import StrEnum, unique
 from pathlib import Path
 from typing import Any
 
 from arena.errors import ConfigError
+from arena.faults import FaultKind
+from arena.games.codem.results import TableResult
 from arena.tournament.schedule import TableJob
 
 DB_NAME = "tournament.sqlite"
+
+DealRecord = tuple[int, list[dict[str, Any]], list[int]]
+"""One played deal as the store takes it: its number, its events (as dicts) and each seat's profit."""
+
+
+@unique
+class TableKind(StrEnum):
+    """Which part of the tournament a table belongs to."""
+
+    ROUND = "round"
+    FINAL = "final"
+
+
+@unique
+class TableStatus(StrEnum):
+    """How far a scheduled table got."""
+
+    PENDING = "pending"
+    DONE = "done"
+    FAILED = "failed"
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -64,12 +87,12 @@ class TableRow:
     """A scheduled table and how far it got."""
 
     name: str
-    kind: str
+    kind: TableKind
     group: int
     rotation: int
     seed: int
     deals: int
-    status: str
+    status: TableStatus
     deals_played: int
     teams: tuple[str, ...]
 
@@ -151,9 +174,9 @@ class Store:
                 "INSERT INTO teams VALUES (?, ?, ?, ?)",
                 [(t.team, t.program, t.language, t.sha256) for t in teams],
             )
-            self._insert_tables(conn, "round", settings["deals"], jobs)
+            self._insert_tables(conn, TableKind.ROUND, settings["deals"], jobs)
 
-    def add_table(self, kind: str, deals: int, job: TableJob) -> None:
+    def add_table(self, kind: TableKind, deals: int, job: TableJob) -> None:
         """Schedule one more table (the final) unless it is already scheduled."""
         if self.conn.execute("SELECT 1 FROM tables WHERE name = ?", (job.name,)).fetchone():
             return
@@ -161,7 +184,7 @@ class Store:
             self._insert_tables(conn, kind, deals, [job])
 
     def _insert_tables(
-        self, conn: sqlite3.Connection, kind: str, deals: int, jobs: Sequence[TableJob]
+        self, conn: sqlite3.Connection, kind: TableKind, deals: int, jobs: Sequence[TableJob]
     ) -> None:
         start = conn.execute("SELECT COUNT(*) FROM tables").fetchone()[0]
         conn.executemany(
@@ -199,7 +222,7 @@ class Store:
         rows = self.conn.execute("SELECT team, program, language, sha256 FROM teams ORDER BY team")
         return [TeamRow(*row) for row in rows]
 
-    def tables(self, kind: str | None = "round") -> list[TableRow]:
+    def tables(self, kind: TableKind | None = TableKind.ROUND) -> list[TableRow]:
         """Scheduled tables of one kind (all when ``kind`` is None) in schedule order."""
         where, params = ("WHERE kind = ?", (kind,)) if kind else ("", ())
         rows = self.conn.execute(
@@ -211,11 +234,11 @@ class Store:
         for name, team in self.conn.execute("SELECT table_name, team FROM seats ORDER BY table_name, seat"):
             seats.setdefault(name, []).append(team)
         return [
-            TableRow(n, k, g, r, int(s), d, st, p, tuple(seats.get(n, ())))
+            TableRow(n, TableKind(k), g, r, int(s), d, TableStatus(st), p, tuple(seats.get(n, ())))
             for n, k, g, r, s, d, st, p in rows
         ]
 
-    def results(self, kind: str = "round") -> list[ResultRow]:
+    def results(self, kind: TableKind = TableKind.ROUND) -> list[ResultRow]:
         """Every team's outcome at every finished table of one kind."""
         rows = self.conn.execute(
             "SELECT r.table_name, r.team, r.seat, r.final_stack, r.profit, r.faults, r.disqualified, "
@@ -240,18 +263,17 @@ class Store:
         for deal, blob in rows:
             yield deal, json.loads(zlib.decompress(blob))
 
-    def faults(self, kind: str = "round") -> list[dict[str, Any]]:
-        """Every recorded fault at tables of one kind: table, team, kind, reason, deal, stage, seat, decision."""
-        return [
-            {key: fault[key] for key in ("table", "team", "kind", "reason", "deal", "stage", "seat", "decision")}
-            for fault in self.fault_records(kind)
-        ]
+    def faults(self, kind: TableKind = TableKind.ROUND) -> list[dict[str, Any]]:
+        """The faults at tables of one kind: table, team, kind, reason, deal, stage, seat, decision."""
+        keys = ("table", "team", "kind", "reason", "deal", "stage", "seat", "decision")
+        return [{key: fault[key] for key in keys} for fault in self.fault_records(kind)]
 
-    def fault_records(self, kind: str | None = "round") -> list[dict[str, Any]]:
+    def fault_records(self, kind: TableKind | None = TableKind.ROUND) -> list[dict[str, Any]]:
         """Every recorded fault in full (``Fault.to_dict()`` plus its ``table``), in play order."""
         rows = self.conn.execute(
-            "SELECT f.table_name, f.team, f.kind, f.reason, f.deal, f.stage, f.stderr, f.details FROM faults f "
-            "JOIN tables t ON t.name = f.table_name WHERE ? IS NULL OR t.kind = ? ORDER BY t.position, f.idx",
+            "SELECT f.table_name, f.team, f.kind, f.reason, f.deal, f.stage, f.stderr, f.details "
+            "FROM faults f JOIN tables t ON t.name = f.table_name "
+            "WHERE ? IS NULL OR t.kind = ? ORDER BY t.position, f.idx",
             (kind, kind),
         )
         keys = ("table", "team", "kind", "reason", "deal", "stage", "stderr")
@@ -270,18 +292,13 @@ class Store:
 
     # -- recording --------------------------------------------------------------------------------
 
-    def record_table(
-        self,
-        name: str,
-        result: dict[str, Any],
-        deals: Sequence[tuple[int, list[dict[str, Any]], list[int]]],
-    ) -> None:
+    def record_table(self, name: str, result: TableResult, deals: Sequence[DealRecord]) -> None:
         """Write one finished table atomically: its deals, builds, faults, results and ``done`` mark."""
         with self.transaction() as conn:
             status = conn.execute("SELECT status FROM tables WHERE name = ?", (name,)).fetchone()
             if status is None:
                 raise ConfigError(f"table {name} is not in the schedule")
-            if status[0] == "done":
+            if status[0] == TableStatus.DONE:
                 return
             for table in ("deals", "faults", "results", "builds"):
                 conn.execute(f"DELETE FROM {table} WHERE table_name = ?", (name,))
@@ -298,55 +315,55 @@ class Store:
                 ],
             )
             index = 0
-            for team in result["teams"]:
-                build_faults = [f for f in team["faults"] if f["kind"] == "build_failed"]
-                reason = build_faults[0]["reason"] if build_faults else ""
+            for team in result.teams:
+                build_faults = [f for f in team.faults if f.kind is FaultKind.BUILD_FAILED]
+                reason = build_faults[0].reason if build_faults else ""
                 conn.execute(
-                    "INSERT INTO builds VALUES (?, ?, ?, ?)", (name, team["team"], int(team["built"]), reason)
+                    "INSERT INTO builds VALUES (?, ?, ?, ?)", (name, team.team, int(team.built), reason)
                 )
                 conn.execute(
                     "INSERT INTO results VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     (
                         name,
-                        team["team"],
-                        team["seat"],
-                        team["final_stack"],
-                        team["profit"],
-                        len(team["faults"]),
-                        int(team["disqualified"]),
-                        int(team["built"]),
-                        team["decisions"],
+                        team.team,
+                        team.seat,
+                        team.final_stack,
+                        team.profit,
+                        len(team.faults),
+                        int(team.disqualified),
+                        int(team.built),
+                        team.decisions,
                     ),
                 )
-                for fault in team["faults"]:
+                for fault in team.faults:
                     core = ("team", "kind", "reason", "deal", "stage", "stderr")
-                    details = {k: v for k, v in fault.items() if k not in core}
+                    details = {k: v for k, v in fault.to_dict().items() if k not in core}
                     conn.execute(
                         "INSERT INTO faults VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                         (
                             name,
                             index,
-                            team["team"],
-                            fault["kind"],
-                            fault["reason"],
-                            fault.get("deal", 0),
-                            fault.get("stage", ""),
-                            fault.get("stderr", ""),
+                            team.team,
+                            fault.kind.value,
+                            fault.reason,
+                            fault.deal,
+                            fault.stage,
+                            fault.stderr,
                             json.dumps(details),
                         ),
                     )
                     index += 1
             conn.execute(
-                "UPDATE tables SET status = 'done', deals_played = ?, error = '' WHERE name = ?",
-                (result["deals_played"], name),
+                "UPDATE tables SET status = ?, deals_played = ?, error = '' WHERE name = ?",
+                (TableStatus.DONE, result.deals_played, name),
             )
 
     def record_failure(self, name: str, error: str) -> None:
         """Mark a table whose run raised (it is retried by the next run)."""
         with self.transaction() as conn:
             conn.execute(
-                "UPDATE tables SET status = 'failed', error = ? WHERE name = ? AND status != 'done'",
-                (error, name),
+                "UPDATE tables SET status = ?, error = ? WHERE name = ? AND status != ?",
+                (TableStatus.FAILED, error, name, TableStatus.DONE),
             )
 
 

@@ -12,7 +12,6 @@ says so instead of ending the watcher's thread.
 
 from __future__ import annotations
 
-import io
 import tempfile
 import threading
 from collections.abc import Callable
@@ -23,6 +22,7 @@ from watchdog.events import FileSystemEvent, FileSystemEventHandler
 from watchdog.observers import Observer
 
 from arena.errors import ArenaError
+from arena.games.codem.check import check_program, render_report
 from arena.games.codem.table import TableConfig
 from arena.names import REPORT_SUFFIX, name_problem
 from arena.tournament.submissions import file_digest
@@ -30,7 +30,6 @@ from arena.tournament.submissions import file_digest
 Checker = Callable[[Path], str]
 CHECK_DEALS = 50
 CHECK_SEATS = 3
-REPORT_WIDTH = 100
 
 
 @dataclass(frozen=True)
@@ -58,21 +57,14 @@ def not_checked(program: Path, why: str) -> str:
 
 
 def check_in_process(program: Path) -> str:
-    """Check a program with ``arena check``'s library function; the report as ``arena check`` prints it."""
-    from rich.console import Console
-
-    from arena.cli import check
-
-    text = io.StringIO()
-    console = Console(file=text, width=REPORT_WIDTH, no_color=True, highlight=False, force_terminal=False)
+    """Check a program as ``arena check`` does; the report as it prints it (or why it was not checked)."""
     try:
         with tempfile.TemporaryDirectory(prefix="arena-watch-") as folder:
-            config = TableConfig(deals=CHECK_DEALS, seed=0)
-            report = check.check_program(program, config, seats=CHECK_SEATS, out=Path(folder))
+            config = TableConfig(deals=CHECK_DEALS)
+            report = check_program(program, config, seats=CHECK_SEATS, out=Path(folder))
     except ArenaError as error:
         return not_checked(program, str(error))
-    check.print_report(console, report)
-    return text.getvalue()
+    return render_report(report)
 
 
 class SubmissionWatcher(FileSystemEventHandler):
@@ -151,14 +143,15 @@ class SubmissionWatcher(FileSystemEventHandler):
         if problem is not None:
             return not_checked(program, f"the tournament will not play this file: {problem}")
         twins = sorted(
-            p.name for p in self.folder.iterdir() if p != program and p.stem == program.stem and is_watched(p)
-            and name_problem(p) is None
+            p.name
+            for p in self.folder.iterdir()
+            if p != program and p.stem == program.stem and is_watched(p) and name_problem(p) is None
         )
         if twins:
             return not_checked(
                 program,
-                f"team {program.stem} has two programs ({program.name} and {', '.join(twins)}); the tournament "
-                "stops with an error until one is removed",
+                f"team {program.stem} has two programs ({program.name} and {', '.join(twins)}); "
+                "the tournament stops with an error until one is removed",
             )
         try:
             return self.checker(program)

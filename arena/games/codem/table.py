@@ -1,24 +1,16 @@
-"""One Code'em table: builds each team's program, drives the engine deal by deal, asks the seats, records.
+"""One Code'em table: opens each team's seat, drives the engine deal by deal, asks the seats, records.
 
-The loop is the only place where the engine, the adapter and the transports meet. A program's
-misbehaviour becomes a :class:`~arena.faults.Fault` and the documented default action; nothing a program
-does stops the table. Output (all rendered from the events):
-
-* ``teams/<team>/``   each team's folder as it ended (program, build products, help files)
-* ``deals/deal<N>.txt`` the final ``deal.txt`` of every deal
-* ``events.jsonl``    one line per deal: ``{"deal": N, "events": [...]}``
-* ``faults.jsonl``    one line per fault, with the three input files, stdout and stderr of its run
-* ``kept/<team>/deal<N>-decision<K>/`` the help files a faulted run started from (``arena replay``)
-* ``results.json``    per team: seat, final stack, profit, faults, timing; the seed and versions
+The loop is the only place where the engine, the protocol and the seats meet. A program's misbehaviour
+becomes a :class:`~arena.faults.Fault` and the documented default action; nothing a program does stops
+the table. Seats are opened by :mod:`arena.seats` (sandbox, build, start-up allowance, transport); the
+results are :mod:`~arena.games.codem.results`; the table's folder is written by
+:mod:`~arena.games.codem.output`, all of it rendered from the events.
 """
 
 from __future__ import annotations
 
-import json
-import platform
 import random
 import shutil
-import statistics
 from collections.abc import Callable, Sequence
 from contextlib import ExitStack
 from dataclasses import dataclass, field, replace
@@ -27,15 +19,15 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from arena import __version__
 from arena.cards import cards_text, derive_seed, shuffled_deck
 from arena.engines.nlhe.actions import Action, Fold
 from arena.engines.nlhe.deal import Deal
-from arena.engines.nlhe.events import DealEnded, Street, event_to_dict
+from arena.engines.nlhe.events import DealEnded, Street
 from arena.engines.nlhe.rules import TableRules, choose_first_dealer, next_dealer
 from arena.errors import ConfigError
 from arena.faults import Fault, FaultKind
 from arena.games.codem.deal_file import render_deal_file
+from arena.games.codem.output import TableFolder
 from arena.games.codem.protocol import (
     PROTOCOL_FILES,
     Reading,
@@ -43,25 +35,17 @@ from arena.games.codem.protocol import (
     default_action,
     read_answer,
 )
-from arena.languages import build_program, language_for
-from arena.sandbox import open_sandbox
+from arena.games.codem.results import TableResult, TeamResult, timing_summary
+from arena.languages import language_for
 from arena.sandbox.limits import Limits
-from arena.sandbox.result import RunResult, RunStatus
+from arena.seats import breach_kind, kept_stderr, open_player, run_fault_kind
 from arena.transports.files import FileReply, FileTransport
-from arena.transports.warm import WarmPythonTransport
 
-STDERR_KEPT = 2000
+__all__ = ["PlayerSpec", "TableConfig", "TableResult", "TeamResult", "run_table"]
+
 KEPT_DIR = "kept"
 KEPT_BYTES = 8 << 20
 """Per team and table: help files kept as they were before faulted runs, at most this many bytes."""
-_RUN_FAULTS = {
-    RunStatus.TIMEOUT: FaultKind.TIMEOUT,
-    RunStatus.CPU_LIMIT: FaultKind.CPU_LIMIT,
-    RunStatus.MEMORY_LIMIT: FaultKind.MEMORY_LIMIT,
-    RunStatus.OUTPUT_LIMIT: FaultKind.OUTPUT_LIMIT,
-    RunStatus.FILE_SIZE_LIMIT: FaultKind.FILE_SIZE_LIMIT,
-    RunStatus.NOT_STARTED: FaultKind.NOT_STARTED,
-}
 
 
 class TableConfig(BaseModel):
@@ -86,58 +70,6 @@ class PlayerSpec:
     team: str
     program: Path
     help_dir: Path | None = None
-
-
-@dataclass(frozen=True)
-class TeamResult:
-    """How one team did at one table."""
-
-    team: str
-    seat: int
-    final_stack: int
-    profit: int
-    faults: tuple[Fault, ...]
-    disqualified: bool
-    built: bool
-    decisions: int
-    timing: dict[str, float]
-    build_output: str = ""
-
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-ready form (faults as dicts)."""
-        return {
-            "team": self.team,
-            "seat": self.seat,
-            "final_stack": self.final_stack,
-            "profit": self.profit,
-            "faults": [f.to_dict() for f in self.faults],
-            "fault_count": len(self.faults),
-            "disqualified": self.disqualified,
-            "built": self.built,
-            "decisions": self.decisions,
-            "timing": self.timing,
-            "build_output": self.build_output,
-        }
-
-
-@dataclass(frozen=True)
-class TableResult:
-    """The outcome of a table."""
-
-    seed: int
-    deals_played: int
-    teams: tuple[TeamResult, ...]
-    isolation: str
-
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-ready form, with the versions that produced it."""
-        return {
-            "seed": self.seed,
-            "deals_played": self.deals_played,
-            "isolation": self.isolation,
-            "versions": {"arena": __version__, "python": platform.python_version()},
-            "teams": [t.to_dict() for t in self.teams],
-        }
 
 
 @dataclass
@@ -192,24 +124,6 @@ def _validate_players(players: Sequence[PlayerSpec]) -> None:
         language_for(player.program)
 
 
-def _timing(values: Sequence[float]) -> dict[str, float]:
-    if not values:
-        return {"median_ms": 0.0, "p99_ms": 0.0, "max_ms": 0.0}
-    ordered = sorted(values)
-    p99 = ordered[min(len(ordered) - 1, int(0.99 * len(ordered)))]
-    return {
-        "median_ms": round(statistics.median(ordered), 3),
-        "p99_ms": round(p99, 3),
-        "max_ms": round(ordered[-1], 3),
-    }
-
-
-def _run_fault(run: RunResult) -> FaultKind | None:
-    if run.status is RunStatus.OK:
-        return None
-    return _RUN_FAULTS.get(run.status, FaultKind.CRASH)
-
-
 class _Table:
     """The state of a running table (kept small: the engine holds the deal)."""
 
@@ -217,12 +131,12 @@ class _Table:
         self,
         seats: list[_Seat],
         config: TableConfig,
-        out_dir: Path,
+        folder: TableFolder,
         on_fault: Callable[[Fault], None] | None = None,
     ) -> None:
         self.seats = seats
         self.config = config
-        self.out_dir = out_dir
+        self.folder = folder
         self.on_fault = on_fault
 
     def record(
@@ -245,7 +159,7 @@ class _Table:
                 "cards": run.cards,
                 "stacks": tuple(run.stacks),
                 "inputs": run.inputs,
-                "stdout": run.stdout.decode("utf-8", "replace")[:STDERR_KEPT],
+                "stdout": kept_stderr(run.stdout),
                 "help_kept": self._keep_help_files(seat, run),
             }
         fault = Fault(
@@ -254,12 +168,11 @@ class _Table:
             reason=reason,
             deal=deal,
             stage=stage,
-            stderr=stderr.decode("utf-8", "replace")[:STDERR_KEPT],
+            stderr=kept_stderr(stderr),
             **details,
         )
         seat.faults.append(fault)
-        with (self.out_dir / "faults.jsonl").open("a") as out:
-            out.write(json.dumps(fault.to_dict()) + "\n")
+        self.folder.write_fault(fault)
         if self.on_fault is not None:
             self.on_fault(fault)
         if not seat.disqualified and len(seat.faults) >= self.config.max_faults:
@@ -270,7 +183,7 @@ class _Table:
         if not run.help_before or seat.kept_bytes + sum(map(len, run.help_before.values())) > KEPT_BYTES:
             return ""
         folder = Path(KEPT_DIR) / seat.team / f"deal{run.deal}-decision{run.decision}"
-        target = self.out_dir / folder
+        target = self.folder.out_dir / folder
         if not target.exists():
             target.mkdir(parents=True)
             for name, data in run.help_before.items():
@@ -296,9 +209,8 @@ class _Table:
         seat.peak_memory_kb = max(seat.peak_memory_kb, result.peak_memory_kb)
         where = {"deal": run.deal, "stage": run.stage, "stderr": result.stderr, "run": run}
         for violation in reply.violations:
-            kind = FaultKind.HELP_FILE_LIMIT if "help file" in violation else FaultKind.SANDBOX_VIOLATION
-            self.record(seat, kind, violation, **where)
-        kind = _run_fault(result)
+            self.record(seat, breach_kind(violation), violation, **where)
+        kind = run_fault_kind(result)
         if kind is not None:
             self.record(seat, kind, result.describe(), **where)
             return None
@@ -343,16 +255,12 @@ def _open_seat(
     stack: ExitStack,
     player: PlayerSpec,
     seat_no: int,
-    out_dir: Path,
+    folder: TableFolder,
+    config: TableConfig,
     limits: Limits,
-    *,
-    warm_python: bool,
-    build_cache: Path | None,
 ) -> tuple[_Seat, str]:
-    workdir = out_dir / "teams" / player.team
-    if workdir.exists():
-        shutil.rmtree(workdir)
-    workdir.mkdir(parents=True)
+    """The team's seat, and the sandbox's isolation level."""
+    workdir = folder.team_folder(player.team)
     # Help files go in before the sandbox opens: it takes in what the folder holds at that moment.
     helps: set[str] = set()
     if player.help_dir is not None:
@@ -362,20 +270,16 @@ def _open_seat(
                 target.parent.mkdir(parents=True, exist_ok=True)
                 shutil.copyfile(source, target)
                 helps.add(source.relative_to(player.help_dir).as_posix())
-    sandbox = stack.enter_context(open_sandbox(workdir, limits))
-    build = build_program(player.program, workdir, sandbox, cache=build_cache)
-    if not build.ok:
-        return _Seat(player.team, seat_no, None, build_output=build.output), sandbox.isolation_level
-    protected = {*build.products, *PROTOCOL_FILES} - helps
-    # Fair time across languages: the runtime's own start (JVM, interpreter), measured once per team in its
-    # sandbox at build time, is added to the decision's wall limit (docs/sandbox.md).
-    wall_time_s = limits.wall_time_s + build.startup_ms / 1000
-    python = language_for(player.program).name == "python"
-    kind = WarmPythonTransport if warm_python and python else FileTransport
-    transport = kind(sandbox, build.run_argv, protected=protected, wall_time_s=wall_time_s)
+    opened = open_player(stack, player.team, player.program, workdir, limits, build_cache=config.build_cache)
+    isolation = opened.sandbox.isolation_level
+    if not opened.built:
+        return _Seat(player.team, seat_no, None, build_output=opened.build.output), isolation
+    # A help file the team prepared may share a protocol file's name; the products never count.
+    transport = opened.file_transport(protected=set(PROTOCOL_FILES) - helps, warm_python=config.warm_python)
+    build = opened.build
     seat = _Seat(player.team, seat_no, transport, build_output=build.output, allowance_ms=build.startup_ms)
     seat.help_files = transport.help_files_snapshot(KEPT_BYTES) if helps else {}
-    return seat, sandbox.isolation_level
+    return seat, isolation
 
 
 def run_table(
@@ -394,29 +298,17 @@ def run_table(
     _validate_players(players)
     rules = replace(config.rules, seats=len(players))
     limits = config.limits.model_copy(update={"wall_time_s": config.time_limit_s})
-    out_dir.mkdir(parents=True, exist_ok=True)
-    (out_dir / "deals").mkdir(exist_ok=True)
-    for name in ("events.jsonl", "faults.jsonl"):
-        (out_dir / name).write_text("")
     stacks = [rules.starting_stack] * len(players)
     deals_played = 0
-    with ExitStack() as stack:
+    with TableFolder(out_dir) as folder, ExitStack() as stack:
         seats: list[_Seat] = []
         isolation = ""
         for seat_no, player in enumerate(players, 1):
-            seat, isolation = _open_seat(
-                stack,
-                player,
-                seat_no,
-                out_dir,
-                limits,
-                warm_python=config.warm_python,
-                build_cache=config.build_cache,
-            )
+            seat, isolation = _open_seat(stack, player, seat_no, folder, config, limits)
             seats.append(seat)
         if notify is not None:
             notify(f"sandbox isolation: {isolation}")
-        table = _Table(seats, config, out_dir, on_fault)
+        table = _Table(seats, config, folder, on_fault)
         for seat in seats:
             if not seat.plays:
                 table.record(
@@ -431,35 +323,30 @@ def run_table(
                     notify(f"{seat.team}: build failed, sits out\n{seat.build_output}")
         dealer_rng = random.Random(derive_seed(config.seed, "dealer"))
         dealer = 0
-        with (out_dir / "events.jsonl").open("a") as events_out:
-            for number in range(1, config.deals + 1):
-                in_play = [s if seats[i].plays else 0 for i, s in enumerate(stacks)]
-                if sum(1 for s in in_play if s > 0) < 2:
-                    break
-                dealer = (
-                    choose_first_dealer(dealer_rng, in_play) if dealer == 0 else next_dealer(in_play, dealer)
-                )
-                deck = shuffled_deck(derive_seed(config.seed, "deal", number))
-                deal = Deal(rules=rules, deal_number=number, dealer=dealer, stacks=in_play, deck=deck)
-                while not deal.is_over:
-                    actor = deal.actor
-                    assert actor is not None
-                    deal.apply(table.decide(deal, seats[actor - 1], number=number, stacks_before=in_play))
-                final_text = render_deal_file(deal.events, seats=len(players))
-                ended = deal.events[-1]
-                assert isinstance(ended, DealEnded)
-                if ended.showdown:
-                    table.after_showdown(deal, number=number, stacks_before=in_play, final_text=final_text)
-                for i, chips in enumerate(deal.final_stacks):
-                    if seats[i].plays:
-                        stacks[i] = chips
-                (out_dir / "deals" / f"deal{number}.txt").write_text(final_text)
-                events_out.write(
-                    json.dumps({"deal": number, "events": [event_to_dict(e) for e in deal.events]}) + "\n"
-                )
-                deals_played = number
-                if on_deal is not None:
-                    on_deal(number)
+        for number in range(1, config.deals + 1):
+            in_play = [s if seats[i].plays else 0 for i, s in enumerate(stacks)]
+            if sum(1 for s in in_play if s > 0) < 2:
+                break
+            dealer = choose_first_dealer(dealer_rng, in_play) if dealer == 0 else next_dealer(in_play, dealer)
+            deck = shuffled_deck(derive_seed(config.seed, "deal", number))
+            deal = Deal(rules=rules, deal_number=number, dealer=dealer, stacks=in_play, deck=deck)
+            while not deal.is_over:
+                actor = deal.actor
+                assert actor is not None
+                deal.apply(table.decide(deal, seats[actor - 1], number=number, stacks_before=in_play))
+            final_text = render_deal_file(deal.events, seats=len(players))
+            ended = deal.events[-1]
+            assert isinstance(ended, DealEnded)
+            if ended.showdown:
+                table.after_showdown(deal, number=number, stacks_before=in_play, final_text=final_text)
+            for i, chips in enumerate(deal.final_stacks):
+                if seats[i].plays:
+                    stacks[i] = chips
+            folder.write_deal(number, deal.events, final_text)
+            deals_played = number
+            if on_deal is not None:
+                on_deal(number)
+        # The sandboxes close first (ExitStack), so each team folder holds what its program left.
     result = TableResult(
         seed=config.seed,
         deals_played=deals_played,
@@ -475,8 +362,8 @@ def run_table(
                 built=s.plays,
                 decisions=len(s.wall_ms),
                 timing={
-                    **_timing(s.wall_ms),
-                    "cpu_median_ms": _timing(s.cpu_ms)["median_ms"],
+                    **timing_summary(s.wall_ms),
+                    "cpu_median_ms": timing_summary(s.cpu_ms)["median_ms"],
                     "peak_memory_kb": s.peak_memory_kb,
                     "allowance_ms": round(s.allowance_ms, 3),
                 },
@@ -485,5 +372,5 @@ def run_table(
             for s in seats
         ),
     )
-    (out_dir / "results.json").write_text(json.dumps(result.to_dict(), indent=2) + "\n")
+    folder.write_results(result)
     return result

@@ -5,6 +5,7 @@ from __future__ import annotations
 import tempfile
 import time
 from collections.abc import Callable
+from contextlib import ExitStack
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -16,11 +17,11 @@ from arena.errors import ConfigError
 from arena.faults import Fault, FaultKind
 from arena.games.headsup.judge import HandRecord, Judge, MatchConfig, MatchOutcome, RateFn
 from arena.games.headsup.log import HandLog, write_results
-from arena.games.headsup.player import Interface, guess_interface, prepare_player
+from arena.games.headsup.player import Interface, build_player, guess_interface
 from arena.games.headsup.scoring import MeanInterval, mean_interval, points
 from arena.rollouts import rollout_outcomes, win_tie_rates
-from arena.sandbox import Limits, RunResult, RunStatus, open_sandbox
-from arena.transports.lines import LineTransport
+from arena.sandbox import Limits, RunResult, RunStatus
+from arena.seats import kept_stderr, open_player, run_fault_kind
 
 REPLY_SLACK_S = 5.0  # one reply may take the whole CPU limit of the match plus this much wall time
 
@@ -101,8 +102,12 @@ def _limits(settings: HeadsUpSettings) -> Limits:
 
 
 def _run_fault(team: str, run: RunResult, limit_s: float, judged: Fault | None) -> Fault | None:
-    """The judge's fault, made precise by how the program ended (limits, crashes), or a CPU overrun."""
-    stderr = run.stderr.decode(errors="replace")[-2000:]
+    """The judge's fault, made precise by how the program ended (the seat layer's rule), or a CPU overrun.
+
+    001's time limit is the program's CPU time over the whole match: using more is this game's
+    ``timeout``, whatever else happened.
+    """
+    stderr = kept_stderr(run.stderr)
     if run.cpu_ms > limit_s * 1000:
         reason = f"used {run.cpu_ms / 1000:.2f} s of CPU, over the {limit_s:g} s limit of the match"
         if judged is None:
@@ -110,18 +115,12 @@ def _run_fault(team: str, run: RunResult, limit_s: float, judged: Fault | None) 
         return replace(judged, kind=FaultKind.TIMEOUT, reason=reason, stderr=stderr)
     if judged is None:
         return None
-    kinds = {
-        RunStatus.CPU_LIMIT: FaultKind.TIMEOUT,
-        RunStatus.MEMORY_LIMIT: FaultKind.MEMORY_LIMIT,
-        RunStatus.OUTPUT_LIMIT: FaultKind.OUTPUT_LIMIT,
-        RunStatus.SIGNALED: FaultKind.CRASH,
-        RunStatus.NONZERO_EXIT: FaultKind.CRASH,
-    }
+    ended = run_fault_kind(run)
     explained = judged.kind is FaultKind.NO_ANSWER or (
         judged.kind is FaultKind.TIMEOUT and run.status is RunStatus.CPU_LIMIT
     )
-    if explained and run.status in kinds:
-        return replace(judged, kind=kinds[run.status], reason=f"the program {run.describe()}", stderr=stderr)
+    if explained and ended is not None:
+        return replace(judged, kind=ended, reason=f"the program {run.describe()}", stderr=stderr)
     return replace(judged, stderr=stderr)
 
 
@@ -156,14 +155,17 @@ def play_headsup(
                 on_hand(hand)
 
         try:
-            with open_sandbox(workdir, _limits(settings), isolation=settings.isolation) as sandbox:
-                prepared = prepare_player(program, interface, sandbox)
-                if not prepared.ok:
-                    reason = prepared.output[-2000:]
+            with ExitStack() as stack:
+                player = open_player(
+                    stack, program.stem, program, workdir, _limits(settings), isolation=settings.isolation,
+                    build=lambda sandbox: build_player(program, interface, sandbox),
+                )
+                if not player.built:
+                    reason = kept_stderr(player.build.output)
                     fault = Fault(program.stem, FaultKind.BUILD_FAILED, reason, stage="build")
                     outcome = MatchOutcome(config, fault=fault)
                     return _finish(program, interface, outcome, None, 0.0, settings, out_dir)
-                transport = LineTransport(sandbox, prepared.argv)
+                transport = player.line_transport()
                 transport.start()
                 judge = Judge(transport, config, bob=BobPolicy(bob_outcomes), rates=rates, on_hand=record)
                 cpu_start = time.process_time()

@@ -1,4 +1,4 @@
-"""Getting a heads-up player ready to run: which interface it speaks, and its build in the sandbox.
+"""Getting a heads-up player ready to run: which interface it speaks, and how it is built in its sandbox.
 
 * ``lines``: a program written for seed 001 (any language arena builds), run as it is.
 * ``texas``: a C++ file for seed 003 (``#include "texas.h"``, ``makeDecision``), compiled together
@@ -10,12 +10,11 @@ from __future__ import annotations
 
 import re
 import shutil
-from dataclasses import dataclass
 from enum import StrEnum, unique
 from pathlib import Path
 
 from arena.errors import ConfigError, ToolchainError
-from arena.languages import build_program, python_interpreter, tool_path
+from arena.languages import CPP, PYTHON, BuildResult, build_in_sandbox, build_program, run_command, tool_path
 from arena.sandbox import Sandbox
 
 TEXAS_DIR = Path(__file__).resolve().parent / "texas"
@@ -47,23 +46,13 @@ def guess_interface(program: Path) -> Interface:
     return Interface.LINES
 
 
-@dataclass(frozen=True, slots=True)
-class PreparedPlayer:
-    """A built player: the command that starts it in its folder, or why it could not be built."""
-
-    ok: bool
-    argv: tuple[str, ...]
-    output: str
-
-
-def prepare_player(program: Path, interface: Interface, sandbox: Sandbox) -> PreparedPlayer:
-    """Copy and build ``program`` in the sandbox's folder for ``interface``."""
+def build_player(program: Path, interface: Interface, sandbox: Sandbox) -> BuildResult:
+    """Copy and build ``program`` in the sandbox's folder for ``interface`` (the seat layer's build step)."""
     if not program.is_file():
         raise ConfigError(f"{program}: no such program file")
     match interface:
         case Interface.LINES:
-            built = build_program(program, sandbox.workdir, sandbox)
-            return PreparedPlayer(built.ok, built.run_argv, built.output)
+            return build_program(program, sandbox.workdir, sandbox)
         case Interface.TEXAS:
             return _build_texas(program, sandbox)
         case Interface.PYTHON:
@@ -71,11 +60,11 @@ def prepare_player(program: Path, interface: Interface, sandbox: Sandbox) -> Pre
             shutil.copyfile(TEXAS_DIR / "texas.py", folder / "texas.py")
             shutil.copyfile(TEXAS_DIR / "texas_driver.py", folder / "texas_driver.py")
             shutil.copyfile(program, folder / "player_module.py")
-            python = str(python_interpreter(sandbox.isolation_level))
-            return PreparedPlayer(True, (python, "-E", "-s", "-B", "texas_driver.py", "player_module.py"), "")
+            argv = (*run_command(PYTHON, "texas_driver.py", sandbox=sandbox), "player_module.py")
+            return BuildResult(True, "", argv, 0.0)
 
 
-def _build_texas(program: Path, sandbox: Sandbox) -> PreparedPlayer:
+def _build_texas(program: Path, sandbox: Sandbox) -> BuildResult:
     if program.suffix.lower() not in (".cpp", ".cc", ".cxx"):
         raise ConfigError(f"{program}: the texas interface needs a C++ source (.cpp)")
     if tool_path("g++") is None:
@@ -84,9 +73,5 @@ def _build_texas(program: Path, sandbox: Sandbox) -> PreparedPlayer:
     shutil.copyfile(TEXAS_DIR / "texas.h", folder / "texas.h")
     shutil.copyfile(TEXAS_DIR / "texas_driver.cpp", folder / "texas_driver.cpp")
     shutil.copyfile(program, folder / "player.cpp")
-    command = ["g++", "-O2", "-pipe", "-std=c++17", "-o", "player", "player.cpp", "texas_driver.cpp", "-lm"]
-    result = sandbox.run(command, wall_time_s=60.0)
-    output = (result.stdout + result.stderr).decode(errors="replace")
-    if not result.ok:
-        output = f"{output.rstrip()}\nbuild {result.describe()}".lstrip()
-    return PreparedPlayer(result.ok, ("./player",), output)
+    sources = ["player.cpp", "texas_driver.cpp"]
+    return build_in_sandbox(CPP, sources, output="player", entry="player", sandbox=sandbox)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import shutil
 import tempfile
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from contextlib import ExitStack
 from dataclasses import dataclass, field
 from enum import StrEnum, unique
@@ -19,7 +19,6 @@ from pathlib import Path
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
-from rich.progress import Progress
 
 from arena.engines.twocard.strategy import Strategy, format_strategy
 from arena.engines.twocard.value import strategy_value
@@ -27,16 +26,14 @@ from arena.errors import ConfigError
 from arena.faults import Fault, FaultKind
 from arena.games.twocard.judge import DEFAULT_HANDS, DEFAULT_TIME_S, CaseResult, overall_score, run_case
 from arena.games.twocard.seats import INPUT_FILE, OUTPUT_FILE, FileSeat, LineSeat, Seat
-from arena.languages import JVM_FLAGS, build_program, python_interpreter, tool_path
-from arena.sandbox import open_sandbox
-from arena.sandbox.limits import Limits
-from arena.transports.files import FileTransport
-from arena.transports.lines import LineTransport
+from arena.languages import CPP, JAVA, PYTHON, BuildResult, build_in_sandbox
+from arena.sandbox import Limits, Sandbox
+from arena.seats import kept_stderr, open_player
 
 STRATEGY_FOR_PLAYER = "strategy.txt"
 CLASS_NAME = "TwoCardDraw"
 BUILD_TIME_S = 120.0
-_CLASS_SUFFIXES = {".py": "python", ".java": "java", ".cpp": "cpp", ".cc": "cpp", ".cxx": "cpp"}
+_CLASS_LANGUAGES = {".py": PYTHON, ".java": JAVA, ".cpp": CPP, ".cc": CPP, ".cxx": CPP}
 
 
 @unique
@@ -88,7 +85,7 @@ def guess_interface(program: Path) -> Interface:
         text = program.read_text(errors="replace")
     except OSError as error:
         raise ConfigError(f"{program}: cannot read ({error.strerror})") from None
-    if program.suffix in _CLASS_SUFFIXES and f"class {CLASS_NAME}" in text and "__main__" not in text:
+    if program.suffix in _CLASS_LANGUAGES and f"class {CLASS_NAME}" in text and "__main__" not in text:
         return Interface.CLASS
     if INPUT_FILE in text:
         return Interface.FILES
@@ -99,33 +96,27 @@ def _driver_text(name: str) -> str:
     return resources.files("arena.games.twocard").joinpath("drivers").joinpath(name).read_text()
 
 
-def _stage_class(program: Path, folder: Path) -> tuple[list[list[str]], list[str]]:
-    """Put the solution and its driver in the sandbox's ``folder``; return (build commands, run argv)."""
-    language = _CLASS_SUFFIXES.get(program.suffix)
+def _build_class(program: Path, sandbox: Sandbox) -> BuildResult:
+    """Put the solution and its driver in the sandbox's folder and build them together."""
+    language = _CLASS_LANGUAGES.get(program.suffix)
     if language is None:
         raise ConfigError(f"{program}: the class interface takes a .py, .java or .cpp file")
-    if language == "python":
+    folder = sandbox.folder
+    if language is PYTHON:
         shutil.copyfile(program, folder / "TwoCardDraw.py")
         (folder / "twocard_driver.py").write_text(_driver_text("twocard_driver.py"))
-        python = str(python_interpreter())
-        return [[python, "-E", "-s", "-B", "-m", "py_compile", "TwoCardDraw.py"]], [
-            python,
-            "-E",
-            "-s",
-            "-B",
-            "twocard_driver.py",
-        ]
-    if language == "java":
+        sources, output, entry = ["TwoCardDraw.py"], "", "twocard_driver.py"
+    elif language is JAVA:
         shutil.copyfile(program, folder / "TwoCardDraw.java")
         (folder / "TwoCardDrawDriver.java").write_text(_driver_text("TwoCardDrawDriver.java"))
-        javac = [tool_path("javac") or "javac", *(f"-J{flag}" for flag in JVM_FLAGS)]
-        build = [*javac, "-encoding", "UTF-8", "TwoCardDraw.java", "TwoCardDrawDriver.java"]
-        return [build], [tool_path("java") or "java", *JVM_FLAGS, "-Xmx256m", "-cp", ".", "TwoCardDrawDriver"]
-    shutil.copyfile(program, folder / "TwoCardDraw.cpp")
-    (folder / "twocard_driver.cpp").write_text(_driver_text("twocard_driver.cpp"))
-    return [["g++", "-O2", "-pipe", "-std=gnu++17", "-o", "twocard_player", "twocard_driver.cpp"]], [
-        "./twocard_player"
-    ]
+        sources, output, entry = ["TwoCardDraw.java", "TwoCardDrawDriver.java"], "", "TwoCardDrawDriver"
+    else:
+        shutil.copyfile(program, folder / "TwoCardDraw.cpp")
+        (folder / "twocard_driver.cpp").write_text(_driver_text("twocard_driver.cpp"))
+        sources, output, entry = ["twocard_driver.cpp"], "twocard_player", "twocard_player"
+    return build_in_sandbox(
+        language, sources, output=output, entry=entry, sandbox=sandbox, wall_time_s=BUILD_TIME_S
+    )
 
 
 def _open_seat(
@@ -137,27 +128,15 @@ def _open_seat(
         wall_time_s=config.time_limit_s if interface is Interface.FILES else session_wall,
         memory_mb=config.memory_mb,
     )
-    sandbox = stack.enter_context(open_sandbox(workdir, limits))
-    if interface is Interface.CLASS:
-        commands, argv = _stage_class(program, sandbox.folder)
-        output = []
-        for command in commands:
-            run = sandbox.run(command, wall_time_s=BUILD_TIME_S)
-            output.append((run.stdout + run.stderr).decode(errors="replace"))
-            if not run.ok:
-                return None, "".join(output).rstrip() + f"\nbuild {run.describe()}"
-        build_output = "".join(output)
-        products: tuple[str, ...] = ()
-    else:
-        build = build_program(program, workdir, sandbox)
-        if not build.ok:
-            return None, build.output
-        argv, build_output, products = list(build.run_argv), build.output, build.products
+    build = (lambda sandbox: _build_class(program, sandbox)) if interface is Interface.CLASS else None
+    player = open_player(stack, team, program, workdir, limits, build=build)
+    if not player.built:
+        return None, player.build.output
     if interface is Interface.FILES:
-        protected = {*products, STRATEGY_FOR_PLAYER, INPUT_FILE}
-        transport = FileTransport(sandbox, argv, output_name=OUTPUT_FILE, protected=protected)
-        return FileSeat(transport, team=team, budget_s=config.time_limit_s), build_output
-    return LineSeat(LineTransport(sandbox, argv), team=team, budget_s=config.time_limit_s), build_output
+        protected = {STRATEGY_FOR_PLAYER, INPUT_FILE}
+        transport = player.file_transport(output_name=OUTPUT_FILE, protected=protected)
+        return FileSeat(transport, team=team, budget_s=config.time_limit_s), player.build.output
+    return LineSeat(player.line_transport(), team=team, budget_s=config.time_limit_s), player.build.output
 
 
 def play_match(
@@ -166,9 +145,12 @@ def play_match(
     config: MatchConfig,
     *,
     out_dir: Path | None = None,
-    progress: Progress | None = None,
+    on_hand: Callable[[int, int], None] | None = None,
 ) -> MatchResult:
-    """Play every strategy as one test case; write results.json and hand logs when ``out_dir`` is given."""
+    """Play every strategy as one test case; write results.json and hand logs when ``out_dir`` is given.
+
+    ``on_hand(case, hands)`` is called as hands are played (a progress bar).
+    """
     if not program.is_file():
         raise ConfigError(f"{program}: no such program file")
     interface = config.interface or guess_interface(program)
@@ -186,7 +168,6 @@ def play_match(
             if config.give_strategy:
                 (workdir / STRATEGY_FOR_PLAYER).write_text(format_strategy(strategy))
             value = strategy_value(strategy)
-            task = progress.add_task(f"case {case} {path.name}", total=config.hands) if progress else None
             with ExitStack() as stack:
                 seat, build_output = _open_seat(stack, program, interface, workdir, config, team)
                 result.build_output = build_output
@@ -196,7 +177,7 @@ def play_match(
                         FaultKind.BUILD_FAILED,
                         "the program did not build",
                         stage="build",
-                        stderr=build_output[-2000:],
+                        stderr=kept_stderr(build_output),
                     )
                     result.cases.append(_unplayed(case, path, strategy, value, config, fault))
                     continue
@@ -212,7 +193,7 @@ def play_match(
                             seed=config.seed,
                             team=team,
                             log=log,
-                            on_hand=(lambda n, t=task: progress.update(t, completed=n)) if progress else None,
+                            on_hand=(lambda n, c=case: on_hand(c, n)) if on_hand else None,
                         )
                     )
         if out_dir is not None:

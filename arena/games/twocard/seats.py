@@ -17,7 +17,8 @@ from typing import Any, Protocol
 import psutil
 
 from arena.faults import Fault, FaultKind
-from arena.sandbox.result import RunResult, RunStatus
+from arena.sandbox.result import RunResult
+from arena.seats import breach_kind, run_fault
 
 IGNORED_METHODS = frozenset({"init", "showdown"})  # 000: any answer is accepted and ignored
 INPUT_FILE = "inputf.txt"
@@ -72,16 +73,11 @@ def parse_answer(method: str, args: tuple[int, ...], text: str | None, team: str
         ) from None
 
 
-def run_fault(team: str, run: RunResult, stage: str) -> Fault:
-    """The fault describing a failed run of the player."""
-    kind = {
-        RunStatus.TIMEOUT: FaultKind.TIMEOUT,
-        RunStatus.CPU_LIMIT: FaultKind.TIMEOUT,
-        RunStatus.MEMORY_LIMIT: FaultKind.MEMORY_LIMIT,
-        RunStatus.OUTPUT_LIMIT: FaultKind.OUTPUT_LIMIT,
-    }.get(run.status, FaultKind.SANDBOX_VIOLATION if run.violations else FaultKind.CRASH)
-    stderr = run.stderr.decode(errors="replace")[-2000:]
-    return Fault(team, kind, f"the program {run.describe()}", stage=stage, stderr=stderr)
+def _run_fault(team: str, run: RunResult, stage: str) -> Fault:
+    """The fault describing a failed run of the player (the seat layer's rule)."""
+    fault = run_fault(team, run, stage=stage)
+    assert fault is not None, "only a run that did not end cleanly is a fault"
+    return fault
 
 
 def _time_fault(team: str, budget_s: float, method: str, args: tuple[int, ...]) -> SeatFault:
@@ -183,7 +179,7 @@ class LineSeat:
         if run.ok:
             reason = f"the program exited before answering '{method}'"
             return SeatFault(Fault(self.team, FaultKind.NO_ANSWER, reason, stage=method))
-        return SeatFault(run_fault(self.team, run, method))
+        return SeatFault(_run_fault(self.team, run, method))
 
     def close(self) -> None:
         """End the session (closing its input is the end of the test case)."""
@@ -204,13 +200,9 @@ class FileSeat:
         reply = self.transport.exchange({INPUT_FILE: call_line(method, args) + "\n"})
         self.used_s += reply.run.wall_ms / 1000
         if not reply.run.ok:
-            raise SeatFault(run_fault(self.team, reply.run, method))
+            raise SeatFault(_run_fault(self.team, reply.run, method))
         if reply.violations:
-            kind = (
-                FaultKind.HELP_FILE_LIMIT
-                if "help" in " ".join(reply.violations)
-                else FaultKind.SANDBOX_VIOLATION
-            )
+            kind = breach_kind(reply.violations[0])
             raise SeatFault(Fault(self.team, kind, "; ".join(reply.violations), stage=method))
         if self.used_s > self.budget_s:
             raise _time_fault(self.team, self.budget_s, method, args)

@@ -1,0 +1,67 @@
+"""A Code'em table's folder, written as the table plays (every file rendered from the events).
+
+* ``teams/<team>/``     each team's folder as it ended (program, build products, help files)
+* ``deals/deal<N>.txt`` the final ``deal.txt`` of every deal
+* ``events.jsonl``      one line per deal: ``{"deal": N, "events": [...]}``
+* ``faults.jsonl``      one line per fault, with the three input files, stdout and stderr of its run
+* ``kept/<team>/deal<N>-decision<K>/`` the help files a faulted run started from (``arena replay``)
+* ``results.json``      per team: seat, final stack, profit, faults, timing; the seed and versions
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from collections.abc import Sequence
+from pathlib import Path
+from types import TracebackType
+
+from arena.engines.nlhe.events import Event, event_to_dict
+from arena.faults import Fault
+from arena.games.codem.results import TableResult
+
+
+class TableFolder:
+    """The output folder of one table; ``events.jsonl`` stays open while the table plays."""
+
+    def __init__(self, out_dir: Path) -> None:
+        self.out_dir = out_dir
+        out_dir.mkdir(parents=True, exist_ok=True)
+        (out_dir / "deals").mkdir(exist_ok=True)
+        for name in ("events.jsonl", "faults.jsonl"):
+            (out_dir / name).write_text("")
+        self._events = (out_dir / "events.jsonl").open("a")
+
+    def team_folder(self, team: str) -> Path:
+        """A new empty ``teams/<team>/`` (whatever an earlier run left there is removed)."""
+        folder = self.out_dir / "teams" / team
+        if folder.exists():
+            shutil.rmtree(folder)
+        folder.mkdir(parents=True)
+        return folder
+
+    def write_fault(self, fault: Fault) -> None:
+        """Append one fault to ``faults.jsonl``."""
+        with (self.out_dir / "faults.jsonl").open("a") as out:
+            out.write(json.dumps(fault.to_dict()) + "\n")
+
+    def write_deal(self, number: int, events: Sequence[Event], final_text: str) -> None:
+        """The deal's final ``deal.txt`` and its line of ``events.jsonl``."""
+        (self.out_dir / "deals" / f"deal{number}.txt").write_text(final_text)
+        self._events.write(json.dumps({"deal": number, "events": [event_to_dict(e) for e in events]}) + "\n")
+
+    def write_results(self, result: TableResult) -> None:
+        """``results.json``."""
+        (self.out_dir / "results.json").write_text(json.dumps(result.to_dict(), indent=2) + "\n")
+
+    def close(self) -> None:
+        """Close ``events.jsonl``."""
+        self._events.close()
+
+    def __enter__(self) -> TableFolder:
+        return self
+
+    def __exit__(
+        self, kind: type[BaseException] | None, error: BaseException | None, trace: TracebackType | None
+    ) -> None:
+        self.close()

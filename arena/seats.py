@@ -1,0 +1,151 @@
+"""Opening a player for any game, and the one rule that turns how a run ended into a fault.
+
+Every game opens its players here (:func:`open_player`): a sandbox around the team's folder, the build
+(through a tournament's build cache when one is given, or a game's own build for programs it wraps in a
+driver), the start-up allowance, and the transport the game speaks (:meth:`Player.file_transport`, with
+the warm start for Python programs, or :meth:`Player.line_transport`). The games keep only what is theirs:
+which files a program is given and how its answer is read.
+
+Two rules live here and nowhere else (docs/sandbox.md, "From a run to a fault"):
+
+* **How a run ended becomes a fault kind** (:func:`run_fault_kind`). A clean exit is no fault; the
+  wall limit is ``timeout``; the sandbox's CPU limit is ``cpu_limit`` in every game (the kind names the
+  limit that stopped the program; the CPU limit only binds a program that spins in many threads, as it is
+  set above the wall limit); the memory, output and file-size limits are ``memory_limit``,
+  ``output_limit``, ``file_size_limit``; a program that could not be started is ``not_started``; any
+  other end (a non-zero exit, a signal) is a ``crash``. A game whose own time rule is counted in CPU time
+  (heads-up: the thinking time of the whole match) judges that rule itself, and breaking it is that
+  game's ``timeout``.
+* **What a fault keeps of stderr** (:func:`kept_stderr`): the last 2,000 characters. A crash's message
+  and traceback end what a program prints, and a program that floods stderr is shown where it stopped.
+
+A file rule broken during a run (:func:`breach_kind`) is ``help_file_limit`` for the help-file count and
+size limits, else ``sandbox_violation``.
+"""
+
+from __future__ import annotations
+
+import tempfile
+from collections.abc import Callable, Collection
+from contextlib import ExitStack
+from dataclasses import dataclass
+from pathlib import Path
+
+from arena.faults import Fault, FaultKind
+from arena.languages import PYTHON, BuildResult, build_program, language_for
+from arena.sandbox import Limits, RunResult, RunStatus, Sandbox, open_sandbox
+from arena.transports.files import FileTransport
+from arena.transports.lines import LineTransport
+from arena.transports.warm import WarmPythonTransport
+
+STDERR_KEPT = 2000
+
+_RUN_FAULTS = {
+    RunStatus.TIMEOUT: FaultKind.TIMEOUT,
+    RunStatus.CPU_LIMIT: FaultKind.CPU_LIMIT,
+    RunStatus.MEMORY_LIMIT: FaultKind.MEMORY_LIMIT,
+    RunStatus.OUTPUT_LIMIT: FaultKind.OUTPUT_LIMIT,
+    RunStatus.FILE_SIZE_LIMIT: FaultKind.FILE_SIZE_LIMIT,
+    RunStatus.NOT_STARTED: FaultKind.NOT_STARTED,
+}
+
+Build = Callable[[Sandbox], BuildResult]
+
+
+def run_fault_kind(run: RunResult) -> FaultKind | None:
+    """The fault a run's end makes (None for a clean exit)."""
+    if run.status is RunStatus.OK:
+        return FaultKind.SANDBOX_VIOLATION if run.violations else None
+    return _RUN_FAULTS.get(run.status, FaultKind.CRASH)
+
+
+def kept_stderr(stderr: bytes | str) -> str:
+    """The part of a program's stderr a fault keeps: its last 2,000 characters."""
+    text = stderr.decode("utf-8", "replace") if isinstance(stderr, bytes) else stderr
+    return text[-STDERR_KEPT:]
+
+
+def run_fault(team: str, run: RunResult, *, stage: str, deal: int = 0) -> Fault | None:
+    """The fault of a run that did not end cleanly, with its reason and stderr (None for a clean run)."""
+    kind = run_fault_kind(run)
+    if kind is None:
+        return None
+    reason = f"the program {run.describe()}"
+    return Fault(team, kind, reason, deal=deal, stage=stage, stderr=kept_stderr(run.stderr))
+
+
+def breach_kind(violation: str) -> FaultKind:
+    """The fault kind of a file rule the transport found broken after a run."""
+    return FaultKind.HELP_FILE_LIMIT if "help file" in violation else FaultKind.SANDBOX_VIOLATION
+
+
+@dataclass(frozen=True)
+class Player:
+    """A team's program, built in its own open sandbox, ready for a transport (or not built)."""
+
+    team: str
+    program: Path
+    sandbox: Sandbox
+    build: BuildResult
+
+    @property
+    def built(self) -> bool:
+        """Whether the program built (a player that did not build sits out)."""
+        return self.build.ok
+
+    @property
+    def wall_time_s(self) -> float:
+        """The per-run wall limit: the sandbox's plus the runtime's own measured start (fair time)."""
+        return self.sandbox.limits.wall_time_s + self.build.startup_ms / 1000
+
+    def file_transport(
+        self,
+        *,
+        protected: Collection[str] = (),
+        output_name: str = "outputf.txt",
+        warm_python: bool = False,
+    ) -> FileTransport:
+        """One process per decision; Python programs through the fork server when ``warm_python``."""
+        python = language_for(self.program) is PYTHON
+        kind = WarmPythonTransport if warm_python and python else FileTransport
+        return kind(
+            self.sandbox,
+            self.build.run_argv,
+            output_name=output_name,
+            protected={*self.build.products, *protected},
+            wall_time_s=self.wall_time_s,
+        )
+
+    def line_transport(self) -> LineTransport:
+        """One session for the whole match, lines on stdin and stdout."""
+        return LineTransport(self.sandbox, self.build.run_argv)
+
+
+def open_player(
+    stack: ExitStack,
+    team: str,
+    program: Path,
+    workdir: Path,
+    limits: Limits,
+    *,
+    build_cache: Path | None = None,
+    build: Build | None = None,
+    isolation: str = "auto",
+) -> Player:
+    """Open a sandbox on ``workdir`` (closed with ``stack``) and build ``program`` in it.
+
+    ``build`` replaces the language's own build for games that wrap a program in a driver (heads-up's
+    ``texas`` interface, TwoCardDraw's class interface); otherwise the program is built by
+    :func:`~arena.languages.build_program`, through ``build_cache`` when given. Files already in
+    ``workdir`` (a finalist's help files) are in the sandbox from the start.
+    """
+    sandbox = stack.enter_context(open_sandbox(workdir, limits, isolation=isolation))
+    if build is None:
+        return Player(team, program, sandbox, build_program(program, workdir, sandbox, cache=build_cache))
+    return Player(team, program, sandbox, build(sandbox))
+
+
+def trial_build(program: Path, limits: Limits | None = None) -> BuildResult:
+    """Build ``program`` in a throwaway sandbox: whether it builds, and what its compiler said."""
+    with tempfile.TemporaryDirectory(prefix="arena-build-") as scratch, ExitStack() as stack:
+        return open_player(stack, program.stem, program, Path(scratch), limits or Limits()).build
