@@ -97,7 +97,7 @@ MATRIX = [
     (["check", f"{P}/subs/A.py", "--blinds", "ten"], 2, "blinds 'ten' are not SB/BB, e.g. 5/10"),
     (["check", f"{P}/subs/A.py", "--stack", "15"], 2, "a stack of 15 is less than two big blinds (20)"),
     (["check", f"{P}/subs/A.py", "--out", f"{P}/afile"], 2, "afile is a file, not a folder"),
-    (["check", f"{P}/subs/A.py", "--against", f"{P}/nowhere"], 2, "submissions folder"),
+    (["check", f"{P}/subs/A.py", "--against", f"{P}/nowhere"], 2, "is not a folder of programs"),
     (["check", f"{P}/My Bot.py"], 2, "the tournament would not play this file"),
     (["replay", f"{P}/nowhere", "--deal", "1", "--team", "A"], 2, "nowhere is not a folder"),
     (["replay", f"{P}/subs", "--team", "A"], 2, "the following arguments are required: --deal"),

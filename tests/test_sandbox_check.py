@@ -10,7 +10,7 @@ import pytest
 from test_sandbox_support import HOSTILE, TINY, needs_namespaces
 
 from arena.cli import main
-from arena.cli.check import seats_to_try
+from arena.games.codem.check import seats_to_try
 
 pytestmark = needs_namespaces
 
