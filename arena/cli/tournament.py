@@ -161,16 +161,12 @@ class BarsOnTerminal:
             self.bars = None
 
 
-def _yes(flag: bool) -> str:
-    return "yes" if flag else ""
-
-
 def final_table(results: list[ResultRow]) -> Table:
     """The final table's results as a rich table, winner first."""
-    rows = [
-        [str(n), str(r.seat), r.team, f"{r.final_stack}", f"{r.profit:+d}", f"{r.faults}", _yes(r.disqualified)]
-        for n, r in enumerate(results, start=1)
-    ]
+    rows = []
+    for n, r in enumerate(results, start=1):
+        rows.append([f"{n}", f"{r.seat}", r.team, f"{r.final_stack}", f"{r.profit:+d}", f"{r.faults}"])
+        rows[-1].append("yes" if r.disqualified else "")
     return fitting_table("Final table", ("#", "seat", "team", "final stack", "profit", "faults", "DQ"), rows)
 
 
