@@ -33,6 +33,7 @@ from typing import NoReturn
 import pydantic
 
 from arena import __version__
+from arena.cli.say import HOLD
 from arena.errors import ArenaError, Terminated
 
 COMMAND_MODULES = (
@@ -90,6 +91,9 @@ def _signals_as_exceptions() -> Iterator[list[int]]:
 
     def interrupt(number: int, _frame: object) -> None:
         seen.append(number)
+        if HOLD.active:  # a line is being printed: it raises once the line is out
+            HOLD.pending.append(number)
+            return
         raise Terminated() if number == signal.SIGTERM else KeyboardInterrupt()
 
     previous = {number: signal.signal(number, interrupt) for number in (signal.SIGINT, signal.SIGTERM)}

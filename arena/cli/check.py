@@ -16,6 +16,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
 from arena.cli.options import add_rule_options, folder
+from arena.cli.say import say
 from arena.games.codem.check import HOUSE_BOTS, SEATS, CheckReport, Verdict, check_program, render_report
 from arena.games.codem.table import TableConfig
 from arena.tournament.host import TournamentSettings
@@ -84,11 +85,10 @@ def _check_with_progress(args: argparse.Namespace, out: Path, console: Console) 
 
         def started(seats: list[int], opponents: list[str]) -> None:
             progress.update(task, total=config.deals * len(seats))
-            progress.console.print(
+            say(
+                progress.console,
                 f"check {args.program.name}: seats {', '.join(map(str, seats))} of {SEATS}, "
                 f"{config.deals} deals each, against {', '.join(opponents)}",
-                highlight=False,
-                markup=False,
             )
 
         return check_program(

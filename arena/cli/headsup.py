@@ -10,6 +10,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from arena.cli.options import folder
+from arena.cli.say import say
 from arena.errors import ConfigError
 from arena.games.headsup.judge import HandRecord
 from arena.games.headsup.match import HeadsUpSettings, MatchReport, play_headsup
@@ -58,6 +59,7 @@ def run(args: argparse.Namespace) -> int:
     """Play the match with a progress bar, print the figures; exit 1 when the program faulted."""
     settings = _settings(args)
     console = Console(stderr=True)
+    say(console, f"headsup: {args.program.name} against Bob, {settings.hands} hands, seed {settings.seed}")
     with Progress(
         TextColumn("[bold]headsup[/] {task.description}"), BarColumn(), MofNCompleteColumn(),
         TextColumn("W {task.fields[w]:+.2f}"), TimeElapsedColumn(), console=console, transient=True,

@@ -11,6 +11,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from arena.cli.options import folder
+from arena.cli.say import say
 from arena.games.codem.table import PlayerSpec, TableConfig, TableResult, run_table
 
 
@@ -94,7 +95,7 @@ def run(args: argparse.Namespace) -> int:
             args.out,
             config,
             on_deal=lambda n: progress.update(task, completed=n),
-            notify=lambda message: progress.console.print(message),
+            notify=lambda message: say(progress.console, message),
         )
     if args.json:
         print(json.dumps(result.to_dict(), indent=2))

@@ -26,6 +26,7 @@ from rich.table import Table
 from rich.text import Text
 
 from arena.cli.options import add_rule_options, folder
+from arena.cli.say import say
 from arena.cli.tournament_view import announce_plan, fault_line, fitting_table, print_outcome, print_standings
 from arena.errors import ConfigError
 from arena.faults import Fault
@@ -152,7 +153,7 @@ class BarsOnTerminal:
 
     def fault(self, table: str, fault: Fault) -> None:
         """One line per fault, above the bars, as it happens."""
-        self.console.print(fault_line(table, fault), markup=False, highlight=False)
+        say(self.console, fault_line(table, fault))
 
     def stop(self) -> None:
         """Leave the bars as they ended."""
@@ -240,6 +241,6 @@ def _watch(args: argparse.Namespace) -> int:
         verdict = next((line for line in lines if line.startswith(("verdict:", "result:"))), "checked")
         console.print(f"{done.program.name}: {verdict} -> {done.report.name}", highlight=False, markup=False)
 
-    console.print(f"watching {args.submissions} (Ctrl-C to stop)", highlight=False)
+    say(console, f"watching {args.submissions} (Ctrl-C to stop)")
     watch(args.submissions, quiet_s=args.quiet, on_checked=checked, stop=threading.Event())
     return 0

@@ -13,6 +13,7 @@ from pathlib import Path
 from rich.console import Console
 from rich.table import Table
 
+from arena.cli.say import say
 from arena.faults import Fault
 from arena.sandbox import NAMESPACES, RLIMITS_ONLY
 from arena.sandbox.isolation import namespaces_available
@@ -64,26 +65,21 @@ def standings_table(standings: Sequence[Standing], *, title: str = "Standings") 
 def announce_plan(console: Console, plan: TournamentPlan) -> None:
     """Before the first deal: teams, skipped files and why, tables, deals, isolation, deck commitment."""
     s = plan.settings
-    console.print(
-        f"teams: {len(plan.teams)} ({', '.join(f'{t.team} [{t.language}]' for t in plan.teams)})",
-        highlight=False,
-        markup=False,
-    )
+    say(console, f"teams: {len(plan.teams)} ({', '.join(f'{t.team} [{t.language}]' for t in plan.teams)})")
     for skipped in plan.skipped:
-        console.print(f"skipped: {skipped.name}: {skipped.reason}", highlight=False, markup=False)
+        say(console, f"skipped: {skipped.name}: {skipped.reason}")
     resumed = plan.tables - plan.tables_left
-    console.print(
+    say(
+        console,
         f"tables: {plan.tables} of 6 seats ({plan.deals_per_table} deals each"
         + (f"; {resumed} already played, {plan.tables_left} to play" if resumed else "")
         + f"); {s.time_limit_s:g} s a decision, disqualified after {s.max_faults} faults, "
         f"blinds {s.small_blind}/{s.big_blind}, stacks {s.stack}, seed {s.seed}",
-        highlight=False,
     )
-    available, detail = namespaces_available()
-    level = NAMESPACES if available else RLIMITS_ONLY
-    console.print(f"sandbox isolation: {level} ({detail})", highlight=False, markup=False)
     if plan.deck_commitment is not None:
-        console.print(f"deck commitment: {plan.deck_commitment}", highlight=False)
+        say(console, f"deck commitment: {plan.deck_commitment}")
+    available, detail = namespaces_available()
+    say(console, f"sandbox isolation: {NAMESPACES if available else RLIMITS_ONLY} ({detail})")
 
 
 def fault_line(table: str, fault: Fault) -> str:
@@ -106,16 +102,16 @@ def print_standings(standings: Sequence[Standing], fmt: str, run_dir: Path) -> N
 def print_outcome(console: Console, run_dir: Path, report: TournamentReport) -> None:
     """After play: faults and build failures per team, and where every output is."""
     if report.build_failures:
-        console.print("build failures:", highlight=False)
+        say(console, "build failures:")
         for team, line in sorted(report.build_failures.items()):
-            console.print(f"  {team}: {line}", highlight=False, markup=False)
+            say(console, f"  {team}: {line}")
     if report.faults:
-        console.print("faults per team:", highlight=False)
+        say(console, "faults per team:")
         for team, kinds in sorted(report.faults.items()):
             counted = ", ".join(f"{count} {kind}" for kind, count in sorted(kinds.items()))
-            console.print(f"  {team}: {sum(kinds.values())} ({counted})", highlight=False, markup=False)
+            say(console, f"  {team}: {sum(kinds.values())} ({counted})")
     else:
-        console.print("faults: none", highlight=False)
+        say(console, "faults: none")
     outputs = [
         ("standings", run_dir / "standings.csv"),
         ("results", run_dir / "results.json"),
@@ -124,6 +120,6 @@ def print_outcome(console: Console, run_dir: Path, report: TournamentReport) -> 
         ("tables", run_dir / "tables"),
         ("database", run_dir / "tournament.sqlite"),
     ]
-    console.print("outputs:", highlight=False)
+    say(console, "outputs:")
     for name, path in outputs:
-        console.print(f"  {name + ':':<14}{path}", highlight=False, markup=False)
+        say(console, f"  {name + ':':<14}{path}")
