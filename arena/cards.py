@@ -1,10 +1,10 @@
 """Card encodings, decks and seeded shuffles.
 
 Internally a card is an ``int`` index 0..51: ``suit * 13 + rank`` where rank 0..12 is 2..A and
-suit 0..3 is spades, clubs, hearts, diamonds (the order of seed 004's table).
+suit 0..3 is spades, clubs, hearts, diamonds (the order of Code'em's card table).
 
-* Seed 004 numbers cards 1..52 in the same order: ``codem = index + 1``.
-* Seeds 001/003 give a card as ``(suit, value)`` with value 1..13 for 2..A: ``index = suit*13 + value-1``.
+* Code'em numbers cards 1..52 in the same order: ``codem = index + 1``.
+* Heads-up hold'em gives a card as ``(suit, value)`` with value 1..13 for 2..A: ``index = suit*13 + value-1``.
 * Text uses ``rank + suit`` letters, e.g. ``As``, ``Td``, ``2c``.
 """
 
@@ -38,24 +38,24 @@ def make_card(rank: int, suit: int) -> int:
 
 
 def to_codem(card: int) -> int:
-    """Seed 004's number 1..52 of a card index."""
+    """Code'em's number 1..52 of a card index."""
     return card + 1
 
 
 def from_codem(number: int) -> int:
-    """Card index of seed 004's number 1..52."""
+    """Card index of Code'em's number 1..52."""
     if not 1 <= number <= DECK_SIZE:
         raise ValueError(f"card number {number} is outside 1..52")
     return number - 1
 
 
 def to_suit_value(card: int) -> tuple[int, int]:
-    """Seed 001/003 ``(suit, value)`` pair, value 1..13 for 2..A."""
+    """Heads-up's ``(suit, value)`` pair, value 1..13 for 2..A."""
     return suit_of(card), rank_of(card) + 1
 
 
 def from_suit_value(suit: int, value: int) -> int:
-    """Card index of a seed 001/003 ``(suit, value)`` pair."""
+    """Card index of a heads-up ``(suit, value)`` pair."""
     if not (0 <= suit <= 3 and 1 <= value <= 13):
         raise ValueError(f"card ({suit}, {value}) needs suit 0..3 and value 1..13")
     return suit * 13 + value - 1

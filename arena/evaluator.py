@@ -1,7 +1,7 @@
 """Hand strength of the best five of up to seven cards, shared by every hold'em game.
 
 ``evaluate(cards)`` returns an ``int``: higher is stronger, equal means a tie. The ranking is the one
-of seeds 004, 001 and 003: straight flush > four of a kind > full house > flush > straight > three of a
+of Code'em and heads-up hold'em: straight flush > four of a kind > full house > flush > straight > three of a
 kind > two pair > one pair > high card; A-2-3-4-5 is the lowest straight and K-A-2-3-4 is none; suits
 never break ties. ``category(strength)`` gives the :class:`HandCategory`. ``evaluate_batch`` does the
 same for the rows of a numpy array.

@@ -1,4 +1,4 @@
-"""Monte-Carlo showdowns of heads-up hold'em: seed 001's RATE and Bob's rollouts, 003's getRatesBySampling.
+"""Monte-Carlo showdowns of heads-up hold'em: RATE and Bob's rollouts, texas.h's getRatesBySampling.
 
 A rollout takes one uniform random permutation of the cards nobody can see (the deck less the hero's
 hole cards, the visible board and any ``exclude``d cards) and assigns it to the unknown positions in
@@ -165,7 +165,7 @@ def rollout_outcomes(hero: Sequence[int], board: Sequence[int], samples: int, rn
     """Outcome for the hero of each of ``samples`` rollouts: int8 +1 win, 0 tie, -1 loss.
 
     ``hero`` is two card indices, ``board`` the 0..5 visible community cards, ``exclude`` further cards
-    known to be out of play. Bob's EV(CALL) of seed 001 is the mean of a payoff over
+    known to be out of play. Bob's EV(CALL) in the heads-up statement is the mean of a payoff over
     ``rollout_outcomes(bob_hole, board, 100, rng)``.
     """
     if samples < 0:
@@ -191,7 +191,7 @@ def deal_unknown(hero: Sequence[int], board: Sequence[int], samples: int, rng: n
 
 def win_tie_rates(hero: Sequence[int], board: Sequence[int], samples: int, rng: np.random.Generator,
                   exclude: Sequence[int] = ()) -> tuple[float, float]:
-    """``(P(hero strictly better), P(tie))`` estimated over ``samples`` rollouts (seed 001's RATE)."""
+    """``(P(hero strictly better), P(tie))`` estimated over ``samples`` rollouts (heads-up's RATE)."""
     if samples < 1:
         raise ValueError(f"samples {samples} must be at least 1")
     known = _known(hero, board, exclude)

@@ -83,7 +83,7 @@ def bob_situations(count: int, seed: int) -> list[tuple[list[int], list[int]]]:
 
 
 def bob_ev_call(outcomes: np.ndarray, stack: int, pot: int, raise_size: int) -> float:
-    """Bob's EV(CALL) of seed 001 (profit, later rounds checked) from his rollout outcomes.
+    """Bob's EV(CALL) in the heads-up statement (profit, later rounds checked) from his rollout outcomes.
 
     ``pot`` already holds Alice's raise; calling moves ``raise_size`` from Bob's ``stack`` into it.
     """

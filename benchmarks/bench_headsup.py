@@ -1,4 +1,4 @@
-"""Heads-up judge CPU per hand, for seed 003's example1 and example2, against a plain-Python Bob.
+"""Heads-up judge CPU per hand, for the texas.h statement's example1 and example2, against a plain-Python Bob.
 
 Each player plays a real match (sandboxed program, line session) twice in the same run: with the
 judge as shipped (vectorised ``arena.rollouts`` for Bob and RATE), and with the readable plain-Python

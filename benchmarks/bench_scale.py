@@ -134,7 +134,8 @@ def duplicate_ci(submissions: Path, deals: int, jobs: int, root: Path) -> None:
     Same cost: six ordinary tournaments (seeds S..S+5) of the same table length, pooled per team, play as
     many tables and deals as one duplicate tournament (every table six times, seats rotated).
     """
-    from arena.tournament.standings import mean_interval, observations
+    from arena.intervals import mean_interval
+    from arena.tournament.standings import observations
 
     def run(label: str, settings: TournamentSettings) -> Store:
         run_tournament(submissions, root / label, settings, jobs=jobs, console=Console(quiet=True))

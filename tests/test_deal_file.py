@@ -1,4 +1,4 @@
-"""deal.txt: parsing seed 004's own examples, rendering from events, and the round trip."""
+"""deal.txt: parsing the Code'em statement's own examples, rendering from events, and the round trip."""
 
 from pathlib import Path
 

@@ -1,4 +1,4 @@
-"""The shared evaluator: pokerkit as an oracle, every category, seed 001's examples, batch and brute force."""
+"""The shared evaluator: pokerkit as an oracle, every category, the heads-up examples, batch, brute force."""
 
 from __future__ import annotations
 
@@ -212,11 +212,11 @@ def test_rank_keys_are_derived_and_give_distinct_sums() -> None:
 
 
 # ---------------------------------------------------------------------------------------------------
-# brute-force reference: best of the 21 five-card hands, each ranked by seed 001's rules
+# brute-force reference: best of the 21 five-card hands, each ranked by the heads-up statement's rules
 
 
 def five_card_rank(hand: Sequence[int]) -> tuple[int, tuple[int, ...]]:
-    """(category, tie-break) of exactly five cards, straight from seed 001's text."""
+    """(category, tie-break) of exactly five cards, straight from the heads-up statement's text."""
     values = [c % 13 for c in hand]
     flush = len({c // 13 for c in hand}) == 1
     distinct = sorted(set(values))

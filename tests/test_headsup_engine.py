@@ -7,7 +7,8 @@ import pytest
 
 import arena.engines.headsup as engine
 from arena.cards import parse_cards, shuffled_deck
-from arena.engines.headsup import BobPolicy, Deal, HandEnded, HeadsUpHand, Move, ShowedDown
+from arena.engines.headsup import BobPolicy, HandEnded, HeadsUpHand, Move, ShowedDown
+from arena.engines.headsup import HandCards as Deal
 from arena.evaluator import evaluate
 from arena.rollouts import rollout_outcomes
 

@@ -1,4 +1,4 @@
-"""The judge of seed 001's protocol, driven by in-process scripted and simple players."""
+"""The heads-up judge, driven by in-process scripted and simple players."""
 
 from __future__ import annotations
 
@@ -10,8 +10,10 @@ import pytest
 from arena.cards import parse_cards, shuffled_deck
 from arena.engines.headsup import BobActed, BobPolicy
 from arena.faults import FaultKind
-from arena.games.headsup.judge import Judge, MatchConfig
-from arena.games.headsup.scoring import mean_interval, points
+from arena.games.headsup.judge import Judge
+from arena.games.headsup.judge import JudgeConfig as MatchConfig
+from arena.games.headsup.scoring import points
+from arena.intervals import mean_interval
 from arena.rollouts import rollout_outcomes, win_tie_rates
 
 

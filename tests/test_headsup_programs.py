@@ -1,4 +1,4 @@
-"""Real programs against the heads-up judge: seed 001's lines, seed 003's texas.h, Python make_decision."""
+"""Real programs against the heads-up judge: the line protocol, texas.h, Python make_decision."""
 
 from __future__ import annotations
 
@@ -15,7 +15,8 @@ from arena.cli import main
 from arena.evaluator import evaluate
 from arena.faults import FaultKind
 from arena.games.headsup.match import HeadsUpSettings, play_headsup
-from arena.games.headsup.player import TEXAS_DIR, Interface, guess_interface
+from arena.games.headsup.player import TEXAS_DIR, guess_interface
+from arena.games.headsup.player import HeadsUpInterface as Interface
 
 BOTS = Path(__file__).resolve().parent.parent / "bots" / "headsup"
 

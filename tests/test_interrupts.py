@@ -15,7 +15,8 @@ import sys
 from pathlib import Path
 
 import pytest
-from test_sandbox_support import needs_namespaces
+
+from support.sandbox import needs_namespaces
 
 pytestmark = needs_namespaces
 

@@ -6,13 +6,14 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from test_sandbox_support import TINY, build
 
 from arena import languages
 from arena.errors import ConfigError, ToolchainError
 from arena.languages import build_program, language_for, missing_toolchains
 from arena.sandbox import Limits, Sandbox, open_sandbox
 from arena.transports import FileTransport
+
+from support.sandbox import TINY, build
 
 PROGRAMS = ["TinyC.c", "TinyCpp.cpp", "TinyJava.java", "TinyPerl.pl", "TinyRuby.rb", "TinyPython.py"]
 

@@ -6,11 +6,12 @@ import json
 from pathlib import Path
 
 import pytest
-from test_sandbox_support import needs_namespaces
 
 from arena.cli import main
 from arena.engines.nlhe.events import event_from_dict
 from arena.games.codem.decisions import decision_inputs, decisions
+
+from support.sandbox import needs_namespaces
 
 pytestmark = needs_namespaces
 

@@ -9,15 +9,15 @@ from pathlib import Path
 
 import pydantic
 import pytest
-from test_sandbox_support import HOSTILE, TINY, build, needs_namespaces, open_root, processes_of
 
 from arena.errors import ConfigError, SandboxError
 from arena.sandbox import NAMESPACES, RLIMITS_ONLY, Limits, RunStatus, Sandbox, open_sandbox
 
+from support.sandbox import HOSTILE, TINY, build, needs_namespaces, processes_of
+
 LEVELS = [pytest.param(NAMESPACES, marks=needs_namespaces), RLIMITS_ONLY]
 
 
-__all__ = ["open_root"]
 
 
 @pytest.fixture(params=LEVELS)

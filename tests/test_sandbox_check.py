@@ -7,10 +7,11 @@ import shutil
 from pathlib import Path
 
 import pytest
-from test_sandbox_support import HOSTILE, TINY, needs_namespaces
 
 from arena.cli import main
 from arena.games.codem.check import seats_to_try
+
+from support.sandbox import HOSTILE, TINY, needs_namespaces
 
 pytestmark = needs_namespaces
 

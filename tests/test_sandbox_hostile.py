@@ -14,10 +14,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from test_sandbox_support import HOSTILE, build, needs_namespaces, processes_of, snapshot
 
 from arena.sandbox import Limits, RunStatus, Sandbox, open_sandbox
 from arena.transports import FileReply, FileTransport
+
+from support.sandbox import HOSTILE, build, needs_namespaces, processes_of, snapshot
 
 pytestmark = needs_namespaces
 

@@ -8,11 +8,12 @@ from itertools import combinations
 from pathlib import Path
 
 import pytest
-from test_tournament_bots import make_field
 
 from arena.cli import main
 from arena.games.codem.deal_file import parse_deal_file
 from arena.tournament.store import Store
+
+from support.field import make_field
 
 DEALS = 2
 TEAMS = 12

@@ -10,9 +10,9 @@ import sys
 import time
 from pathlib import Path
 
-from test_tournament_bots import make_field
-
 from arena.tournament.store import DB_NAME, Store
+
+from support.field import make_field
 
 ROOT = Path(__file__).resolve().parent.parent
 

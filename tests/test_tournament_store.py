@@ -10,8 +10,9 @@ import pytest
 
 from arena.errors import ConfigError
 from arena.games.codem.results import TableResult
+from arena.intervals import mean_interval
 from arena.tournament.schedule import TableJob, plan_tournament
-from arena.tournament.standings import compute_standings, mean_interval, standings_csv
+from arena.tournament.standings import compute_standings, standings_csv
 from arena.tournament.store import Store, TeamRow
 
 SETTINGS = {"deals": 2, "seed": 0, "duplicate": False, "time_limit_s": 1.0}

@@ -8,14 +8,13 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from test_sandbox_support import TINY, build, needs_namespaces, open_root, processes_of
 
 from arena.errors import SandboxError
 from arena.languages import python_interpreter
 from arena.sandbox import NAMESPACES, RLIMITS_ONLY, Limits, RunStatus, Sandbox, open_sandbox
 from arena.transports import FileTransport, LineTransport
 
-__all__ = ["open_root"]
+from support.sandbox import TINY, build, needs_namespaces, processes_of
 
 INPUTS = {"inputf.txt": "1          2          3", "deals_money.txt": "Deal 1\n", "deal.txt": "Dealer 1\n"}
 

@@ -6,11 +6,12 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from test_sandbox_support import TINY, build, needs_namespaces, processes_of
 
 from arena.sandbox import Limits, RunStatus, Sandbox, open_sandbox
 from arena.transports import FileReply, FileTransport
 from arena.transports.warm import WarmPythonTransport
+
+from support.sandbox import TINY, build, needs_namespaces, processes_of
 
 pytestmark = needs_namespaces
 

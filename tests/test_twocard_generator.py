@@ -1,4 +1,4 @@
-"""000's strategy generator: five constraints always hold, the value only goes up, seeds reproduce."""
+"""TwoCardDraw's strategy generator: five constraints always hold, the value only goes up, seeds reproduce."""
 
 from __future__ import annotations
 

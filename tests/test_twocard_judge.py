@@ -1,4 +1,4 @@
-"""The TwoCardDraw judge in-process: method calls, money, 000's round2 rule, faults, scoring, replay."""
+"""The TwoCardDraw judge in-process: method calls, money, the round2 rule, faults, scoring, replay."""
 
 from __future__ import annotations
 

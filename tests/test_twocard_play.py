@@ -12,7 +12,9 @@ from arena.engines.twocard.generator import random_strategy
 from arena.engines.twocard.strategy import Strategy, read_strategy
 from arena.engines.twocard.value import strategy_value
 from arena.faults import FaultKind
-from arena.games.twocard.match import Interface, MatchConfig, guess_interface, play_match
+from arena.games.twocard.match import TwoCardInterface as Interface
+from arena.games.twocard.match import TwoCardSettings as MatchConfig
+from arena.games.twocard.match import guess_interface, play_match
 
 BOTS = Path(__file__).resolve().parents[1] / "bots" / "twocard"
 SHIPPED = sorted((BOTS / "strategies").glob("*.txt"))

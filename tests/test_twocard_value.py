@@ -53,7 +53,7 @@ def strategies() -> list[Strategy]:
 
 
 def other_policies(rng: np.random.Generator) -> list[Policy]:
-    """Fixed simple policies: check/call, 000's sample, bet everything with pairs, and random ones."""
+    """Fixed simple policies: check/call, TwoCardDraw's sample, bet everything with pairs, and random ones."""
     pairs = tuple(i for i, (a, b) in enumerate(HANDS) if a == b)
     fixed = [simple_policy(), simple_policy(aggressive_hands=(FOURS,)), simple_policy(aggressive_hands=pairs)]
     for _ in range(3):

@@ -1,4 +1,4 @@
-"""``arena headsup PROGRAM``: play heads-up hold'em against seed 001's Monte-Carlo opponent."""
+"""``arena headsup PROGRAM``: play heads-up hold'em against the Monte-Carlo opponent Bob."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from arena.cli.say import say
 from arena.errors import ConfigError
 from arena.games.headsup.judge import HandRecord
 from arena.games.headsup.match import HeadsUpSettings, MatchReport, play_headsup
-from arena.games.headsup.player import Interface
+from arena.games.headsup.player import HeadsUpInterface
 
 PROGRESS_EVERY = 50
 
@@ -23,8 +23,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     """Add the ``headsup`` sub-command."""
     parser = subparsers.add_parser(
         "headsup",
-        help="play heads-up hold'em against Bob (seeds 001 and 003)",
-        description="Judge a seed-001 program (lines), a seed-003 C++ program (texas) or a Python module "
+        help="play heads-up hold'em against Bob (the line protocol, texas.h or Python)",
+        description="Judge a program on the heads-up line protocol (lines), a texas.h C++ program (texas) "
+        "or a Python module "
         "defining make_decision(state) (python) against Bob, the 100-rollout Monte-Carlo opponent.",
     )
     parser.add_argument("program", type=Path, help="the player's source file")
@@ -33,7 +34,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--rate-budget", type=int, default=3_000_000, help="total RATE rollouts allowed")
     parser.add_argument("--time-limit", type=float, default=10.0, metavar="SECONDS",
                         help="the player's CPU time for the whole match (default 10)")
-    parser.add_argument("--interface", choices=[i.value for i in Interface], default=None,
+    parser.add_argument("--interface", choices=[i.value for i in HeadsUpInterface], default=None,
                         help="how the program talks (guessed from the file when not given)")
     parser.add_argument("--out", type=folder, default=None, metavar="DIR",
                         help="folder for results.json and the per-hand log hands.jsonl")
@@ -46,7 +47,7 @@ def _settings(args: argparse.Namespace) -> HeadsUpSettings:
     try:
         return HeadsUpSettings(
             hands=args.hands, seed=args.seed, rate_budget=args.rate_budget, time_limit_s=args.time_limit,
-            interface=Interface(args.interface) if args.interface else None, isolation=args.isolation,
+            interface=HeadsUpInterface(args.interface) if args.interface else None, isolation=args.isolation,
         )
     except pydantic.ValidationError as error:
         problems = "; ".join(

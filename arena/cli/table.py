@@ -20,7 +20,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "table",
         help="run one Code'em Poker table of 2 to 6 team programs",
-        description="Run one Code'em Poker table (seed 004): each program, named <TeamId>.<ext> "
+        description="Run one Code'em Poker table: each program, named <TeamId>.<ext> "
         "(.c .cpp .java .pl .rb .py), is built once and run once per decision in its own sandboxed "
         "folder. Writes teams/, deals/dealN.txt, events.jsonl, faults.jsonl and results.json into DIR.",
     )

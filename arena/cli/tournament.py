@@ -87,7 +87,7 @@ def register(subparsers: Any) -> None:
     )
     final.set_defaults(handler=_final)
 
-    logs = subparsers.add_parser("finals-logs", help="write 004's log folders for the finalists")
+    logs = subparsers.add_parser("finals-logs", help="write Code'em's finals log folders for the finalists")
     logs.add_argument("run_dir", type=Path, metavar="RUN_DIR", help="a finished tournament's RUN_DIR")
     logs.add_argument("--out", type=folder, required=True, metavar="DIR", help="where the folders go")
     logs.set_defaults(handler=_finals_logs)

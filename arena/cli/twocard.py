@@ -1,4 +1,4 @@
-"""``arena twocard value|generate|play``: TwoCardDraw (seed 000) strategies, their values, and players."""
+"""``arena twocard value|generate|play``: TwoCardDraw strategies, their values, and players."""
 
 from __future__ import annotations
 
@@ -20,15 +20,15 @@ from arena.engines.twocard.strategy import check_bets, read_strategy, write_stra
 from arena.engines.twocard.value import NEAR_PERFECT_MISTAKE, Policy, best_response
 from arena.errors import ConfigError
 from arena.games.twocard.judge import DEFAULT_HANDS, DEFAULT_TIME_S, overall_score
-from arena.games.twocard.match import Interface, MatchConfig, play_match
+from arena.games.twocard.match import TwoCardInterface, TwoCardSettings, play_match
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     """Add the ``twocard`` sub-command and its three actions."""
     parser = subparsers.add_parser(
         "twocard",
-        help="TwoCardDraw (seed 000): strategy values, the strategy generator, and players",
-        description="TwoCardDraw (seed 000) against a server playing a fixed probabilistic strategy "
+        help="TwoCardDraw: strategy values, the strategy generator, and players",
+        description="TwoCardDraw against a server playing a fixed probabilistic strategy "
         "read from a strategy file (format in docs/twocard.md).",
     )
     actions = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
@@ -37,7 +37,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "value",
         help="exact value of a strategy and the best response to it",
         description="Print what "
-        "the strategy wins per hand against a perfect opponent who knows it (000's value), exactly.",
+        "the strategy wins per hand against a perfect opponent who knows it (TwoCardDraw's value), exactly.",
     )
     value.add_argument("file", type=Path, metavar="FILE", help="strategy file")
     value.add_argument("--policy", action="store_true", help="also print the best-response policy")
@@ -47,7 +47,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         default=0.0,
         metavar="P",
         help="opponent makes each wrong choice with probability P "
-        f"(000's generator uses {NEAR_PERFECT_MISTAKE})",
+        f"(TwoCardDraw's generator uses {NEAR_PERFECT_MISTAKE})",
     )
     value.add_argument(
         "--json", action="store_true", help="print JSON (value and, with --policy, the policy)"
@@ -56,13 +56,15 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
     gen = actions.add_parser(
         "generate",
-        help="generate a server strategy by 000's improvement method",
-        description="Start from distributions uniform on the simplex (within 000's five constraints) and "
+        help="generate a server strategy by TwoCardDraw's improvement method",
+        description="Start from distributions uniform on the simplex (within the five constraints) and "
         "improve one situation at a time, keeping a change only if it raises the value against a "
-        "near-perfect opponent. Bets default to a seeded draw within 000's limits.",
+        "near-perfect opponent. Bets default to a seeded draw within TwoCardDraw's limits.",
     )
     gen.add_argument("--seed", type=int, required=True, metavar="S")
-    gen.add_argument("--iterations", type=int, required=True, metavar="N", help="000 uses 10,000 to 200,000")
+    gen.add_argument(
+        "--iterations", type=int, required=True, metavar="N", help="the statement uses 10,000 to 200,000"
+    )
     gen.add_argument("--bet1", type=int, metavar="A", help="first-round bet, 1..5")
     gen.add_argument("--bet2", type=int, metavar="B", help="second-round bet, bet1..3*bet1")
     gen.add_argument(
@@ -73,8 +75,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     play = actions.add_parser(
         "play",
         help="play a program against server strategies (one test case per strategy file)",
-        description="Play PROGRAM against each strategy, scored as 000 says: profit + 10,000, floored at "
-        "0, averaged over test cases; shown beside the best achievable expected profit (-value x hands).",
+        description="Play PROGRAM against each strategy, scored as the statement says: profit + 10,000, "
+        "floored at 0, averaged over test cases; shown beside the best achievable expected profit "
+        "(-value x hands).",
     )
     play.add_argument("program", type=Path, metavar="PROGRAM")
     play.add_argument("--strategy", type=Path, nargs="+", required=True, metavar="FILE")
@@ -82,7 +85,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     play.add_argument("--seed", type=int, default=0, metavar="S")
     play.add_argument(
         "--interface",
-        choices=[i.value for i in Interface],
+        choices=[i.value for i in TwoCardInterface],
         help="how the program is called (default: guessed)",
     )
     play.add_argument("--out", type=folder, metavar="DIR", help="folder for results.json and the hand logs")
@@ -91,7 +94,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         type=float,
         default=DEFAULT_TIME_S,
         metavar="T",
-        help=f"seconds of the player's own time per test case (default {DEFAULT_TIME_S:g}, as in 000)",
+        help=f"seconds of the player's own time per test case (default {DEFAULT_TIME_S:g}, "
+        "as in the statement)",
     )
     play.add_argument(
         "--give-strategy",
@@ -197,12 +201,12 @@ def run_generate(args: argparse.Namespace) -> int:
 def run_play(args: argparse.Namespace) -> int:
     """``arena twocard play``: exit 1 when the program faulted or did not build (as ``arena headsup``)."""
     try:
-        config = MatchConfig(
+        config = TwoCardSettings(
             hands=args.hands,
             seed=args.seed,
             time_limit_s=args.time_limit,
             give_strategy=args.give_strategy,
-            interface=Interface(args.interface) if args.interface else None,
+            interface=TwoCardInterface(args.interface) if args.interface else None,
         )
     except pydantic.ValidationError as error:
         flags = {"hands": "--hands", "time_limit_s": "--time-limit"}

@@ -1,4 +1,4 @@
-"""Heads-up hold'em against the Monte-Carlo opponent (seeds 001 and 003): the pure rules of one hand.
+"""Heads-up hold'em against the Monte-Carlo opponent: the pure rules of one hand.
 
 A hand is dealt from one permutation of the deck: Alice (the player) gets ``deck[0:2]``, Bob
 ``deck[2:4]``, the board is ``deck[4:9]`` (flop, turn, river). The pot starts at 10 dead chips and
@@ -40,7 +40,7 @@ class Move(StrEnum):
 
 
 @dataclass(frozen=True, slots=True)
-class Deal:
+class HandCards:
     """The cards of one hand, fixed before it starts."""
 
     alice: tuple[int, int]
@@ -48,8 +48,8 @@ class Deal:
     board: tuple[int, int, int, int, int]
 
     @classmethod
-    def from_deck(cls, deck: Sequence[int]) -> Deal:
-        """Deal from a permuted deck (its first nine cards) in 001's order: Alice, Bob, flop, turn, river."""
+    def from_deck(cls, deck: Sequence[int]) -> HandCards:
+        """Deal from a permuted deck (its first nine cards) in the order Alice, Bob, flop, turn, river."""
         return cls(
             alice=(deck[0], deck[1]),
             bob=(deck[2], deck[3]),
@@ -112,7 +112,7 @@ HandEvent = AliceActed | BobActed | ShowedDown | HandEnded
 
 
 class BobPolicy:
-    """Seed 001's Bob: call a raise iff the mean profit of 100 rollouts beats folding.
+    """The heads-up statement's Bob: call a raise iff the mean profit of 100 rollouts beats folding.
 
     ``outcomes(hero, board, samples, rng)`` returns +1/0/-1 per rollout from ``hero``'s side, each
     rollout one uniform permutation of the cards Bob cannot see (Alice's two first, then the missing
@@ -148,7 +148,7 @@ class BobPolicy:
 class HeadsUpHand:
     """The state of one hand; Alice acts through :meth:`apply` until :attr:`over`."""
 
-    deal: Deal
+    deal: HandCards
     round: int = 1
     alice_stack: int = START_STACK
     bob_stack: int = START_STACK

@@ -1,4 +1,4 @@
-"""A Python fork server run inside a team's sandbox: a warm start that keeps seed 004's semantics.
+"""A Python fork server run inside a team's sandbox: a warm start that keeps Code'em's semantics.
 
 Started once per team per table with the team's own interpreter and flags, it imports the modules named
 on its command line (e.g. numpy) and nothing of the team's. For each request it forks; the child resets
@@ -14,7 +14,6 @@ Protocol on stdin/stdout (the arena's session pipes), one JSON line each way per
 
 from __future__ import annotations
 
-import ctypes
 import importlib
 import json
 import os
@@ -24,7 +23,11 @@ import signal
 import sys
 import time
 
-PR_SET_DUMPABLE = 4
+# The one prctl wrapper, beside this script (sys.path[0]; arena/sandbox/prctl.py), then forgotten by name so
+# a team program with a module called prctl imports its own, as it would in a fresh interpreter.
+import prctl as _prctl  # type: ignore[import-not-found]
+
+del sys.modules["prctl"]
 
 
 def serve(preloads: list[str]) -> None:
@@ -36,7 +39,7 @@ def serve(preloads: list[str]) -> None:
     devnull = os.open(os.devnull, os.O_RDWR)
     os.dup2(devnull, 0)
     os.dup2(devnull, 1)
-    ctypes.CDLL(None).prctl(PR_SET_DUMPABLE, 0, 0, 0, 0)  # the programs it starts cannot ptrace it
+    _prctl.prctl(_prctl.PR_SET_DUMPABLE, 0)  # the programs it starts cannot ptrace it
     control_out.write(b'{"ready": true}\n')
     while True:
         line = control_in.readline()

@@ -15,6 +15,7 @@ from __future__ import annotations
 import contextlib
 import ctypes
 import errno
+import importlib.util
 import json
 import os
 import resource
@@ -23,6 +24,7 @@ import signal
 import socket
 import sys
 import time
+import types
 
 READ_CHUNK = 65536
 SWEEP_ROUNDS = 1000
@@ -500,11 +502,6 @@ def remove_tree(path: str) -> None:
 
 
 DEFAULT_SIGNALS = (signal.SIGINT, signal.SIGPIPE, signal.SIGXFSZ)
-PR_SET_PDEATHSIG = 1
-PR_SET_DUMPABLE = 4
-PR_SET_NO_NEW_PRIVS = 38
-PR_CAP_AMBIENT = 47
-PR_CAP_AMBIENT_CLEAR_ALL = 4
 LINUX_CAPABILITY_VERSION_3 = 0x20080522
 LIBC = ctypes.CDLL(None, use_errno=True)
 
@@ -521,9 +518,23 @@ class CapData(ctypes.Structure):
     ]
 
 
-def prctl(option: int, value: int, extra: int = 0) -> None:
-    if LIBC.prctl(option, value, extra, 0, 0) != 0:
-        raise OSError(ctypes.get_errno(), f"prctl({option}) failed")
+def _load_beside(name: str) -> types.ModuleType:
+    """A module from a file beside this script, under a private name (arena is not importable here)."""
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), f"{name}.py")
+    spec = importlib.util.spec_from_file_location(f"_arena_{name}", path)
+    assert spec is not None and spec.loader is not None, path
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+_PRCTL = _load_beside("prctl")  # the one prctl wrapper and its options (arena/sandbox/prctl.py)
+prctl = _PRCTL.prctl
+PR_SET_PDEATHSIG = _PRCTL.PR_SET_PDEATHSIG
+PR_SET_DUMPABLE = _PRCTL.PR_SET_DUMPABLE
+PR_SET_NO_NEW_PRIVS = _PRCTL.PR_SET_NO_NEW_PRIVS
+PR_CAP_AMBIENT = _PRCTL.PR_CAP_AMBIENT
+PR_CAP_AMBIENT_CLEAR_ALL = _PRCTL.PR_CAP_AMBIENT_CLEAR_ALL
 
 
 def drop_all_capabilities() -> None:

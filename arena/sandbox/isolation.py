@@ -19,6 +19,8 @@ HELPER_PATH = "/.arena/helper.py"
 HELPER_SOURCE = Path(__file__).with_name("helper.py")
 FORKSERVER_PATH = "/.arena/forkserver.py"
 FORKSERVER_SOURCE = Path(__file__).with_name("forkserver.py")
+PRCTL_PATH = "/.arena/prctl.py"  # the one prctl wrapper, loaded by the helper and the fork server
+PRCTL_SOURCE = Path(__file__).with_name("prctl.py")
 
 # Read-only system folders the toolchains need; nothing else of the host is visible.
 SYSTEM_BINDS = ("/usr",)
@@ -104,6 +106,9 @@ def bwrap_argv(*, team_bytes: int, scratch_bytes: int, info_fd: int) -> list[str
         "--ro-bind",
         str(FORKSERVER_SOURCE),
         FORKSERVER_PATH,
+        "--ro-bind",
+        str(PRCTL_SOURCE),
+        PRCTL_PATH,
         "--remount-ro",
         "/",
     ]

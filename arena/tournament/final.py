@@ -11,8 +11,9 @@ from arena.cards import derive_seed
 from arena.errors import ConfigError
 from arena.games.codem.table import PlayerSpec
 from arena.seats import trial_build
+from arena.tournament.atomic import write_atomically
 from arena.tournament.finals_logs import finalists, open_finished, require_tournament
-from arena.tournament.host import TournamentSettings, programs_by_team, table_config, write_atomically
+from arena.tournament.host import TournamentSettings, programs_by_team, table_config
 from arena.tournament.progress import Progress, Quiet
 from arena.tournament.runner import TableRunner, TableTask, execute, run_lock
 from arena.tournament.schedule import TableJob
@@ -48,9 +49,9 @@ def final_programs(
 ) -> dict[str, Path]:
     """Each finalist's program: an updated ``folder/<TeamId>.<ext>`` when it builds, else the initial code.
 
-    Seed 004 lets finalists change their code before the final: "If for some reason, after changes, the
-    codes do not work, initial codes will be considered." An updated program that does not build is
-    reported and the team plays its tournament program.
+    The Code'em statement lets finalists change their code before the final: "If for some reason, after
+    changes, the codes do not work, initial codes will be considered." An updated program that does not
+    build is reported and the team plays its tournament program.
     """
     programs = {team: registered[team] for team in chosen}
     if folder is None:
@@ -66,7 +67,7 @@ def final_programs(
         else:
             note(
                 f"{submission.team}: the updated {submission.program.name} does not build, so its initial "
-                f"code plays (004):\n{build.output}"
+                f"code plays (Code'em statement):\n{build.output}"
             )
     return programs
 

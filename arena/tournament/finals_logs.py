@@ -1,4 +1,4 @@
-"""004's finals log folders, regenerated from the store's events.
+"""Code'em's finals log folders, regenerated from the store's events.
 
 ``OUT/<finalist>/<opponent>/<table>/number.txt`` holds the opponent's seat at that table and
 ``deal1.txt ... dealN.txt`` its deals in the exact ``deal.txt`` format; ``OUT/<finalist>/<opponent>/``

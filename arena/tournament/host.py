@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -14,6 +13,7 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 from arena.engines.nlhe.rules import TableRules
 from arena.errors import ConfigError
 from arena.games.codem.table import PlayerSpec, TableConfig
+from arena.tournament.atomic import write_atomically
 from arena.tournament.progress import Progress, Quiet
 from arena.tournament.reports import write_team_reports
 from arena.tournament.runner import TABLES_DIR, TableRunner, TableTask, execute, run_lock
@@ -84,13 +84,6 @@ class TournamentReport:
     def complete(self) -> bool:
         """Whether every table is recorded."""
         return not self.failures
-
-
-def write_atomically(path: Path, text: str) -> None:
-    """Replace ``path`` with ``text`` so a reader never sees half a file."""
-    partial = path.with_name(f".{path.name}.partial")
-    partial.write_text(text)
-    os.replace(partial, path)
 
 
 def table_config(

@@ -15,6 +15,7 @@ from typing import Any
 from arena.engines.nlhe.events import event_from_dict
 from arena.games.codem.protocol import help_files_left
 from arena.games.codem.stats import PlayerStats, stats_text
+from arena.tournament.atomic import write_atomically
 from arena.tournament.standings import compute_standings
 from arena.tournament.store import Store, TableKind, TableStatus
 
@@ -59,9 +60,7 @@ def write_team_reports(store: Store, run_dir: Path, settings: Any) -> list[Path]
             teams=len(standings),
         )
         path = folder / f"{team.team}.md"
-        partial = path.with_name(f".{path.name}.partial")
-        partial.write_text(text)
-        partial.replace(path)
+        write_atomically(path, text)
         written.append(path)
     return written
 

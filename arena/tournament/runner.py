@@ -8,7 +8,6 @@ command skips the committed tables, discards hidden folders and plays the rest.
 
 from __future__ import annotations
 
-import ctypes
 import fcntl
 import json
 import multiprocessing
@@ -30,6 +29,7 @@ from arena.errors import ArenaError, ConfigError
 from arena.faults import Fault
 from arena.games.codem.results import TableResult
 from arena.games.codem.table import PlayerSpec, TableConfig, run_table
+from arena.sandbox.prctl import PR_SET_PDEATHSIG, prctl
 from arena.tournament.progress import Progress
 from arena.tournament.store import DealRecord, Store
 
@@ -88,9 +88,7 @@ def _workers_ignore_ctrl_c() -> Iterator[None]:
 
 def _die_with_parent(parent: int) -> None:
     """Ask Linux to kill this worker when the tournament process dies (kill -9 included)."""
-    libc = ctypes.CDLL(None, use_errno=True)
-    pr_set_pdeathsig = 1
-    libc.prctl(pr_set_pdeathsig, signal.SIGKILL)
+    prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
     if os.getppid() != parent:
         os._exit(1)
 

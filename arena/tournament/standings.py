@@ -15,9 +15,8 @@ from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 
+from arena.intervals import mean_interval
 from arena.tournament.store import Store, TableKind, TableStatus
-
-Z95 = 1.959963984540054
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,19 +39,6 @@ class Standing:
     def ci95_half_width(self) -> float:
         """Half the width of the 95% interval."""
         return (self.ci95_high - self.ci95_low) / 2
-
-
-def mean_interval(values: Sequence[float]) -> tuple[float, float, float]:
-    """``(mean, low, high)`` of the 95% normal-approximation interval (zero width below two values)."""
-    n = len(values)
-    if n == 0:
-        return 0.0, 0.0, 0.0
-    mean = math.fsum(values) / n
-    if n < 2:
-        return mean, mean, mean
-    variance = math.fsum((v - mean) ** 2 for v in values) / (n - 1)
-    half = Z95 * math.sqrt(variance / n)
-    return mean, mean - half, mean + half
 
 
 def observations(store: Store, *, duplicate: bool) -> dict[str, list[float]]:

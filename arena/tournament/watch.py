@@ -1,6 +1,6 @@
 """Watch a submissions folder: check each new or changed program once its writes stop, report beside it.
 
-004's timeline promises teams to learn of their programs' errors before the contest. A program saved in
+The Code'em timeline promises teams to learn of their programs' errors before the contest. A program saved in
 several writes produces several file-system events; each event restarts the program's quiet timer, and
 the check runs once the timer runs out, so a program is checked once, after its last write. A file whose
 bytes did not change since its last check is not checked again.
@@ -25,6 +25,7 @@ from arena.errors import ArenaError
 from arena.games.codem.check import check_program, render_report
 from arena.games.codem.table import TableConfig
 from arena.names import REPORT_SUFFIX, name_problem
+from arena.tournament.atomic import write_atomically
 from arena.tournament.submissions import file_digest
 
 Checker = Callable[[Path], str]
@@ -128,9 +129,7 @@ class SubmissionWatcher(FileSystemEventHandler):
                 return None
             text = self._report_text(program)
             report = report_path(program)
-            partial = report.with_name(f".{report.name}.partial")
-            partial.write_text(text)
-            partial.replace(report)
+            write_atomically(report, text)
             self._checked[program] = digest
             done = Checked(program, digest, report)
         if self.on_checked is not None:

@@ -1,4 +1,4 @@
-"""One process per decision: input files in, ``outputf.txt`` out, help files counted (seed 004)."""
+"""One process per decision: input files in, ``outputf.txt`` out, help files counted (Code'em)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""One persistent process per program, exchanging lines on stdin/stdout (seeds 000 and 001)."""
+"""One persistent process per program, exchanging lines on stdin/stdout (TwoCardDraw and heads-up)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""A warm start for Python programs under seed 004's rules: one fork per decision from a fork server.
+"""A warm start for Python programs under Code'em's rules: one fork per decision from a fork server.
 
 ``WarmPythonTransport`` is a :class:`FileTransport` whose run step asks a fork server (started once in
 the team's sandbox with the team's interpreter and flags, with heavy modules such as numpy preloaded)

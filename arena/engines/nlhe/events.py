@@ -14,7 +14,7 @@ from typing import Any, NamedTuple, TypeVar
 
 @unique
 class Street(StrEnum):
-    """Betting rounds, named as in seed 004's ``deal.txt``."""
+    """Betting rounds, named as in Code'em's ``deal.txt``."""
 
     PRE_FLOP = "Pre_Flop"
     FLOP = "Flop"

@@ -1,1 +1,1 @@
-"""TwoCardDraw (seed 000): rules, server strategies and their file codec, exact value, generator."""
+"""TwoCardDraw: rules, server strategies and their file codec, exact value, generator."""

@@ -1,7 +1,7 @@
-"""Seed 000's strategy generator: random start on the simplex, then improve one situation at a time.
+"""TwoCardDraw's strategy generator: random start on the simplex, then improve one situation at a time.
 
 Every situation starts from a distribution drawn uniformly from the unit simplex over the choices that
-the rules and 000's five constraints allow (the others stay at 0). Each iteration takes the next
+the rules and TwoCardDraw's five constraints allow (the others stay at 0). Each iteration takes the next
 situation (the situations are visited in a seeded random order, reshuffled after every pass), draws a
 fresh distribution for it the same way, and keeps it only if it raises the strategy's value against the
 near-perfect opponent (a best response making each wrong choice 1 time in 1000). The kept value can
@@ -64,7 +64,7 @@ def generate(
     mistake: float = NEAR_PERFECT_MISTAKE,
     on_iteration: Callable[[int, float], None] | None = None,
 ) -> GenerationResult:
-    """Run 000's improvement loop for ``iterations`` steps; ``on_iteration(i, value)`` reports progress."""
+    """Run the improvement loop for ``iterations`` steps; ``on_iteration(i, value)`` reports progress."""
     rng = np.random.default_rng(seed)
     strategy = random_strategy(bet1, bet2, rng)
     free: list[Situation] = [s for s in situations() if sum(s.allowed) > 1]

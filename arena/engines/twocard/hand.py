@@ -1,9 +1,9 @@
-"""One hand of TwoCardDraw against the server, played step by step through 000's method calls.
+"""One hand of TwoCardDraw against the server, played step by step through TwoCardDraw's method calls.
 
 Pure: the cards and the server's choices come from a ``random.Random`` given by the caller, and the
 player is a function answering one method call at a time (``ask("round1", (1, 3, 2)) -> 2``). An
 answer the rules cannot accept stops the hand with an :class:`IllegalAnswer`; the judge turns it into
-a fault. 000's one tolerance applies: 0 from the first ``round2`` call of a hand means check.
+a fault. TwoCardDraw's one tolerance applies: 0 from the first ``round2`` call of a hand means check.
 """
 
 from __future__ import annotations
@@ -75,7 +75,7 @@ def _sorted(a: int, b: int) -> tuple[int, int]:
 
 
 def play_hand(number: int, strategy: Strategy, winnings: int, rng: random.Random, ask: Ask) -> HandRecord:
-    """Play hand ``number``; ``winnings`` is your profit before it (000's ``new_hand`` argument)."""
+    """Play hand ``number``; ``winnings`` is your profit before it (TwoCardDraw's ``new_hand`` argument)."""
     cards = [rng.randrange(CARD_VALUES) for _ in range(8)]
     you, server = _sorted(cards[0], cards[1]), _sorted(cards[2], cards[3])
     record = HandRecord(number, you, server)
@@ -132,7 +132,7 @@ def play_hand(number: int, strategy: Strategy, winnings: int, rng: random.Random
     hand = hand_index(*server)
     situation = strategy.round2[outcome, record.you_drew, record.server_drew, hand]
     opening2 = legal_call("round2", (*you, bets1, 0, record.server_drew), 3, "0 or 1 check, 2 bet")
-    opening2 = max(opening2, 1) - 1  # 000: 0 from the first round2 call means check
+    opening2 = max(opening2, 1) - 1  # TwoCardDraw's statement: 0 from the first round2 call means check
     folded, bets2, _, record.round2 = betting(
         opening2,
         lambda bets: situation[bets],

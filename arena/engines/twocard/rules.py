@@ -1,4 +1,4 @@
-"""The rules of seed 000's TwoCardDraw as small tables: hands, showdown order, draws, betting outcomes.
+"""The rules of TwoCardDraw as small tables: hands, showdown order, draws, betting outcomes.
 
 Cards are integers 0..4 drawn independently and uniformly (an infinite deck). A hand is a sorted pair
 ``(low, high)``; there are 15 of them, indexed in the order of :data:`HANDS`.
@@ -47,7 +47,7 @@ class Outcome(IntEnum):
 
     @property
     def first(self) -> int:
-        """Who bet first as 000's FIRST field: 0 for you (or nobody), 1 for the server."""
+        """Who bet first as TwoCardDraw's FIRST field: 0 for you (or nobody), 1 for the server."""
         return 1 if self.value and self.value % 2 == 0 else 0
 
     @classmethod

@@ -1,4 +1,4 @@
-"""A server strategy of seed 000: the probability of each action in each situation, and its file codec.
+"""A TwoCardDraw server strategy: the probability of each action in each situation, and its file codec.
 
 File format (documented with an example in docs/twocard.md): a first line ``bet1 bet2``, then one line
 per situation, fields separated by white space::
@@ -81,7 +81,7 @@ class Situation:
 
 
 def check_bets(bet1: int, bet2: int) -> None:
-    """Raise :class:`FormatError` unless 1 <= bet1 <= 5 and bet1 <= bet2 <= 3*bet1 (000's limits)."""
+    """Raise :class:`FormatError` unless 1 <= bet1 <= 5 and bet1 <= bet2 <= 3*bet1 (TwoCardDraw's limits)."""
     if not (1 <= bet1 <= 5 and bet1 <= bet2 <= 3 * bet1):
         raise FormatError(f"bets {bet1} {bet2}: need 1 <= bet1 <= 5 and bet1 <= bet2 <= 3*bet1")
 
@@ -92,7 +92,7 @@ def legal(bets: int) -> tuple[bool, bool, bool]:
 
 
 def allowed_betting(hand: int, bets: int, *, second_round: bool) -> tuple[bool, bool, bool]:
-    """Legal choices narrowed by 000's constraints (4-4 never folds, and raises in round 2)."""
+    """Legal choices narrowed by TwoCardDraw's constraints (4-4 never folds, and raises in round 2)."""
     fold, call, raise_ = legal(bets)
     if HANDS[hand] == (4, 4):
         fold = False
@@ -102,7 +102,7 @@ def allowed_betting(hand: int, bets: int, *, second_round: bool) -> tuple[bool, 
 
 
 def allowed_draw(hand: int) -> tuple[bool, bool, bool]:
-    """Draws allowed by 000's constraints: 4-4 keeps both, a pair never draws one, a 4 never draws two."""
+    """Draws allowed by the constraints: 4-4 keeps both, a pair never draws one, a 4 never draws two."""
     low, high = HANDS[hand]
     if (low, high) == (4, 4):
         return (True, False, False)
@@ -135,7 +135,7 @@ def situations() -> Iterator[Situation]:
 
 
 def constraint_violations(strategy: Strategy) -> list[str]:
-    """Situations giving a positive probability to a choice 000's five constraints forbid."""
+    """Situations giving a positive probability to a choice TwoCardDraw's five constraints forbid."""
     problems = []
     for situation in situations():
         probs = getattr(strategy, situation.table)[situation.index]

@@ -1,4 +1,4 @@
-"""Exact value of a server strategy and the best-response policy against it (seed 000's "value").
+"""Exact value of a server strategy and the best-response policy against it (TwoCardDraw's "value").
 
 The deck is infinite, so the server's cards are independent of yours and the belief over the server's
 hand depends only on the public history. Backward induction therefore runs over the public tree once,
@@ -8,8 +8,8 @@ is ``sum_s weight[s] * payoff``; your best choice is the arg-max per hand. Every
 (7 first-round outcomes x 3 x 3 draws) is evaluated at once with numpy, so one evaluation takes well
 under a millisecond or two.
 
-``mistake`` is 000's generator variant: at each of your decisions every wrong choice is made with that
-probability (1/1000 in 000) and the best one with the rest.
+``mistake`` is TwoCardDraw's generator variant: at each of your decisions every wrong choice is made with that
+probability (1/1000 in TwoCardDraw's statement) and the best one with the rest.
 """
 
 from __future__ import annotations
@@ -184,7 +184,7 @@ def policy_value(strategy: Strategy, policy: Policy) -> float:
 def simple_policy(*, aggressive_hands: tuple[int, ...] = ()) -> Policy:
     """A fixed policy: bet/raise holding one of ``aggressive_hands`` (indexes), else check/call, never draw.
 
-    ``aggressive_hands=(HAND_INDEX[(4, 4)],)`` is 000's sample solution; ``()`` always checks and calls.
+    ``aggressive_hands=(HAND_INDEX[(4, 4)],)`` is the statement's sample solution; ``()`` checks and calls.
     """
     strong = np.zeros(15, dtype=bool)
     strong[list(aggressive_hands)] = True

@@ -1,7 +1,8 @@
-"""Seed 004's ``deal.txt``: rendered from a deal's events, and parsed back (paired codec).
+"""Code'em's ``deal.txt``: rendered from a deal's events, and parsed back (paired codec).
 
-The layout and each reading of 004's irregular examples are documented in ``docs/protocol.md``.
-The parser is lenient on white space so it reads both of 004's own examples as well as our files.
+The layout and each reading of the Code'em statement's irregular examples are documented in
+``docs/protocol.md``. The parser is lenient on white space so it reads both of the statement's own
+examples as well as our files.
 """
 
 from __future__ import annotations
@@ -177,7 +178,7 @@ def _parse_row(tokens: list[str], where: str) -> list[Cell | None]:
 
 
 def parse_deal_file(text: str) -> ParsedDeal:
-    """Parse a ``deal.txt`` (ours, or either of 004's examples); FormatError names the line."""
+    """Parse a ``deal.txt`` (ours, or either of the statement's examples); FormatError names the line."""
     lines = [(n, line.split()) for n, line in enumerate(text.splitlines(), 1) if line.strip()]
     header: dict[str, str] = {}
     streets: list[ParsedStreet] = []

@@ -1,4 +1,4 @@
-"""Seed 004's ``inputf.txt`` and ``deals_money.txt``, byte for byte as 004's examples lay them out."""
+"""Code'em's ``inputf.txt`` and ``deals_money.txt``, byte for byte as the statement's examples show."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ def render_inputf(cards: tuple[int, int], *, seat: int, spent: int) -> str:
 
 
 def render_deals_money(deal: int, stacks: Sequence[int]) -> str:
-    """``Deal N`` then each seat's chips before the deal, right-aligned as in 004's example."""
+    """``Deal N`` then each seat's chips before the deal, right-aligned as in the statement's example."""
     lines = [f"Deal{deal:>11}"]
     lines.extend(f"{seat}{money:>16}" for seat, money in enumerate(stacks, 1))
     return "\n".join(lines) + "\n"

@@ -1,6 +1,7 @@
-"""Seed 004's file protocol: the three input files of a decision, and ``outputf.txt`` read as an action.
+"""Code'em's file protocol: the three input files of a decision, and ``outputf.txt`` read as an action.
 
-No rules live here: legality comes from the engine's queries. The readings of answers 004 leaves open
+No rules live here: legality comes from the engine's queries. The readings of answers the
+Code'em statement leaves open
 (over-stack raise, under-minimum raise, raise when raising is closed) are documented in docs/protocol.md.
 """
 

@@ -240,7 +240,7 @@ class _Table:
     def after_showdown(
         self, deal: Deal, *, number: int, stacks_before: Sequence[int], final_text: str
     ) -> None:
-        """004: after a showdown every dealt-in program runs once more to update its help files."""
+        """Code'em: after a showdown every dealt-in program runs once more to update its help files."""
         for seat_no in deal.in_deal:
             seat = self.seats[seat_no - 1]
             if seat.plays and not seat.disqualified:

@@ -1,4 +1,4 @@
-"""The judge of seed 001's protocol: plays a match against one player over a line channel.
+"""The heads-up judge: plays a match against one player over a line channel.
 
 The channel is anything with ``send(line)`` and ``receive(timeout_s) -> str | None`` (the session
 transport, or an in-process fake in tests). The judge adds up the wall time it waits for replies (from
@@ -18,7 +18,7 @@ from typing import Protocol
 
 import numpy as np
 
-from arena.engines.headsup import BobPolicy, Deal, HandEvent, HeadsUpHand, Move
+from arena.engines.headsup import BobPolicy, HandCards, HandEvent, HeadsUpHand, Move
 from arena.faults import Fault, FaultKind
 from arena.games.headsup import protocol
 from arena.games.headsup.streams import DeckStream, bob_stream, rate_stream
@@ -26,7 +26,7 @@ from arena.games.headsup.streams import DeckStream, bob_stream, rate_stream
 RateFn = Callable[[Sequence[int], Sequence[int], int, np.random.Generator], tuple[float, float]]
 
 
-class Channel(Protocol):
+class LinePlayer(Protocol):
     """The judge's side of a line session."""
 
     def send(self, line: str) -> None: ...
@@ -35,7 +35,7 @@ class Channel(Protocol):
 
 
 @dataclass(frozen=True, slots=True)
-class MatchConfig:
+class JudgeConfig:
     """What a match is: hands, seed, RATE budget, and the longest wall time one reply may take."""
 
     hands: int = 10_000
@@ -50,7 +50,7 @@ class HandRecord:
     """One played hand: its cards, what happened, and the RATE rollouts asked during it."""
 
     hand: int
-    deal: Deal
+    deal: HandCards
     events: list[HandEvent]
     delta: int
     rate_queries: int = 0
@@ -61,7 +61,7 @@ class HandRecord:
 class MatchOutcome:
     """The whole match. ``fault`` is set when the match ended early."""
 
-    config: MatchConfig
+    config: JudgeConfig
     deltas: list[int] = field(default_factory=list)
     rate_used: int = 0
     rate_queries: int = 0
@@ -94,7 +94,7 @@ class Judge:
     """
 
     def __init__(
-        self, channel: Channel, config: MatchConfig, *, bob: BobPolicy, rates: RateFn,
+        self, channel: LinePlayer, config: JudgeConfig, *, bob: BobPolicy, rates: RateFn,
         on_hand: Callable[[HandRecord], None] | None = None, keep_transcript: bool = False,
         deck_for: Callable[[int, int], Sequence[int]] | None = None,
     ) -> None:
@@ -128,7 +128,7 @@ class Judge:
         return out
 
     def _play_hand(self, number: int) -> None:
-        state = HeadsUpHand(Deal.from_deck(self._deck_for(self._config.seed, number)))
+        state = HeadsUpHand(HandCards.from_deck(self._deck_for(self._config.seed, number)))
         record = HandRecord(number, state.deal, state.events, 0)
         bob_rng: np.random.Generator | None = None
         while not state.over:

@@ -15,10 +15,11 @@ import pydantic
 from arena.engines.headsup import BobPolicy, Outcomes
 from arena.errors import ConfigError
 from arena.faults import Fault, FaultKind
-from arena.games.headsup.judge import HandRecord, Judge, MatchConfig, MatchOutcome, RateFn
+from arena.games.headsup.judge import HandRecord, Judge, JudgeConfig, MatchOutcome, RateFn
 from arena.games.headsup.log import HandLog, write_results
-from arena.games.headsup.player import Interface, build_player, guess_interface
-from arena.games.headsup.scoring import MeanInterval, mean_interval, points
+from arena.games.headsup.player import HeadsUpInterface, build_player, guess_interface
+from arena.games.headsup.scoring import points
+from arena.intervals import MeanInterval, mean_interval, sample_stdev
 from arena.rollouts import rollout_outcomes, win_tie_rates
 from arena.sandbox import Limits, RunResult, RunStatus
 from arena.seats import kept_stderr, open_player, run_fault_kind
@@ -33,7 +34,7 @@ class HeadsUpSettings(pydantic.BaseModel, frozen=True):
     seed: int = pydantic.Field(default=0, ge=0)
     rate_budget: int = pydantic.Field(default=3_000_000, ge=0)
     time_limit_s: float = pydantic.Field(default=10.0, gt=0)
-    interface: Interface | None = None
+    interface: HeadsUpInterface | None = None
     memory_mb: int = pydantic.Field(default=512, ge=16)
     isolation: str = "auto"
 
@@ -43,9 +44,10 @@ class MatchReport:
     """What a match produced: the figures the CLI prints and ``results.json`` holds."""
 
     program: str
-    interface: Interface
+    interface: HeadsUpInterface
     outcome: MatchOutcome
     w: MeanInterval
+    w_stdev: float
     points: int
     player_cpu_s: float
     time_limit_s: float
@@ -55,7 +57,7 @@ class MatchReport:
 
     @property
     def scored(self) -> bool:
-        """001 scores only programs that finish every hand within the limits and the budget."""
+        """The heads-up statement scores only programs that finish every hand within the limits and budget."""
         return self.fault is None and self.outcome.completed
 
     @property
@@ -75,7 +77,7 @@ class MatchReport:
             "seed": cfg.seed,
             "W": self.w.mean,
             "W_ci95": [self.w.low, self.w.high],
-            "W_stdev": self.w.stdev,
+            "W_stdev": self.w_stdev,
             "points": self.points,
             "scored": self.scored,
             "bob_raises_faced": out.raises,
@@ -104,7 +106,7 @@ def _limits(settings: HeadsUpSettings) -> Limits:
 def _run_fault(team: str, run: RunResult, limit_s: float, judged: Fault | None) -> Fault | None:
     """The judge's fault, made precise by how the program ended (the seat layer's rule), or a CPU overrun.
 
-    001's time limit is the program's CPU time over the whole match: using more is this game's
+    The heads-up time limit is the program's CPU time over the whole match: using more is this game's
     ``timeout``, whatever else happened.
     """
     stderr = kept_stderr(run.stderr)
@@ -137,7 +139,7 @@ def play_headsup(
     if not program.is_file():
         raise ConfigError(f"{program}: no such program file")
     interface = settings.interface or guess_interface(program)
-    config = MatchConfig(
+    config = JudgeConfig(
         hands=settings.hands, seed=settings.seed, rate_budget=settings.rate_budget,
         reply_wait_s=settings.time_limit_s + REPLY_SLACK_S, team=program.stem,
     )
@@ -179,15 +181,15 @@ def play_headsup(
 
 
 def _finish(
-    program: Path, interface: Interface, outcome: MatchOutcome, run: RunResult | None, judge_cpu: float,
-    settings: HeadsUpSettings, out_dir: Path | None,
+    program: Path, interface: HeadsUpInterface, outcome: MatchOutcome, run: RunResult | None,
+    judge_cpu: float, settings: HeadsUpSettings, out_dir: Path | None,
 ) -> MatchReport:
     fault = outcome.fault
     if run is not None:
         fault = _run_fault(program.stem, run, settings.time_limit_s, fault)
     w = mean_interval(outcome.deltas)
     report = MatchReport(
-        program=str(program), interface=interface, outcome=outcome, w=w,
+        program=str(program), interface=interface, outcome=outcome, w=w, w_stdev=sample_stdev(outcome.deltas),
         points=points(w.mean) if outcome.completed and fault is None else 0,
         player_cpu_s=run.cpu_ms / 1000 if run is not None else 0.0, time_limit_s=settings.time_limit_s,
         judge_cpu_s=judge_cpu, run=run,

@@ -1,8 +1,8 @@
 """Getting a heads-up player ready to run: which interface it speaks, and how it is built in its sandbox.
 
-* ``lines``: a program written for seed 001 (any language arena builds), run as it is.
-* ``texas``: a C++ file for seed 003 (``#include "texas.h"``, ``makeDecision``), compiled together
-  with arena's ``texas.h`` and ``texas_driver.cpp``, which speak 001's protocol for it.
+* ``lines``: a program written for the heads-up line protocol (any language arena builds), run as it is.
+* ``texas``: a C++ file for the texas.h interface (``#include "texas.h"``, ``makeDecision``), compiled
+  together with arena's ``texas.h`` and ``texas_driver.cpp``, which speak the line protocol for it.
 * ``python``: a Python module defining ``make_decision(state)``, run by ``texas_driver.py``.
 """
 
@@ -23,7 +23,7 @@ _DEFINES_DECISION = re.compile(r"^def\s+(make_decision|makeDecision)\s*\(", re.M
 
 
 @unique
-class Interface(StrEnum):
+class HeadsUpInterface(StrEnum):
     """How a player talks to the judge."""
 
     LINES = "lines"
@@ -31,7 +31,7 @@ class Interface(StrEnum):
     PYTHON = "python"
 
 
-def guess_interface(program: Path) -> Interface:
+def guess_interface(program: Path) -> HeadsUpInterface:
     """``.cpp`` including texas.h -> texas; ``.py`` defining make_decision -> python; else lines."""
     suffix = program.suffix.lower()
     if suffix in (".cpp", ".cc", ".cxx", ".py"):
@@ -40,22 +40,22 @@ def guess_interface(program: Path) -> Interface:
         except OSError as error:
             raise ConfigError(f"{program}: cannot read the program: {error.strerror}") from None
         if suffix != ".py" and _INCLUDES_TEXAS.search(text):
-            return Interface.TEXAS
+            return HeadsUpInterface.TEXAS
         if suffix == ".py" and _DEFINES_DECISION.search(text):
-            return Interface.PYTHON
-    return Interface.LINES
+            return HeadsUpInterface.PYTHON
+    return HeadsUpInterface.LINES
 
 
-def build_player(program: Path, interface: Interface, sandbox: Sandbox) -> BuildResult:
+def build_player(program: Path, interface: HeadsUpInterface, sandbox: Sandbox) -> BuildResult:
     """Copy and build ``program`` in the sandbox's folder for ``interface`` (the seat layer's build step)."""
     if not program.is_file():
         raise ConfigError(f"{program}: no such program file")
     match interface:
-        case Interface.LINES:
+        case HeadsUpInterface.LINES:
             return build_program(program, sandbox.workdir, sandbox)
-        case Interface.TEXAS:
+        case HeadsUpInterface.TEXAS:
             return _build_texas(program, sandbox)
-        case Interface.PYTHON:
+        case HeadsUpInterface.PYTHON:
             folder = sandbox.folder
             shutil.copyfile(TEXAS_DIR / "texas.py", folder / "texas.py")
             shutil.copyfile(TEXAS_DIR / "texas_driver.py", folder / "texas_driver.py")

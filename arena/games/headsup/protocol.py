@@ -1,4 +1,4 @@
-"""Seed 001's terminal protocol: the lines the judge prints and the parsing of the player's lines.
+"""The heads-up line protocol: the lines the judge prints and the parsing of the player's lines.
 
 Judge to player: ``G``; ``STATE h r a b P k``; ``ALICE c1 v1 c2 v2``; ``BOARD`` and ``2k`` integers;
 ``RATES w d``; ``OPP CHECK|FOLD|CALL x``; ``RESULT delta``; ``SCORE W``; ``-1`` (the match is over).

@@ -31,7 +31,7 @@ class DeckStream:
         self._cards: list[list[int]] = []
 
     def dealt(self, hand: int) -> list[int]:
-        """The nine cards dealt in hand ``hand`` (1-based), in 001's order."""
+        """The nine cards dealt in hand ``hand`` (1-based), in the heads-up statement's order."""
         block, row = divmod(hand - 1, DECK_BLOCK)
         if block != self._block:
             rng = np.random.default_rng(derive_seed(self.seed, "headsup", "decks", block))

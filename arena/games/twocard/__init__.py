@@ -1,1 +1,1 @@
-"""TwoCardDraw (seed 000) players: the judge, the seats (line, file, class interfaces) and the match."""
+"""TwoCardDraw players: the judge, the seats (line, file, class interfaces) and the match."""

@@ -1,6 +1,6 @@
 """The TwoCardDraw judge: one test case = one server strategy, ``hands`` hands against one seat.
 
-Scoring is 000's: the test case scores ``max(0, profit + 10000)`` and the overall score is the mean
+Scoring is TwoCardDraw's: the test case scores ``max(0, profit + 10000)`` and the overall score is the mean
 over test cases. A fault (crash, time-out, answer the rules do not allow) ends the test case at once;
 it is recorded with its reason and the test case scores 0, as a failed TopCoder test did. Each hand's
 cards and server choices come from ``derive_seed(seed, case, hand)``, so a hand replays alone.
@@ -51,7 +51,7 @@ class CaseResult:
 
 
 def case_score(profit: int, fault: Fault | None) -> float:
-    """000's score of a test case: profit + 10,000 floored at 0 (0 after a fault)."""
+    """TwoCardDraw's score of a test case: profit + 10,000 floored at 0 (0 after a fault)."""
     return 0.0 if fault else float(max(0, profit + SCORE_OFFSET))
 
 
@@ -114,5 +114,5 @@ def run_case(
 
 
 def overall_score(results: list[CaseResult]) -> float:
-    """000's overall score: the mean of the test-case scores."""
+    """TwoCardDraw's overall score: the mean of the test-case scores."""
     return sum(r.score for r in results) / len(results) if results else 0.0

@@ -7,6 +7,7 @@ and the player's own time budget. Results go to ``<out>/results.json`` and every
 
 from __future__ import annotations
 
+import functools
 import json
 import shutil
 import tempfile
@@ -37,7 +38,7 @@ _CLASS_LANGUAGES = {".py": PYTHON, ".java": JAVA, ".cpp": CPP, ".cc": CPP, ".cxx
 
 
 @unique
-class Interface(StrEnum):
+class TwoCardInterface(StrEnum):
     """How the judge talks to a program (docs/twocard.md)."""
 
     LINES = "lines"
@@ -45,7 +46,7 @@ class Interface(StrEnum):
     CLASS = "class"
 
 
-class MatchConfig(BaseModel):
+class TwoCardSettings(BaseModel):
     """Options of ``arena twocard play``, validated once."""
 
     model_config = ConfigDict(frozen=True)
@@ -55,7 +56,7 @@ class MatchConfig(BaseModel):
     time_limit_s: float = Field(default=DEFAULT_TIME_S, gt=0)
     memory_mb: int = Field(default=512, ge=64)
     give_strategy: bool = False
-    interface: Interface | None = None
+    interface: TwoCardInterface | None = None
 
 
 @dataclass
@@ -78,7 +79,7 @@ class MatchResult:
         }
 
 
-def guess_interface(program: Path) -> Interface:
+def guess_interface(program: Path) -> TwoCardInterface:
     """``class`` if the source defines class TwoCardDraw (Python, Java, C++), ``files`` if it mentions
     ``inputf.txt``, else ``lines``."""
     try:
@@ -86,10 +87,10 @@ def guess_interface(program: Path) -> Interface:
     except OSError as error:
         raise ConfigError(f"{program}: cannot read ({error.strerror})") from None
     if program.suffix in _CLASS_LANGUAGES and f"class {CLASS_NAME}" in text and "__main__" not in text:
-        return Interface.CLASS
+        return TwoCardInterface.CLASS
     if INPUT_FILE in text:
-        return Interface.FILES
-    return Interface.LINES
+        return TwoCardInterface.FILES
+    return TwoCardInterface.LINES
 
 
 def _driver_text(name: str) -> str:
@@ -120,19 +121,24 @@ def _build_class(program: Path, sandbox: Sandbox) -> BuildResult:
 
 
 def _open_seat(
-    stack: ExitStack, program: Path, interface: Interface, workdir: Path, config: MatchConfig, team: str
+    stack: ExitStack,
+    program: Path,
+    interface: TwoCardInterface,
+    workdir: Path,
+    config: TwoCardSettings,
+    team: str,
 ) -> tuple[Seat | None, str]:
     """Build and start the player in a fresh sandbox; (None, build output) when it does not build."""
     session_wall = max(BUILD_TIME_S, 20 * config.time_limit_s)
     limits = Limits(
-        wall_time_s=config.time_limit_s if interface is Interface.FILES else session_wall,
+        wall_time_s=config.time_limit_s if interface is TwoCardInterface.FILES else session_wall,
         memory_mb=config.memory_mb,
     )
-    build = (lambda sandbox: _build_class(program, sandbox)) if interface is Interface.CLASS else None
+    build = (lambda sandbox: _build_class(program, sandbox)) if interface is TwoCardInterface.CLASS else None
     player = open_player(stack, team, program, workdir, limits, build=build)
     if not player.built:
         return None, player.build.output
-    if interface is Interface.FILES:
+    if interface is TwoCardInterface.FILES:
         protected = {STRATEGY_FOR_PLAYER, INPUT_FILE}
         transport = player.file_transport(output_name=OUTPUT_FILE, protected=protected)
         return FileSeat(transport, team=team, budget_s=config.time_limit_s), player.build.output
@@ -142,7 +148,7 @@ def _open_seat(
 def play_match(
     program: Path,
     strategies: Sequence[tuple[Path, Strategy]],
-    config: MatchConfig,
+    config: TwoCardSettings,
     *,
     out_dir: Path | None = None,
     on_hand: Callable[[int, int], None] | None = None,
@@ -193,7 +199,7 @@ def play_match(
                             seed=config.seed,
                             team=team,
                             log=log,
-                            on_hand=(lambda n, c=case: on_hand(c, n)) if on_hand else None,
+                            on_hand=functools.partial(on_hand, case) if on_hand else None,
                         )
                     )
         if out_dir is not None:
@@ -202,7 +208,7 @@ def play_match(
 
 
 def _unplayed(
-    case: int, path: Path, strategy: Strategy, value: float, config: MatchConfig, fault: Fault
+    case: int, path: Path, strategy: Strategy, value: float, config: TwoCardSettings, fault: Fault
 ) -> CaseResult:
     return CaseResult(
         case=case,

@@ -1,4 +1,4 @@
-"""An in-process player with 000's methods that plays a fixed :class:`Policy` (e.g. the best response)."""
+"""An in-process player with the six methods that plays a fixed :class:`Policy` (e.g. the best response)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from arena.engines.twocard.value import Policy
 
 
 class PolicyPlayer:
-    """Answers 000's calls from policy tables, tracking what it needs of the hand (who bet first, draws)."""
+    """Answers the method calls from policy tables, tracking what it needs (who bet first, draws)."""
 
     def __init__(self, policy: Policy) -> None:
         self.policy = policy

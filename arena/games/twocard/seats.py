@@ -1,12 +1,12 @@
 """The player side of a TwoCardDraw test case: one method call in, one integer out, faults as values.
 
-A seat answers 000's method calls (``init``, ``new_hand``, ``round1``, ``draw``, ``round2``,
+A seat answers TwoCardDraw's method calls (``init``, ``new_hand``, ``round1``, ``draw``, ``round2``,
 ``showdown``) for the judge. Three adapters reach a team program through the sandbox: the line
 protocol on one session (:class:`LineSeat`, also used by the class-interface drivers), the file
 protocol with one process per call (:class:`FileSeat`). :class:`ObjectSeat` answers in-process from a
-Python object with 000's methods (tests, simulations). Every seat charges the player's own time to a
-budget (000: 20 s per test case); running out, crashing or answering garbage raises :class:`SeatFault`,
-which the judge records as the fault that ends the test case.
+Python object with those methods (tests, simulations). Every seat charges the player's own time to a
+budget (the statement: 20 s per test case); running out, crashing or answering garbage raises
+:class:`SeatFault`, which the judge records as the fault that ends the test case.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from arena.faults import Fault, FaultKind
 from arena.sandbox.result import RunResult
 from arena.seats import breach_kind, run_fault
 
-IGNORED_METHODS = frozenset({"init", "showdown"})  # 000: any answer is accepted and ignored
+IGNORED_METHODS = frozenset({"init", "showdown"})  # the statement: any answer is ignored
 INPUT_FILE = "inputf.txt"
 OUTPUT_FILE = "outputf.txt"
 
@@ -92,7 +92,7 @@ def _time_fault(team: str, budget_s: float, method: str, args: tuple[int, ...]) 
 
 
 class ObjectSeat:
-    """An in-process player: a Python object with 000's methods, charged the time it takes."""
+    """An in-process player: a Python object with TwoCardDraw's methods, charged the time it takes."""
 
     def __init__(self, player: Any, *, team: str = "player", budget_s: float = float("inf")) -> None:
         self.player = player
@@ -129,7 +129,7 @@ def _session_process(transport: Any) -> psutil.Process | None:
 class LineSeat:
     """A program kept alive for the whole test case, one call line in and one answer line out.
 
-    The player's own time is the CPU time of its process (000: "time spent in your code"), so the
+    The player's own time is the CPU time of its process (the statement: "time spent in your code"), so the
     pipe round trips of a loaded machine are not charged to it; when the process cannot be measured,
     the wall time of each call is charged instead. One call may never wait longer than what is left
     of the budget, so a program that sleeps or hangs is stopped too.

@@ -1,1 +1,1 @@
-"""Seed 003's interface as arena ships it: texas.h and the drivers copied into a player's sandbox."""
+"""The texas.h interface as arena ships it: texas.h and the drivers copied into a player's sandbox."""

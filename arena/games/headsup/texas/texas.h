@@ -1,7 +1,7 @@
-// texas.h: seed 003's interface, as arena provides it.
+// texas.h: the heads-up texas.h interface, as arena provides it.
 //
-// A player for seed 003 defines makeDecision and may call getResult and getRatesBySampling. arena
-// compiles it with this header and texas_driver.cpp, which speaks seed 001's line protocol to the
+// A texas.h player defines makeDecision and may call getResult and getRatesBySampling. arena
+// compiles it with this header and texas_driver.cpp, which speaks the heads-up line protocol to the
 // judge: getRatesBySampling on the current state becomes a RATE query (it counts against the match's
 // RATE budget); getResult is computed locally.
 #ifndef ARENA_TEXAS_H

@@ -1,4 +1,4 @@
-"""texas: seed 003's interface for Python players, as arena provides it.
+"""texas: the texas.h interface for Python players, as arena provides it.
 
 A Python player is a module defining ``make_decision(state)`` (``makeDecision`` is accepted too) that
 returns ``(action, amount)``: ``(ActionType.CHECK, 0)``, ``(ActionType.RAISE, x)`` with

@@ -1,4 +1,4 @@
-// texas_driver.cpp: runs a seed-003 player (makeDecision) on seed 001's line protocol.
+// texas_driver.cpp: runs a texas.h player (makeDecision) on the heads-up line protocol.
 //
 // The judge's lines go in on stdin; ACTION and RATE lines go out on the original stdout. Whatever the
 // player itself prints on stdout is sent to stderr so it cannot break the protocol. getRatesBySampling

@@ -1,4 +1,4 @@
-"""Runs a Python seed-003 player (a module defining ``make_decision(state)``) on seed 001's line protocol.
+"""Runs a Python texas player (a module defining ``make_decision(state)``) on the heads-up line protocol.
 
 Usage: ``python texas_driver.py PLAYER.py``. The player's own prints go to stderr; RATE and ACTION
 lines go to the judge on the real stdout.

@@ -1,4 +1,4 @@
-// Line-protocol driver for a C++ TwoCardDraw solution (seed 000's class interface), used unchanged.
+// Line-protocol driver for a C++ TwoCardDraw solution (TwoCardDraw's class interface), used unchanged.
 // The judge writes one call per line ("round2 1 3 1 0 2"); the driver calls the method of that name
 // on one TwoCardDraw object and prints the int it returns.
 #include "TwoCardDraw.cpp"

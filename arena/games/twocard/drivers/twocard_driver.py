@@ -1,4 +1,4 @@
-"""Line-protocol driver for a Python TwoCardDraw solution (seed 000's class interface), used unchanged.
+"""Line-protocol driver for a Python TwoCardDraw solution (TwoCardDraw's class interface), used unchanged.
 
 The judge writes one call per line (``round2 1 3 1 0 2``); this driver calls the method of the same
 name on one TwoCardDraw instance with the integer arguments and prints the integer it returns.

@@ -1,11 +1,9 @@
-"""Shared helpers (no tests) for the sandbox and transport tests: real programs, leftovers, snapshots."""
+"""Helpers for the sandbox and transport tests: real test programs, leftovers, snapshots."""
 
 from __future__ import annotations
 
 import hashlib
 import shutil
-import tempfile
-from collections.abc import Iterator
 from pathlib import Path
 
 import psutil
@@ -15,7 +13,7 @@ from arena.languages import BuildResult, build_program
 from arena.sandbox import Sandbox
 from arena.sandbox.isolation import namespaces_available
 
-PROGRAMS = Path(__file__).parent / "programs"
+PROGRAMS = Path(__file__).resolve().parent.parent / "programs"
 HOSTILE = PROGRAMS / "hostile"
 TINY = PROGRAMS / "tiny"
 
@@ -32,18 +30,6 @@ def build(sandbox: Sandbox, source: Path) -> BuildResult:
     result = build_program(staged, sandbox.workdir, sandbox)
     assert result.ok, result.output
     return result
-
-
-@pytest.fixture
-def open_root(tmp_path: Path) -> Iterator[Path]:
-    """A folder every user may enter (the rlimits-only fallback runs programs by their real path)."""
-    shared = "/dev/shm" if Path("/dev/shm").is_dir() else None
-    folder = Path(tempfile.mkdtemp(prefix="arena-test-", dir=shared))
-    folder.chmod(0o711)
-    try:
-        yield folder
-    finally:
-        shutil.rmtree(folder, ignore_errors=True)
 
 
 def processes_of(sandbox: Sandbox) -> list[psutil.Process]:

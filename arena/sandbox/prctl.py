@@ -1,0 +1,25 @@
+"""prctl(2): the one wrapper that arena's processes use, inside the sandbox and out.
+
+The sandbox helper (run as ``python -I -S helper.py``) and the Python fork server run as scripts inside
+the sandbox, where arena cannot be imported: they load this file from beside themselves (it is bound
+next to them at ``/.arena/prctl.py``) under a private module name, so nothing of it is visible to team
+programs. The tournament's worker processes import it as ``arena.sandbox.prctl``. Standard library only.
+"""
+
+from __future__ import annotations
+
+import ctypes
+
+PR_SET_PDEATHSIG = 1
+PR_SET_DUMPABLE = 4
+PR_SET_NO_NEW_PRIVS = 38
+PR_CAP_AMBIENT = 47
+PR_CAP_AMBIENT_CLEAR_ALL = 4
+
+_LIBC = ctypes.CDLL(None, use_errno=True)
+
+
+def prctl(option: int, value: int, extra: int = 0) -> None:
+    """Call ``prctl(option, value, extra, 0, 0)``; an ``OSError`` with the errno when it fails."""
+    if _LIBC.prctl(option, value, extra, 0, 0) != 0:
+        raise OSError(ctypes.get_errno(), f"prctl({option}) failed")

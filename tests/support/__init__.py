@@ -1,0 +1,8 @@
+"""Helpers the tests share (no tests here): each module is named for what it holds.
+
+- ``sandbox``: the real test programs under tests/programs/, building them, leftovers and snapshots.
+- ``field``: small deterministic Code'em team programs (honest, faulty, unbuildable) for tournaments.
+- ``hostile``: an attacker at a real Code'em table beside honest programs; canary and leftover checks.
+
+Fixtures live in tests/conftest.py.
+"""
