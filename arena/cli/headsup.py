@@ -59,6 +59,8 @@ def _settings(args: argparse.Namespace) -> HeadsUpSettings:
 def run(args: argparse.Namespace) -> int:
     """Play the match with a progress bar, print the figures; exit 1 when the program faulted."""
     settings = _settings(args)
+    if not args.program.is_file():
+        raise ConfigError(f"{args.program}: no such program file")
     console = Console(stderr=True)
     say(console, f"headsup: {args.program.name} against Bob, {settings.hands} hands, seed {settings.seed}")
     with Progress(
