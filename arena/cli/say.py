@@ -25,11 +25,11 @@ class _Hold:
 HOLD = _Hold()
 
 
-def say(console: Console, text: str, **options: object) -> None:
-    """Print ``text`` as it is (no markup, no highlighting) and whole."""
+def say(console: Console, text: str) -> None:
+    """Print ``text`` as it is (no markup, no highlighting, never wrapped: logs keep a line a line), whole."""
     HOLD.active = True
     try:
-        console.print(text, markup=False, highlight=False, **options)
+        console.print(text, markup=False, highlight=False, soft_wrap=True)
     finally:
         HOLD.active = False
     if HOLD.pending:
