@@ -12,6 +12,7 @@ from rich.table import Table
 
 from arena.cli.options import folder
 from arena.cli.say import say
+from arena.cli.tables import fitting_table
 from arena.games.codem.table import PlayerSpec, TableConfig, TableResult, run_table
 
 
@@ -50,23 +51,24 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def results_table(result: TableResult) -> Table:
-    """A terminal table of the teams, best first."""
-    table = Table(title=f"Table seed {result.seed}: {result.deals_played} deals")
-    for column in ("seat", "team", "final stack", "profit", "faults", "status", "median ms", "max ms"):
-        table.add_column(column, justify="right" if column not in ("team", "status") else "left")
+    """A terminal table of the teams, best first (figures never cut)."""
+    rows = []
     for team in sorted(result.teams, key=lambda t: -t.final_stack):
         status = "build failed" if not team.built else "disqualified" if team.disqualified else "ok"
-        table.add_row(
-            str(team.seat),
-            team.team,
-            str(team.final_stack),
-            f"{team.profit:+d}",
-            str(len(team.faults)),
-            status,
-            f"{team.timing['median_ms']:.1f}",
-            f"{team.timing['max_ms']:.1f}",
+        rows.append(
+            (
+                str(team.seat),
+                team.team,
+                str(team.final_stack),
+                f"{team.profit:+d}",
+                str(len(team.faults)),
+                status,
+                f"{team.timing['median_ms']:.1f}",
+                f"{team.timing['max_ms']:.1f}",
+            )
         )
-    return table
+    headers = ("seat", "team", "final stack", "profit", "faults", "status", "median ms", "max ms")
+    return fitting_table(f"Table seed {result.seed}: {result.deals_played} deals", headers, rows)
 
 
 def run(args: argparse.Namespace) -> int:

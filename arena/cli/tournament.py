@@ -27,7 +27,8 @@ from rich.text import Text
 
 from arena.cli.options import add_rule_options, folder
 from arena.cli.say import say
-from arena.cli.tournament_view import announce_plan, fault_line, fitting_table, print_outcome, print_standings
+from arena.cli.tables import fitting_table
+from arena.cli.tournament_view import announce_plan, fault_line, print_outcome, print_standings
 from arena.errors import ConfigError
 from arena.faults import Fault
 

@@ -14,31 +14,13 @@ from rich.console import Console
 from rich.table import Table
 
 from arena.cli.say import say
+from arena.cli.tables import fitting_table
 from arena.faults import Fault
 from arena.sandbox import NAMESPACES, RLIMITS_ONLY
 from arena.sandbox.isolation import namespaces_available
 from arena.tournament.host import SUBMISSIONS_CSV, TournamentPlan, TournamentReport
 from arena.tournament.reports import REPORTS_DIR
 from arena.tournament.standings import Standing, standings_csv
-
-TEXT_COLUMNS = ("team",)
-
-
-def fitting_table(title: str, headers: Sequence[str], rows: Sequence[Sequence[str]]) -> Table:
-    """A table that fits the terminal by folding its text columns; a figure is never wrapped or cut.
-
-    Each figure's column is as wide as its widest cell; the team names fold onto more lines instead.
-    """
-    table = Table(title=title, pad_edge=False, collapse_padding=True)
-    for index, header in enumerate(headers):
-        if header in TEXT_COLUMNS:
-            table.add_column(header, overflow="fold", min_width=4)
-        else:
-            width = max([len(header), *(len(row[index]) for row in rows)])
-            table.add_column(header, justify="right", no_wrap=True, min_width=width)
-    for row in rows:
-        table.add_row(*row)
-    return table
 
 
 def standings_table(standings: Sequence[Standing], *, title: str = "Standings") -> Table:

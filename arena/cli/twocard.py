@@ -11,9 +11,9 @@ import numpy as np
 import pydantic
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
-from rich.table import Table
 
 from arena.cli.options import folder
+from arena.cli.tables import fitting_table
 from arena.engines.twocard.generator import generate
 from arena.engines.twocard.rules import HANDS, OUTCOMES
 from arena.engines.twocard.strategy import check_bets, read_strategy, write_strategy
@@ -236,32 +236,23 @@ def run_play(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(result.to_dict(), indent=2))
         return faulted
-    table = Table(title=f"{args.program.name} ({result.interface}): {len(result.cases)} test case(s)")
-    for column in (
-        "case",
-        "strategy",
-        "bets",
-        "value",
-        "profit",
-        "best expected",
-        "share",
-        "score",
-        "time s",
-    ):
-        table.add_column(column, justify="left" if column == "strategy" else "right")
-    for case in result.cases:
-        share = f"{case.share:.0%}" if case.share is not None else "-"
-        table.add_row(
+    rows = [
+        (
             str(case.case),
             Path(case.strategy).name,
             f"{case.bet1}/{case.bet2}",
             f"{case.value:.5f}",
             f"{case.profit:+d}",
             f"{case.best_expected_profit:+.0f}",
-            share,
+            f"{case.share:.0%}" if case.share is not None else "-",
             f"{case.score:.0f}",
             f"{case.time_s:.2f}",
         )
+        for case in result.cases
+    ]
+    headers = ("case", "strategy", "bets", "value", "profit", "best expected", "share", "score", "time s")
+    title = f"{args.program.name} ({result.interface}): {len(result.cases)} test case(s)"
+    table = fitting_table(title, headers, rows)
     out = Console()
     out.print(table)
     for case in result.cases:
