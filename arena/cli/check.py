@@ -15,11 +15,10 @@ from pathlib import Path
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
-from arena.cli.options import add_rule_options, folder
+from arena.cli.options import add_rule_options, folder, rule_settings
 from arena.cli.say import say
 from arena.games.codem.check import HOUSE_BOTS, SEATS, CheckReport, Verdict, check_program, render_report
 from arena.games.codem.table import TableConfig
-from arena.tournament.host import TournamentSettings
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -58,16 +57,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def check_config(args: argparse.Namespace) -> TableConfig:
     """The tables' configuration from the command line, validated by the tournament's own settings."""
-    small, big = args.blinds
-    settings = TournamentSettings(
-        deals=args.deals,
-        seed=args.seed,
-        time_limit_s=args.time_limit,
-        max_faults=args.max_faults,
-        small_blind=small,
-        big_blind=big,
-        stack=args.stack,
-    )
+    settings = rule_settings(args)
     return TableConfig(
         deals=settings.deals,
         seed=settings.seed,

@@ -4,6 +4,10 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # the library is imported when a command runs, so ``arena --help`` stays quick
+    from arena.tournament.host import TournamentSettings
 
 RULE_DEFAULTS = {"time_limit": 1.0, "max_faults": 10, "blinds": (5, 10), "stack": 1500}
 
@@ -57,3 +61,20 @@ def folder(text: str) -> Path:
     if path.exists() and not path.is_dir():
         raise argparse.ArgumentTypeError(f"{path} is a file, not a folder")
     return path
+
+
+def rule_settings(args: argparse.Namespace, *, duplicate: bool = False) -> TournamentSettings:
+    """The tournament's settings from :func:`add_rule_options`' options (validated once, there)."""
+    from arena.tournament.host import TournamentSettings
+
+    small, big = args.blinds
+    return TournamentSettings(
+        deals=args.deals,
+        seed=args.seed,
+        duplicate=duplicate,
+        time_limit_s=args.time_limit,
+        max_faults=args.max_faults,
+        small_blind=small,
+        big_blind=big,
+        stack=args.stack,
+    )

@@ -25,7 +25,7 @@ from rich.progress import (
 from rich.table import Table
 from rich.text import Text
 
-from arena.cli.options import add_rule_options, folder
+from arena.cli.options import add_rule_options, folder, rule_settings
 from arena.cli.say import say
 from arena.cli.tables import fitting_table
 from arena.cli.tournament_view import announce_plan, fault_line, print_outcome, print_standings
@@ -173,19 +173,9 @@ def final_table(results: list[ResultRow]) -> Table:
 
 
 def _tournament(args: argparse.Namespace) -> int:
-    from arena.tournament.host import TournamentSettings, run_tournament
+    from arena.tournament.host import run_tournament
 
-    small, big = args.blinds
-    settings = TournamentSettings(
-        deals=args.deals,
-        seed=args.seed,
-        duplicate=args.duplicate,
-        time_limit_s=args.time_limit,
-        max_faults=args.max_faults,
-        small_blind=small,
-        big_blind=big,
-        stack=args.stack,
-    )
+    settings = rule_settings(args, duplicate=args.duplicate)
     console = Console(stderr=True)
     report = run_tournament(
         args.submissions,
