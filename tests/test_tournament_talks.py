@@ -156,7 +156,7 @@ def test_a_report_per_team_with_replay_commands_that_rerun_the_fault(run, capsys
     assert "the program did not build" in (out / "reports" / "Unbuilt.md").read_text()
 
 
-def test_standings_fit_80_columns_and_never_cut_a_figure() -> None:
+def test_standings_fit_the_width_and_never_cut_a_figure_or_lose_a_name() -> None:
     standing = Standing(
         rank=1,
         team="A_team_with_a_name_as_long_as_the_rules_allow_it",
@@ -170,9 +170,14 @@ def test_standings_fit_80_columns_and_never_cut_a_figure() -> None:
         disqualified=12,
         build_failed=0,
     )
-    text = io.StringIO()
-    Console(file=text, width=80, no_color=True).print(standings_table([standing]))
-    shown = text.getvalue()
-    assert max(len(line) for line in shown.splitlines()) <= 80
-    for figure in ("+4880123", "+488.12", "1722.62", "123000", "1000"):
-        assert figure in shown
+    for width in (80, 60, 30):
+        text = io.StringIO()
+        Console(file=text, width=width, no_color=True).print(standings_table([standing]))
+        shown = text.getvalue()
+        assert max(len(line) for line in shown.splitlines()) <= width
+        for figure in ("+4880123", "+488.12", "1722.62", "123000", "1000"):
+            assert figure in shown
+        folded = "".join(
+            line.split("│")[2].strip() if line.count("│") > 2 else line for line in shown.splitlines()
+        )
+        assert standing.team in folded

@@ -8,11 +8,10 @@ from pathlib import Path
 
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
-from rich.table import Table
 
 from arena.cli.options import folder
 from arena.cli.say import say
-from arena.cli.tables import fitting_table
+from arena.cli.tables import FittingTable, fitting_table
 from arena.games.codem.table import PlayerSpec, TableConfig, TableResult, run_table
 
 
@@ -50,7 +49,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.set_defaults(handler=run)
 
 
-def results_table(result: TableResult) -> Table:
+def results_table(result: TableResult) -> FittingTable:
     """A terminal table of the teams, best first (figures never cut)."""
     rows = []
     for team in sorted(result.teams, key=lambda t: -t.final_stack):

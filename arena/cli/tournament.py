@@ -22,12 +22,11 @@ from rich.progress import (
     TimeElapsedColumn,
     TimeRemainingColumn,
 )
-from rich.table import Table
 from rich.text import Text
 
 from arena.cli.options import add_rule_options, folder, rule_settings
 from arena.cli.say import say
-from arena.cli.tables import fitting_table
+from arena.cli.tables import FittingTable, fitting_table
 from arena.cli.tournament_view import announce_plan, fault_line, print_outcome, print_standings
 from arena.errors import ConfigError
 from arena.faults import Fault
@@ -163,7 +162,7 @@ class BarsOnTerminal:
             self.bars = None
 
 
-def final_table(results: list[ResultRow]) -> Table:
+def final_table(results: list[ResultRow]) -> FittingTable:
     """The final table's results as a rich table, winner first."""
     rows = []
     for n, r in enumerate(results, start=1):

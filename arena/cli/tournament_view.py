@@ -11,10 +11,9 @@ from dataclasses import asdict
 from pathlib import Path
 
 from rich.console import Console
-from rich.table import Table
 
 from arena.cli.say import say
-from arena.cli.tables import fitting_table
+from arena.cli.tables import FittingTable, fitting_table
 from arena.faults import Fault
 from arena.sandbox import NAMESPACES, RLIMITS_ONLY
 from arena.sandbox.isolation import namespaces_available
@@ -23,7 +22,7 @@ from arena.tournament.reports import REPORTS_DIR
 from arena.tournament.standings import Standing, standings_csv
 
 
-def standings_table(standings: Sequence[Standing], *, title: str = "Standings") -> Table:
+def standings_table(standings: Sequence[Standing], *, title: str = "Standings") -> FittingTable:
     """The standings as a rich table: team names fold when the terminal is narrow, figures never do."""
     rows = [
         (
