@@ -18,7 +18,11 @@ from rich.console import Console
 
 from arena.cli import main
 from arena.cli.tournament_view import standings_table
+from arena.errors import ConfigError
+from arena.tournament.host import TournamentSettings
+from arena.tournament.schedule import plan_tournament
 from arena.tournament.standings import Standing
+from arena.tournament.store import Store, TeamRow
 
 from support.sandbox import needs_namespaces
 
@@ -181,3 +185,15 @@ def test_standings_fit_the_width_and_never_cut_a_figure_or_lose_a_name() -> None
             line.split("│")[2].strip() if line.count("│") > 2 else line for line in shown.splitlines()
         )
         assert standing.team in folded
+
+
+def test_a_run_recorded_before_the_knobs_resumes_with_their_defaults(tmp_path: Path) -> None:
+    store = Store(tmp_path)
+    old = {"deals": 4, "seed": 0, "duplicate": False, "time_limit_s": 1.0}
+    teams = [TeamRow("A", "A.py", "Python", "a"), TeamRow("B", "B.py", "Python", "b")]
+    store.initialise(old, teams, plan_tournament(["A", "B"], seed=0, duplicate=False))
+    now = TournamentSettings(deals=4).model_dump()
+    store.initialise(now, teams, [], defaults=TournamentSettings().model_dump())
+    with pytest.raises(ConfigError, match="max_faults was 10, now 3"):
+        store.initialise({**now, "max_faults": 3}, teams, [], defaults=TournamentSettings().model_dump())
+    store.close()

@@ -140,6 +140,7 @@ def run_tournament(
                 settings.model_dump(),
                 [TeamRow(s.team, str(s.program), s.language, s.sha256) for s in found],
                 jobs_planned,
+                defaults=TournamentSettings().model_dump(),
             )
             write_atomically(run_dir / SUBMISSIONS_CSV, submissions_csv(found, skipped))
             programs = programs_by_team(store)

@@ -158,12 +158,20 @@ class Store:
         return {key: json.loads(value) for key, value in rows}
 
     def initialise(
-        self, settings: dict[str, Any], teams: Sequence[TeamRow], jobs: Sequence[TableJob]
+        self,
+        settings: dict[str, Any],
+        teams: Sequence[TeamRow],
+        jobs: Sequence[TableJob],
+        *,
+        defaults: dict[str, Any] | None = None,
     ) -> None:
-        """Record settings, teams and schedule once; on a later run, check they are unchanged."""
+        """Record settings, teams and schedule once; on a later run, check they are unchanged.
+
+        ``defaults`` stand for settings a run recorded by an older arena did not store (what it played by).
+        """
         stored = self.meta()
         if stored:
-            self._check_same(stored, settings, teams)
+            self._check_same({**(defaults or {}), **stored}, settings, teams)
             return
         with self.transaction() as conn:
             conn.executemany(
