@@ -93,9 +93,17 @@ MATRIX = [
         "--max-faults: Input should be greater than or equal to 1",
     ),
     (["check", f"{P}/subs/A.py", "--seats", "7"], 2, "--seats must be between 2 and 6, got 7"),
-    (["check", f"{P}/subs/A.py", "--blinds", "10/5"], 2, "the small blind 10 exceeds the big blind 5"),
+    (
+        ["check", f"{P}/subs/A.py", "--blinds", "10/5"],
+        2,
+        "check: error: --blinds: the small blind 10 exceeds the big blind 5",
+    ),
     (["check", f"{P}/subs/A.py", "--blinds", "ten"], 2, "blinds 'ten' are not SB/BB, e.g. 5/10"),
-    (["check", f"{P}/subs/A.py", "--stack", "15"], 2, "a stack of 15 is less than two big blinds (20)"),
+    (
+        ["check", f"{P}/subs/A.py", "--stack", "15"],
+        2,
+        "check: error: --stack: 15 is less than two big blinds (20)",
+    ),
     (["check", f"{P}/subs/A.py", "--out", f"{P}/afile"], 2, "afile is a file, not a folder"),
     (["check", f"{P}/subs/A.py", "--against", f"{P}/nowhere"], 2, "is not a folder of programs"),
     (["check", f"{P}/My Bot.py"], 2, "the tournament would not play this file"),
@@ -108,7 +116,11 @@ MATRIX = [
     (["tournament", f"{P}/subs", "--out", f"{P}/afile"], 2, "afile is a file, not a folder"),
     (["tournament", f"{P}/subs", "--out", f"{P}/r1", "--deals", "0"], 2, "--deals: Input should be"),
     (["tournament", f"{P}/subs", "--out", f"{P}/r1", "--jobs", "0"], 2, "--jobs must be at least 1, got 0"),
-    (["tournament", f"{P}/subs", "--out", f"{P}/r1", "--blinds", "0/0"], 2, "--small-blind: Input should be"),
+    (
+        ["tournament", f"{P}/subs", "--out", f"{P}/r1", "--blinds", "0/0"],
+        2,
+        "tournament: error: --blinds: Input should be greater than or equal to 1",
+    ),
     (
         ["tournament", f"{P}/subs", "--out", f"{P}/r1", "--max-faults", "0"],
         2,

@@ -105,17 +105,19 @@ def _signals_as_exceptions() -> Iterator[list[int]]:
 
 
 def _flag(field: object) -> str:
-    names = {"time_limit_s": "time-limit", "max_faults": "max-faults"}
+    names = {"time_limit_s": "time-limit", "small_blind": "blinds", "big_blind": "blinds"}
     return "--" + names.get(str(field), str(field).replace("_", "-"))
 
 
 def describe_validation(error: pydantic.ValidationError) -> str:
-    """A settings model's complaints as one line naming the command-line options."""
-    return "; ".join(
-        f"{_flag(problem['loc'][0]) if problem['loc'] else 'settings'}: "
-        + problem["msg"].removeprefix("Value error, ")
-        for problem in error.errors()
-    )
+    """A settings model's complaints as one line naming the command-line options (each said once)."""
+    said = []
+    for problem in error.errors():
+        message = problem["msg"].removeprefix("Value error, ")
+        line = f"{_flag(problem['loc'][0])}: {message}" if problem["loc"] else message
+        if line not in said:
+            said.append(line)
+    return "; ".join(said)
 
 
 def _error_line(error: BaseException) -> str:

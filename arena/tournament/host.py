@@ -42,9 +42,11 @@ class TournamentSettings(BaseModel):
     @model_validator(mode="after")
     def _blinds_fit(self) -> TournamentSettings:
         if self.small_blind > self.big_blind:
-            raise ValueError(f"the small blind {self.small_blind} exceeds the big blind {self.big_blind}")
+            raise ValueError(
+                f"--blinds: the small blind {self.small_blind} exceeds the big blind {self.big_blind}"
+            )
         if self.stack < 2 * self.big_blind:
-            raise ValueError(f"a stack of {self.stack} is less than two big blinds ({2 * self.big_blind})")
+            raise ValueError(f"--stack: {self.stack} is less than two big blinds ({2 * self.big_blind})")
         return self
 
     def rules(self) -> TableRules:
