@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 import shutil
 import subprocess
@@ -22,9 +23,7 @@ def test_a_timeout_states_its_limit_rounded_like_a_person_would() -> None:
 
 
 @needs_namespaces
-def test_check_prints_a_build_error_once(
-    capsys: pytest.CaptureFixture[str], tmp_path: Path
-) -> None:
+def test_check_prints_a_build_error_once(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     program = tmp_path / "Broken.c"
     shutil.copyfile(TINY / "Broken.c", program)
     assert main(["check", str(program), "--deals", "1", "--seats", "2"]) == 1
@@ -46,8 +45,6 @@ def test_check_states_the_python_start_up_allowance_beside_the_limit(
 
 def test_doctor_shows_each_toolchains_version(capsys: pytest.CaptureFixture[str]) -> None:
     main(["doctor", "--json"])
-    import json
-
     report = json.loads(capsys.readouterr().out)
     gcc = tool_path("gcc")
     if gcc is None:
@@ -57,3 +54,17 @@ def test_doctor_shows_each_toolchains_version(capsys: pytest.CaptureFixture[str]
     ).stdout.splitlines()[0]
     assert report["toolchains"]["c"]["versions"] == {"gcc": first}
     assert report["toolchains"]["python"]["versions"]["python3"].startswith("Python 3.")
+
+
+@needs_namespaces
+def test_an_answer_printed_instead_of_written_gets_a_hint(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    program = tmp_path / "Printer.py"
+    program.write_text("print(0)\n")
+    assert main(["check", str(program), "--deals", "1", "--seats", "2", "--json"]) == 1
+    fault = json.loads(capsys.readouterr().out)["faults"][0]
+    assert fault["kind"] == "no_answer" and fault["stdout"] == "0\n"
+    assert fault["reason"] == (
+        "outputf.txt was empty or missing (it printed on stdout instead; the answer goes in outputf.txt)"
+    )

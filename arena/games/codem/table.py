@@ -29,6 +29,7 @@ from arena.faults import Fault, FaultKind
 from arena.games.codem.deal_file import render_deal_file
 from arena.games.codem.output import TableFolder
 from arena.games.codem.protocol import (
+    OUTPUT_FILE,
     PROTOCOL_FILES,
     Reading,
     decision_files,
@@ -226,10 +227,13 @@ class _Table:
             return default_action(deal)
         reading: Reading = read_answer(reply.text, deal)
         if reading.fault is not None:
+            reason = reading.reason
+            if reading.fault is FaultKind.NO_ANSWER and reply.run.stdout.strip():
+                reason += f" (it printed on stdout instead; the answer goes in {OUTPUT_FILE})"
             self.record(
                 seat,
                 reading.fault,
-                reading.reason,
+                reason,
                 deal=number,
                 stage=run.stage,
                 stderr=reply.run.stderr,
