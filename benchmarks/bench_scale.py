@@ -25,7 +25,6 @@ import time
 from pathlib import Path
 
 import psutil
-from rich.console import Console
 
 from arena.games.codem.table import PlayerSpec, TableConfig, run_table
 from arena.tournament.host import TournamentSettings, run_tournament
@@ -81,7 +80,6 @@ def tournament(teams: int, jobs: int, deals: int, root: Path) -> tuple[float, in
         run_dir,
         TournamentSettings(deals=deals, seed=1, time_limit_s=5.0),
         jobs=jobs,
-        console=Console(quiet=True),
     )
     if report.failures:
         raise SystemExit(f"{len(report.failures)} tables failed, first: {report.failures[0]}")
@@ -138,7 +136,7 @@ def duplicate_ci(submissions: Path, deals: int, jobs: int, root: Path) -> None:
     from arena.tournament.standings import observations
 
     def run(label: str, settings: TournamentSettings) -> Store:
-        run_tournament(submissions, root / label, settings, jobs=jobs, console=Console(quiet=True))
+        run_tournament(submissions, root / label, settings, jobs=jobs)
         return Store(root / label)
 
     start = time.perf_counter()

@@ -44,6 +44,7 @@ COMMAND_MODULES = (
     "tournament",
     "headsup",
     "twocard",
+    "view",
 )
 _ORDINARY = (ArenaError, pydantic.ValidationError, OSError, UnicodeDecodeError, sqlite3.DatabaseError)
 EXIT_ERROR = 2

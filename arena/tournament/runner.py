@@ -33,7 +33,7 @@ from arena.sandbox.prctl import PR_SET_PDEATHSIG, prctl
 from arena.tournament.progress import Progress
 from arena.tournament.store import DealRecord, Store
 
-TableRunner = Callable[..., Any]
+TableRunner = Callable[..., TableResult]  # run_table, or a stand-in with its signature
 TABLES_DIR = "tables"
 LOCK_NAME = "tournament.lock"
 

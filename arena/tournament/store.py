@@ -135,6 +135,17 @@ class Store:
         except sqlite3.DatabaseError as error:
             raise ConfigError(f"{self.path} is damaged or not a database ({error}); {_LEFT_ALONE}") from None
 
+    @classmethod
+    def open_read_only(cls, run_dir: Path) -> Store:
+        """A reader beside the writer (the viewer): no schema set-up, and SQLite refuses any write."""
+        path = run_dir / DB_NAME
+        if not path.is_file():
+            raise ConfigError(f"{run_dir} holds no {DB_NAME}")
+        store = cls.__new__(cls)
+        store.path = path
+        store.conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True, timeout=30)
+        return store
+
     def close(self) -> None:
         """Close the connection."""
         self.conn.close()
@@ -290,6 +301,11 @@ class Store:
             record = {"seat": 0, "decision": 0, **dict(zip(keys, values, strict=True)), **json.loads(details)}
             records.append(record)
         return records
+
+    def table_errors(self) -> dict[str, str]:
+        """The error of every table whose run raised (status ``failed``)."""
+        rows = self.conn.execute("SELECT name, error FROM tables WHERE status = 'failed'")
+        return dict(rows.fetchall())
 
     def builds(self) -> list[tuple[str, str, bool, str]]:
         """``(table, team, built, reason)`` for every build recorded."""

@@ -3,6 +3,7 @@
 - ``sandbox``: the real test programs under tests/programs/, building them, leftovers and snapshots.
 - ``field``: small deterministic Code'em team programs (honest, faulty, unbuildable) for tournaments.
 - ``hostile``: an attacker at a real Code'em table beside honest programs; canary and leftover checks.
+- ``viewer``: ``arena view`` served from a thread for browser tests; Chromium's path; screenshots.
 
 Fixtures live in tests/conftest.py.
 """

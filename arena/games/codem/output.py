@@ -5,6 +5,7 @@
 * ``events.jsonl``      one line per deal: ``{"deal": N, "events": [...]}``
 * ``faults.jsonl``      one line per fault, with the three input files, stdout and stderr of its run
 * ``kept/<team>/deal<N>-decision<K>/`` the help files a faulted run started from (``arena replay``)
+* ``seats.json``        the teams in seat order, written before the first deal
 * ``results.json``      per team: seat, final stack, profit, faults, timing; the seed and versions
 """
 
@@ -32,6 +33,11 @@ class TableFolder:
             (out_dir / name).write_text("")
         self._events = (out_dir / "events.jsonl").open("a")
 
+    def write_seats(self, teams: Sequence[str]) -> None:
+        """``seats.json``: who sits where, before the first deal (a viewer following the table names the
+        seats from it)."""
+        (self.out_dir / "seats.json").write_text(json.dumps(list(teams)) + "\n")
+
     def team_folder(self, team: str) -> Path:
         """A new empty ``teams/<team>/`` (whatever an earlier run left there is removed)."""
         folder = self.out_dir / "teams" / team
@@ -49,6 +55,7 @@ class TableFolder:
         """The deal's final ``deal.txt`` and its line of ``events.jsonl``."""
         (self.out_dir / "deals" / f"deal{number}.txt").write_text(final_text)
         self._events.write(json.dumps({"deal": number, "events": [event_to_dict(e) for e in events]}) + "\n")
+        self._events.flush()  # whole lines on disk deal by deal, for anyone following the table
 
     def write_results(self, result: TableResult) -> None:
         """``results.json``."""

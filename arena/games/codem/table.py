@@ -305,6 +305,7 @@ def run_table(
     stacks = [rules.starting_stack] * len(players)
     deals_played = 0
     with TableFolder(out_dir) as folder, ExitStack() as stack:
+        folder.write_seats([player.team for player in players])
         seats: list[_Seat] = []
         isolation = ""
         for seat_no, player in enumerate(players, 1):

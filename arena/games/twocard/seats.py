@@ -202,7 +202,7 @@ class FileSeat:
         if not reply.run.ok:
             raise SeatFault(_run_fault(self.team, reply.run, method))
         if reply.violations:
-            kind = breach_kind(reply.violations[0])
+            kind = breach_kind("; ".join(reply.violations))
             raise SeatFault(Fault(self.team, kind, "; ".join(reply.violations), stage=method))
         if self.used_s > self.budget_s:
             raise _time_fault(self.team, self.budget_s, method, args)

@@ -1,0 +1,282 @@
+"""The Code'em pages: the tournament overview, a table, a deal's replay, a live table, a team."""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from arena.games.codem.stats import PlayerStats
+from arena.tournament.host import TournamentSettings
+from arena.tournament.standings import compute_standings
+from arena.tournament.store import TableKind
+from arena.viewer.charts import line_chart
+from arena.viewer.replay import replay, unplaced_faults
+from arena.viewer.runs import Run, TableInfo, TableState
+from arena.viewer.site import Site, render_template
+from arena.viewer.tables import (
+    FAULTS,
+    RESULTS,
+    DealSummary,
+    TableLog,
+    read_json,
+    read_json_lines,
+    seat_records,
+)
+
+AWARDS = "awards.csv"
+BIGGEST_POTS = 20
+STAT_LABELS = {
+    "vpip": "VPIP (put chips in voluntarily pre-flop)",
+    "pfr": "PFR (raised pre-flop)",
+    "aggression_factor": "aggression factor (bets+raises / calls after the flop)",
+    "went_to_showdown": "went to showdown (of the flops it saw)",
+    "won_at_showdown": "won at showdown",
+    "profit_per_hand": "profit per hand",
+}
+
+
+# -- the overview ---------------------------------------------------------------------------------
+
+
+def tournament_page(site: Site) -> str:
+    run = site.run
+    with run.store() as store:
+        settings = TournamentSettings(**store.meta())
+        standings = compute_standings(store, duplicate=settings.duplicate)
+        results = store.results(TableKind.ROUND)
+        final_results = sorted(store.results(TableKind.FINAL), key=lambda r: (-r.profit, r.seat))
+        faults = store.faults(TableKind.ROUND) + store.faults(TableKind.FINAL)
+    tables = run.tables()
+    rounds = [t for t in tables if t.kind != TableKind.FINAL]
+    final = next((t for t in tables if t.kind == TableKind.FINAL), None)
+    teams = [s.team for s in standings]
+    return render_template(
+        "tournament.html",
+        site,
+        root="",
+        settings=settings,
+        standings=standings,
+        interval_scale=_interval_scale(standings),
+        crosstable=_crosstable(teams, rounds, results),
+        tables=rounds,
+        final=final,
+        final_results=final_results,
+        faults=faults,
+        fault_kinds=sorted({f["kind"] for f in faults}),
+        fault_counts=_fault_counts(faults),
+        slugs=run.team_slugs(),
+        awards=_awards(run.folder / AWARDS),
+    )
+
+
+def _awards(path: Path) -> list[dict[str, str]]:
+    """The certificates of ``awards.csv`` (written by the tournament once it has standings), as rows."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (FileNotFoundError, UnicodeDecodeError):
+        return []
+    return list(csv.DictReader(io.StringIO(text)))
+
+
+def _interval_scale(standings: Sequence[Any]) -> dict[str, float]:
+    """The common x scale of the standings' interval bars: ``low``..``high`` over every interval and 0."""
+    values = [0.0] + [s.ci95_low for s in standings] + [s.ci95_high for s in standings]
+    low, high = min(values), max(values)
+    return {"low": low, "span": (high - low) or 1.0}
+
+
+def _crosstable(teams: Sequence[str], tables: Sequence[TableInfo], results: Sequence[Any]) -> dict:
+    """Cell (A, B): A's profit per deal at the played tables where B sat too, and those tables' count."""
+    deals = {t.name: t.deals_played for t in tables}
+    seated = {t.name: set(t.teams) for t in tables}
+    profit: dict[tuple[str, str], int] = {}
+    played: dict[tuple[str, str], int] = {}
+    shared: dict[tuple[str, str], int] = {}
+    for row in results:
+        for other in seated.get(row.table_name, ()):
+            if other != row.team:
+                key = (row.team, other)
+                profit[key] = profit.get(key, 0) + row.profit
+                played[key] = played.get(key, 0) + deals.get(row.table_name, 0)
+                shared[key] = shared.get(key, 0) + 1
+    return {
+        key: {"per_deal": profit[key] / played[key] if played[key] else 0.0, "tables": shared[key]}
+        for key in profit
+    }
+
+
+def _fault_counts(faults: Sequence[dict[str, Any]]) -> dict[str, dict[str, int]]:
+    counts: dict[str, dict[str, int]] = {}
+    for fault in faults:
+        line = counts.setdefault(fault["team"], {})
+        line[fault["kind"]] = line.get(fault["kind"], 0) + 1
+    return counts
+
+
+# -- a table ----------------------------------------------------------------------------------------
+
+
+def _chips_chart(names: Sequence[str], summaries: Sequence[DealSummary]) -> Any:
+    if not summaries:
+        return None
+    series = []
+    for i, name in enumerate(names):
+        values = [summaries[0].stacks_before[i]] + [s.stacks_after[i] for s in summaries]
+        series.append((f"{i + 1}. {name}", values))
+    return line_chart(series, x_label="deal", y_label="chips")
+
+
+def table_page(site: Site, info: TableInfo, *, root: str) -> str:
+    log = site.run.log(info)
+    summaries = log.summaries if log is not None else []
+    names = list(info.teams) or (log.seat_names() if log is not None else [])
+    faults = log.faults() if log is not None else []
+    fault_counts = log.fault_counts() if log is not None else {}
+    biggest = {s.deal for s in sorted(summaries, key=lambda s: (-s.pot, s.deal))[:BIGGEST_POTS]}
+    results = log.results() if log is not None else None
+    return render_template(
+        "table.html",
+        site,
+        root=root,
+        info=info,
+        names=names,
+        summaries=summaries,
+        chart=_chips_chart(names, summaries),
+        fault_counts=fault_counts,
+        biggest=biggest,
+        faults=faults,
+        results=results,
+        slugs=site.run.team_slugs(),
+        running=info.status is TableState.RUNNING,
+    )
+
+
+# -- a deal -----------------------------------------------------------------------------------------
+
+
+def deal_payload(info: TableInfo, log: TableLog, deal: int) -> dict[str, Any]:
+    """Everything the replay needs of one deal, JSON-ready: names, steps, summary."""
+    events = log.events(deal)
+    names = list(info.teams) or log.seat_names()
+    faults = [f for f in log.faults() if f.get("deal") == deal]
+    steps = replay(events, names=names, faults=faults)
+    return {
+        "table": info.name,
+        "deal": deal,
+        "names": names,
+        "steps": [step.to_dict() for step in steps],
+        "other_faults": [
+            {"team": f.get("team", ""), "kind": f.get("kind", ""), "reason": f.get("reason", ""),
+             "stage": f.get("stage", "")}
+            for f in unplaced_faults(faults, events, names)
+        ],
+    }
+
+
+def deal_page(site: Site, info: TableInfo, deal: int) -> str:
+    log = site.run.log(info)
+    if log is None:
+        raise KeyError(info.name)
+    payload = deal_payload(info, log, deal)
+    return render_template(
+        "deal.html",
+        site,
+        root="../../",
+        info=info,
+        deal=deal,
+        deals=log.deals,
+        payload=payload,
+        first=payload["steps"][0],
+        slugs=site.run.team_slugs(),
+    )
+
+
+def live_page(site: Site, info: TableInfo) -> str:
+    log = site.run.log(info)
+    deals = log.deals if log is not None else 0
+    payload = deal_payload(info, log, deals) if log is not None and deals else None
+    seats = len(info.teams) or (len(payload["names"]) if payload else 0)
+    names = list(info.teams) or (payload["names"] if payload else [])
+    return render_template(
+        "live.html",
+        site,
+        root="../",
+        info=info,
+        deals=deals,
+        payload=payload,
+        names=names,
+        seats=seats,
+        first=payload["steps"][-1] if payload else None,
+        slugs=site.run.team_slugs(),
+    )
+
+
+# -- a team -----------------------------------------------------------------------------------------
+
+
+def _summed(one: PlayerStats, other: PlayerStats) -> PlayerStats:
+    """Two seats' counts added up (the rates follow from the counts)."""
+    names = one.__dataclass_fields__
+    return PlayerStats(**{name: getattr(one, name) + getattr(other, name) for name in names})
+
+
+def team_of_slug(run: Run, slug: str) -> str:
+    for team, known in run.team_slugs().items():
+        if known == slug:
+            return team
+    raise KeyError(slug)
+
+
+def team_page(site: Site, team: str) -> str:
+    """The team's tables, chips won deal by deal over them, its statistics summed over them, its faults."""
+    run = site.run
+    stats = PlayerStats()
+    rows = []
+    chips: list[float] = [0.0]
+    marks: list[tuple[int, str]] = []
+    faults: list[dict[str, Any]] = []
+    for info in run.tables():
+        if team not in info.teams:
+            continue
+        seat = info.teams.index(team) + 1
+        row: dict[str, Any] = {"info": info, "seat": seat, "profit": None, "deals": 0, "faults": 0}
+        rows.append(row)
+        if info.folder is None:
+            continue
+        records = seat_records(info.folder)
+        if len(records.chips) >= seat:
+            own = records.chips[seat - 1]
+            marks.append((len(chips) - 1, info.name))
+            base = chips[-1]
+            chips.extend(base + after - own[0] for after in own[1:])
+            row["deals"], row["profit"] = len(own) - 1, own[-1] - own[0]
+            stats = _summed(stats, records.stats[seat - 1])
+        table_faults = [dict(f, table=info.name) for f in read_json_lines(info.folder / FAULTS)
+                        if f.get("team") == team]
+        row["faults"] = len(table_faults)
+        results = read_json(info.folder / RESULTS)
+        if results is not None:
+            mine = next((t for t in results["teams"] if t["team"] == team), None)
+            row["disqualified"] = bool(mine and mine["disqualified"])
+            row["built"] = bool(mine and mine["built"])
+        faults += table_faults
+    if not rows:
+        raise KeyError(team)
+    chart = line_chart([(team, chips)], x_label="deal (over its tables in order)", y_label="chips won",
+                       marks=marks) if len(chips) > 1 else None
+    return render_template(
+        "team.html",
+        site,
+        root="../",
+        team=team,
+        rows=rows,
+        chart=chart,
+        stats=stats,
+        rates=stats.rates(),
+        stat_labels=STAT_LABELS,
+        faults=faults,
+        slugs=run.team_slugs(),
+    )

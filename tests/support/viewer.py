@@ -1,0 +1,48 @@
+"""Helpers for the viewer's browser tests: the viewer served from a thread, Chromium, screenshots."""
+
+from __future__ import annotations
+
+import socket
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import uvicorn
+from playwright.sync_api import Page
+
+from arena.viewer.app import create_app
+
+CHROMIUM = "/usr/bin/chromium"
+ARTIFACTS = Path(__file__).parents[1] / "artifacts"
+
+
+@contextmanager
+def serve(run_dir: Path) -> Iterator[str]:
+    """The viewer over ``run_dir`` on a free localhost port; yields its base URL.
+
+    The socket is bound and listening before the server thread starts, so the first request waits in
+    the backlog instead of racing the start-up.
+    """
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.bind(("127.0.0.1", 0))
+    sock.listen(64)
+    port = sock.getsockname()[1]
+    config = uvicorn.Config(create_app(run_dir), log_level="warning", timeout_graceful_shutdown=1)
+    server = uvicorn.Server(config)
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{port}/"
+    finally:
+        server.should_exit = True
+        thread.join(timeout=10)
+        sock.close()
+
+
+def screenshot(page: Page, name: str) -> Path:
+    """Save a full-page screenshot under tests/artifacts/ (git-ignored) and return its path."""
+    ARTIFACTS.mkdir(exist_ok=True)
+    path = ARTIFACTS / f"{name}.png"
+    page.screenshot(path=str(path), full_page=True)
+    return path

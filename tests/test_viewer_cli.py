@@ -1,0 +1,190 @@
+"""``arena view`` without a browser: recognising run folders, one-line errors, the tournament's running
+tables, the pages' paths and the static export's file list."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import socket
+import threading
+from pathlib import Path
+
+import pytest
+
+from arena.cards import shuffled_deck
+from arena.cli import main
+from arena.engines.nlhe import CheckCall, Deal, TableRules
+from arena.engines.nlhe.events import event_to_dict
+from arena.games.codem.stats import compute_stats
+from arena.games.codem.table import PlayerSpec, TableConfig, run_table
+from arena.tournament.runner import run_lock
+from arena.tournament.schedule import TableJob
+from arena.tournament.store import Store, TableKind, TeamRow
+from arena.viewer.live import FolderWatch, follow
+from arena.viewer.pages import PageNotFound, render, site_paths
+from arena.viewer.runs import Run, RunKind, TableState
+from arena.viewer.site import Site
+from arena.viewer.tables import TableLog, seat_records
+
+CHECKER = Path(__file__).parent / "programs" / "codem" / "Checker.py"
+
+
+@pytest.fixture(scope="module")
+def small_table(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("small") / "run"
+    run_table([PlayerSpec("North", CHECKER), PlayerSpec("South", CHECKER)], out, TableConfig(deals=4, seed=1))
+    return out
+
+
+def test_a_folder_that_is_no_run_is_one_error_line(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    assert main(["view", str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1
+    assert err.startswith(f"arena view: error: {tmp_path} is not a run folder")
+    assert main(["view", str(tmp_path / "missing")]) == 2
+    assert "does not exist" in capsys.readouterr().err
+
+
+def test_a_port_in_use_is_one_error_line(small_table: Path, capsys: pytest.CaptureFixture) -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen(1)
+        port = taken.getsockname()[1]
+        assert main(["view", str(small_table), "--port", str(port)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"arena view: error: cannot listen on 127.0.0.1:{port}") and err.count("\n") == 1
+
+
+def test_export_writes_every_page_and_the_static_files(small_table: Path, tmp_path: Path) -> None:
+    site = tmp_path / "site"
+    assert main(["view", str(small_table), "--export", str(site)]) == 0
+    written = sorted(p.relative_to(site).as_posix() for p in site.rglob("*.html"))
+    assert written == sorted(site_paths(Run(small_table)))
+    assert written == sorted(
+        ["index.html", "tables/table.html", "teams/North.html", "teams/South.html"]
+        + [f"tables/table/deal{n}.html" for n in range(1, 5)]
+    )
+    assert (site / "static" / "viewer.js").is_file() and (site / "static" / "viewer.css").is_file()
+    assert main(["view", str(small_table), "--export", str(small_table / "site")]) == 2
+
+
+def test_unknown_paths_are_not_pages(small_table: Path) -> None:
+    site = Site(Run(small_table))
+    for path in ("tables/other.html", "tables/table/deal5.html", "teams/West.html", "../etc/passwd",
+                 "hands/1.html", "live/table.html/x"):
+        with pytest.raises(PageNotFound):
+            render(site, path)
+    assert "Live: table" in render(site, "live/table.html")
+    with pytest.raises(PageNotFound):
+        render(Site(Run(small_table), live=False), "live/table.html")
+
+
+def test_a_tournament_table_in_its_hidden_folder_is_running_while_the_run_is_locked(tmp_path: Path) -> None:
+    store = Store(tmp_path)
+    teams = [TeamRow(t, f"{t}.py", "python", "0" * 64) for t in ("A", "B", "C")]
+    jobs = [TableJob("table001", 1, 0, 11, ("A", "B", "C")), TableJob("table002", 2, 0, 12, ("C", "B", "A"))]
+    store.initialise({"deals": 5, "seed": 0, "duplicate": False, "time_limit_s": 1.0}, teams, jobs)
+    store.record_failure("table002", "the sandbox broke")
+    store.close()
+    hidden = tmp_path / "tables" / ".table001.x1y2"
+    hidden.mkdir(parents=True)
+    run = Run(tmp_path)
+    assert run.kind is RunKind.TOURNAMENT
+    with run_lock(tmp_path):  # an arena is playing the tournament
+        first, second = run.tables()
+        assert (first.status, first.folder, first.teams) == (TableState.RUNNING, hidden, ("A", "B", "C"))
+        assert (second.status, second.folder, second.error) == (TableState.FAILED, None, "the sandbox broke")
+        assert first.kind == TableKind.ROUND
+        page = render(Site(run), "index.html")
+        assert 'href="live/table001.html"' in page and "the sandbox broke" in page
+    (tmp_path / "awards.csv").write_text("certificate,team,place,reason\nexcellence,B,1,finalist\n")
+    awards = render(Site(run), "index.html")
+    assert '<td>excellence</td><td><a href="teams/B.html">B</a></td><td>1</td><td>finalist</td>' in awards
+    # Nobody plays it any more: what the interrupted run left is pending, its deals still readable.
+    first = run.tables()[0]
+    assert (first.status, first.folder) == (TableState.PENDING, hidden)
+    assert 'href="live/table001.html"' not in render(Site(run), "index.html")
+
+
+def _deal_line(number: int) -> str:
+    deal = Deal(rules=TableRules(seats=3), deal_number=number, dealer=1, stacks=[1500] * 3,
+                deck=shuffled_deck(number))
+    while not deal.is_over:
+        deal.apply(CheckCall())
+    return json.dumps({"deal": number, "events": [event_to_dict(e) for e in deal.events]}) + "\n"
+
+
+def test_the_live_stream_follows_a_tournament_table_in_its_hidden_folder(tmp_path: Path) -> None:
+    """Deals already written come at once; a deal appended later wakes the stream through watchdog; a
+    failed table ends it."""
+    store = Store(tmp_path)
+    teams = [TeamRow(t, f"{t}.py", "python", "0" * 64) for t in ("A", "B", "C")]
+    store.initialise({"deals": 5, "seed": 0, "duplicate": False, "time_limit_s": 1.0}, teams,
+                     [TableJob("table001", 1, 0, 11, ("A", "B", "C"))])
+    hidden = tmp_path / "tables" / ".table001.q7w8"
+    hidden.mkdir(parents=True)
+    (hidden / "events.jsonl").write_text(_deal_line(1) + _deal_line(2))
+    run = Run(tmp_path)
+
+    async def stream_of_the_table() -> list[tuple[str, dict]]:
+        async def connected() -> bool:
+            return False
+
+        seen: list[tuple[str, dict]] = []
+        stream = follow(run, "table001", after=0, disconnected=connected, watch=watch)
+        async for message in stream:
+            if message.startswith(":"):
+                continue
+            kind, data = message.split("\n")[:2]
+            seen.append((kind.removeprefix("event: "), json.loads(data.removeprefix("data: "))))
+            if len(seen) == 2:
+                with (hidden / "events.jsonl").open("a") as out:
+                    out.write(_deal_line(3))
+            if len(seen) == 3:
+                store.record_failure("table001", "the sandbox broke")
+        return seen
+
+    watch = FolderWatch()
+    try:
+        seen = asyncio.run(asyncio.wait_for(stream_of_the_table(), timeout=60))
+    finally:
+        watch.stop()
+    store.close()
+    assert [(kind, data.get("deal")) for kind, data in seen] == [
+        ("deal", 1), ("deal", 2), ("deal", 3), ("end", None)
+    ]
+    assert seen[0][1]["names"] == ["A", "B", "C"]
+    assert seen[-1][1] == {"deals": 3, "status": "failed"}
+    first = seen[0][1]
+    assert first["summary"]["pot"] == sum(p["amount"] for p in first["steps"][-1]["pots"])
+
+
+def test_seat_records_hold_each_seats_statistics_and_chips(small_table: Path) -> None:
+    log = TableLog(small_table).refresh()
+    records = seat_records(small_table)
+    for seat in (1, 2):
+        expected = compute_stats([(log.events(n), seat) for n in range(1, log.deals + 1)])
+        assert records.stats[seat - 1] == expected
+        assert list(records.chips[seat - 1]) == [log.summaries[0].stacks_before[seat - 1]] + [
+            s.stacks_after[seat - 1] for s in log.summaries
+        ]
+    assert seat_records(small_table) is records  # kept until events.jsonl changes
+    page = render(Site(Run(small_table)), "teams/North.html")
+    assert f"{records.stats[0].hands} hands dealt in" in page
+
+
+def test_one_watch_per_folder_wakes_every_stream_that_follows_it(tmp_path: Path) -> None:
+    watch = FolderWatch()
+    first, second = threading.Event(), threading.Event()
+    try:
+        watch.subscribe(tmp_path, first.set)
+        watch.subscribe(tmp_path, second.set)
+        assert len(watch._watches) == 1
+        (tmp_path / "events.jsonl").write_text("{}\n")
+        assert first.wait(timeout=30) and second.wait(timeout=30)
+        watch.unsubscribe(tmp_path, first.set)
+        assert len(watch._watches) == 1
+        watch.unsubscribe(tmp_path, second.set)
+        assert watch._watches == {}
+    finally:
+        watch.stop()
