@@ -34,11 +34,6 @@ class Skipped:
     reason: str
 
 
-def is_program_name(path: Path) -> bool:
-    """Whether ``path`` is a program by the naming rule."""
-    return name_problem(path) is None
-
-
 def file_digest(path: Path) -> str:
     """SHA-256 of a file's bytes."""
     return hashlib.sha256(path.read_bytes()).hexdigest()
