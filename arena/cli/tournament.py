@@ -40,9 +40,12 @@ def register(subparsers: Any) -> None:
     tournament = subparsers.add_parser(
         "tournament",
         help="play a whole Code'em tournament of the programs in a folder",
-        description="Find <TeamId>.<ext> programs, seat them at tables of six so every pair meets, play the "
-        "tables in parallel, and write standings.csv and results.json. Running the same command "
-        "again after an interruption finishes the tournament.",
+        description="Find <TeamId>.<ext> programs (every other file is listed with the reason it is not "
+        "played), seat them at tables of six so every pair meets, play the tables in parallel, and write "
+        "standings.csv, results.json, submissions.csv and reports/<TeamId>.md (every fault with its "
+        "'arena replay' command). Says what it plays before play, each fault as it happens, and where every "
+        "output went. Running the same command again after an interruption (Ctrl-C, SIGTERM, a crash) "
+        "finishes the tournament.",
     )
     tournament.add_argument(
         "submissions", type=Path, metavar="SUBMISSIONS_DIR", help="folder of <TeamId>.<ext> programs"
