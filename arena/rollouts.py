@@ -174,7 +174,8 @@ def rollout_outcomes(hero: Sequence[int], board: Sequence[int], samples: int, rn
     if samples == 0:
         return np.zeros(0, dtype=np.int8)
     strengths = _strengths(known, _deal(known, samples, rng))
-    return np.sign(strengths[0] - strengths[1]).astype(np.int8)
+    outcomes: np.ndarray = np.sign(strengths[0] - strengths[1]).astype(np.int8)
+    return outcomes
 
 
 def deal_unknown(hero: Sequence[int], board: Sequence[int], samples: int, rng: np.random.Generator,

@@ -34,6 +34,7 @@ from pathlib import Path
 from arena.faults import Fault, FaultKind
 from arena.languages import PYTHON, BuildResult, build_program, language_for
 from arena.sandbox import Limits, RunResult, RunStatus, Sandbox, open_sandbox
+from arena.sandbox.isolation import namespaces_available
 from arena.transports.files import FileTransport
 from arena.transports.lines import LineTransport
 from arena.transports.warm import WarmPythonTransport
@@ -149,3 +150,8 @@ def trial_build(program: Path, limits: Limits | None = None) -> BuildResult:
     """Build ``program`` in a throwaway sandbox: whether it builds, and what its compiler said."""
     with tempfile.TemporaryDirectory(prefix="arena-build-") as scratch, ExitStack() as stack:
         return open_player(stack, program.stem, program, Path(scratch), limits or Limits()).build
+
+
+def namespaces_sandbox() -> tuple[bool, str]:
+    """Whether this machine can seat players in the namespaces sandbox, and the probe's word on it."""
+    return namespaces_available()

@@ -1,13 +1,20 @@
 /*
- * Pr0008: a looser variant of bots/codem/Tight.c (raises hand groups 1-3, calls with groups up to 5).
+ * Pr0008: a looser variant of bots/codem/Tight.c (raises hand groups up to 3, calls
+ * a raise of up to 6 big blinds with groups up to 5, of up to 3 with groups up to 6).
  * Tight: a Code'em Poker team program (C) that plays few hands and plays them hard.
  *
  * Pre-flop it sorts its two cards into hand groups (1 = best .. 9 = trash, after Sklansky's groups):
- * groups 1-2 raise (only group 1 re-raises a big raise), group 3 calls a raise of up to 4 big blinds,
- * anything else folds to a bet (and checks when free).
+ * group 1 raises and re-raises whatever it faces; group 2 raises up to 4 big blinds and calls a bigger
+ * raise costing at most a fifth of its stack; group 3 calls a raise of up to 6 big blinds (at most a
+ * tenth of its stack); group 4 calls up to 3 big blinds; anything else folds to a bet (and checks when
+ * free). So it defends against an aggressive raiser with its good hands instead of folding them.
  * After the flop it evaluates its best five of seven cards with a small evaluator of its own and asks
- * what its hole cards add to the board: two pair or better made with a hole card raises, top pair or an
- * overpair calls, anything weaker checks or folds to a bet.
+ * what its hole cards add to the board: two pair of its own raises (a re-raise war only with trips or
+ * better), top pair, an overpair or a pair on a paired board calls a bet of up to the pot, anything
+ * weaker checks or folds to a bet.
+ * Deep stacks: once the deal would hold more than DEEP (100 big blinds) of its chips, only a monster
+ * (A-A pre-flop, a full house or better later) raises, and anything else folds to a bet bigger than
+ * the pot before it.
  *
  * Files: reads inputf.txt, deals_money.txt, deal.txt (split on white space, so irregular layouts are
  * fine); writes one integer to outputf.txt, nothing at Stage Show_Down. No help files.
@@ -19,7 +26,9 @@
 
 #define BIG_BLIND 10
 #define RAISE_GROUP 3   /* pre-flop: hand groups up to this one raise */
-#define CALL_GROUP 5    /* ... and up to this one call a raise of at most 4 big blinds */
+#define CALL_GROUP 5    /* ... up to this one call a raise of at most 6 big blinds */
+#define DEFEND_GROUP 6  /* ... and up to this one call a raise of at most 3 big blinds */
+#define DEEP (100 * BIG_BLIND)   /* chips in one deal past which only a monster raises */
 #define MAX_SEATS 16
 #define MAX_LINE 512
 
@@ -229,11 +238,15 @@ int main(void) {
     }
 
     int answer = to_call > 0 ? -10 : 0;
+    int monster = 0;   /* A-A pre-flop, a full house or better of its own later */
     if (round == PRE_FLOP) {
         int group = hand_group(c1, c2);
-        if (group <= RAISE_GROUP) answer = sized_raise(3 * BIG_BLIND + to_call, min_raise, stack - to_call);
-        else if (group <= CALL_GROUP && to_call <= 4 * BIG_BLIND) answer = 0;
-        if (answer > 0 && to_call >= 15 * BIG_BLIND && group > 1) answer = 0;   /* call, not re-raise */
+        monster = (c1 - 1) % 13 == 12 && (c2 - 1) % 13 == 12;
+        if (group == 1 || (group <= RAISE_GROUP && to_call <= 4 * BIG_BLIND))
+            answer = sized_raise(3 * BIG_BLIND + 2 * to_call, min_raise, stack - to_call);
+        else if (group <= RAISE_GROUP && to_call * 5 <= stack) answer = 0;            /* call, not re-raise */
+        else if (group <= CALL_GROUP && to_call <= 6 * BIG_BLIND && to_call * 10 <= stack) answer = 0;
+        else if (group <= DEFEND_GROUP && to_call <= 3 * BIG_BLIND) answer = 0;
     } else {
         int cards[7] = {c1, c2}, n = 2;
         for (int i = 0; i < d.board_count; i++) cards[n++] = d.board[i];
@@ -243,9 +256,17 @@ int main(void) {
         for (int i = 0; i < d.board_count; i++) if ((d.board[i] - 1) % 13 > top_board) top_board = (d.board[i] - 1) % 13;
         int r1 = (c1 - 1) % 13, r2 = (c2 - 1) % 13;
         int top_pair = category == 1 && board_category == 0 && (r1 == top_board || r2 == top_board || (r1 == r2 && r1 > top_board));
-        if (category >= 2 && category > board_category) answer = sized_raise(d.pot * 2 / 3, min_raise, stack - to_call);
-        else if (top_pair && to_call <= d.pot) answer = 0;
+        /* two pair with the board's pair is one pair of its own; trips or better raise in any war */
+        int strong = (category >= 3 && category > board_category) || (category == 2 && board_category == 0);
+        int pair_on_paired_board = category == 2 && board_category == 1;
+        monster = category >= 6 && category > board_category;
+        if (strong && (category >= 3 || d.rise_count[round] <= 1))
+            answer = sized_raise(d.pot * 2 / 3, min_raise, stack - to_call);
+        else if (strong || ((top_pair || pair_on_paired_board) && 2 * to_call <= d.pot)) answer = 0;
     }
+    /* Deep in the deal only a monster raises, or goes on against a bet bigger than the pot before it. */
+    if (!monster && answer > 0 && spent + to_call + answer > DEEP) answer = 0;
+    if (!monster && answer == 0 && spent + to_call > DEEP && 2 * to_call > d.pot) answer = -10;
     FILE *out = fopen("outputf.txt", "w");
     if (!out) return 1;
     fprintf(out, "%d\n", answer);

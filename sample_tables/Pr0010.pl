@@ -3,11 +3,19 @@
 # Bluffer: a Code'em Poker team program (Perl 5) that plays fair hands straight and sometimes bluffs.
 #
 # Fair play: pre-flop a simple points count (high cards, pair, suited, connected) decides fold, call or
-# raise; after the flop the made hand (best five of seven) against the board decides.
+# raise; after the flop the made hand (best five of seven) against the board decides. Facing a big
+# raise (more than 5 big blinds pre-flop, more than half the pot before it later) medium hands fold:
+# pre-flop only Q-Q and better raise again and only J-J, T-T, A-K suited call (a price of at most a
+# quarter of the stack); later only trips or better raise, two pair of its own (not the board's pair)
+# bets when checked to, and two pair or one pair calls a bet of up to half the pot. The whole stack
+# goes in only with Q-Q and better pre-flop or trips or better later, and once the deal would hold
+# more than $DEEP (100 big blinds) of its chips only a monster (A-A, a full house or better) raises
+# and anything else folds to a bet bigger than the pot before it.
 # Bluffs: in late position (the dealer or the seat on its right, or when at most one live seat acts after
 # it) and when nobody has bet yet this round, it bets a weak hand with probability $BLUFF_RATE, sized at
-# half the pot. The random numbers come from a small generator seeded with a hash of the three input
-# files, so the same files always give the same answer.
+# a third of the pot; never all-in (no bluff when the bet would be more than a third of its chips).
+# The random numbers come from a small generator seeded with a hash of the three input files, so the
+# same files always give the same answer.
 #
 # Files: reads inputf.txt, deals_money.txt, deal.txt (split on white space); writes one integer to
 # outputf.txt, nothing at Stage Show_Down. No help files.
@@ -16,6 +24,7 @@ use warnings;
 
 my $BLUFF_RATE = 0.60;
 my $BIG_BLIND  = 10;
+my $DEEP       = 100 * $BIG_BLIND;   # chips in one deal past which only a monster raises
 my %BOARD_CARDS = (Pre_Flop => 0, Flop => 3, Fourth_Street => 1, Fifth_Street => 1);
 
 sub slurp {
@@ -155,11 +164,18 @@ for my $level (sort { $a <=> $b } keys %levels) {
     $min_raise = $level - $previous if $level - $previous > $min_raise;
     $previous = $level;
 }
+# A raise of about $wanted: at least the minimum raise; the whole stack only when $commit, else at most
+# a third of the chips behind (0, a call or a check, when the minimum raise is already beyond that).
+my $monster = 0;    # A-A pre-flop, a full house or better of its own later
 sub raise_by {
-    my ($wanted) = @_;
+    my ($wanted, $commit) = @_;
     return 0 if $behind <= 0;
     $wanted = $min_raise if $wanted < $min_raise;
-    return $wanted > $behind ? $behind : $wanted;
+    return 0 if !$monster && $spent + $to_call + $wanted > $DEEP;    # deep in the deal: no more raising
+    return $wanted > $behind ? $behind : $wanted if $commit;
+    my $cap = int($behind / 3);
+    $wanted = $cap if $wanted > $cap;
+    return $wanted >= $min_raise ? $wanted : 0;
 }
 
 # Late position: few live seats sit between this seat and the dealer going left (the dealer acts last
@@ -180,18 +196,30 @@ my $answer = $to_call > 0 ? -10 : 0;
 my $pot = $deal->{pot} + $to_call;
 if ($round eq 'Pre_Flop') {
     my $points = preflop_points($c1, $c2);
-    if ($points >= 22)                                   { $answer = raise_by($pot) }
-    elsif ($points >= 16 && $to_call <= 5 * $BIG_BLIND)  { $answer = 0 }
+    $monster = $points >= 34;
+    if ($to_call > 5 * $BIG_BLIND) {                         # a big raise: only the top hands go on
+        if ($points >= 30)                                       { $answer = raise_by($pot, 1) }
+        elsif ($points >= 25 && $to_call * 4 <= $behind + $to_call) { $answer = 0 }
+    }
+    elsif ($points >= 22)                                { $answer = raise_by($pot, $points >= 30) }
+    elsif ($points >= 16)                                { $answer = 0 }
     elsif ($points >= 12 && $to_call <= $BIG_BLIND)      { $answer = 0 }
 } else {
     my $mine = category($c1, $c2, @{ $deal->{board} });
     my $shared = category(@{ $deal->{board} });
     my $made = $mine > $shared ? $mine : 0;          # what the hole cards add to the board
-    if ($made >= 2)                            { $answer = raise_by(int($pot * 2 / 3)) }
-    elsif ($made == 1 && $to_call * 2 <= $pot) { $answer = 0 }
+    $made = 1 if $made == 2 && $shared == 1;          # two pair with the board's pair: one pair of its own
+    $monster = $made >= 6;
+    my $big = $to_call * 3 > $deal->{pot};           # a bet of more than half the pot before it
+    if ($made >= 3)                            { $answer = raise_by(int($pot * 2 / 3), 1) }
+    elsif ($made == 2 && $to_call == 0)        { $answer = raise_by(int($pot * 2 / 3), 0) }
+    elsif ($made == 2 && !$big)                { $answer = 0 }
+    elsif ($made == 1 && !$big)                { $answer = 0 }
 }
+# Past $DEEP chips in the deal only a monster goes on against a bet bigger than the pot before it.
+$answer = -10 if !$monster && $answer == 0 && $spent + $to_call > $DEEP && $to_call * 2 > $deal->{pot};
 if ($answer <= 0 && $to_call == 0 && $late && draw() < $BLUFF_RATE) {
-    $answer = raise_by(int($pot / 2));                # the bluff
+    $answer = raise_by(int($pot / 3), 0);             # the bluff: small, never the whole stack
 }
 
 open(my $out, '>', 'outputf.txt') or die "cannot write outputf.txt: $!";

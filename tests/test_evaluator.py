@@ -16,14 +16,13 @@ from arena.cards import card_text, from_suit_value, parse_cards
 from arena.evaluator import (
     RANK_KEYS,
     HandCategory,
-    board_sums,
     category,
-    derive_rank_keys,
     evaluate,
     evaluate_batch,
     evaluate_holes,
-    evaluate_with_board,
 )
+
+from support.evaluator import board_sums, derive_rank_keys, evaluate_with_board
 
 PAIRS = 100_000
 

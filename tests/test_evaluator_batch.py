@@ -14,8 +14,9 @@ from arena.evaluator import (
     category,
     evaluate,
     evaluate_batch,
-    strengths_from_sums,
 )
+
+from support.evaluator import strengths_from_sums
 
 
 def random_rows(count: int, width: int, seed: int) -> np.ndarray:

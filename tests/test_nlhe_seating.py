@@ -9,19 +9,19 @@ import pytest
 
 from arena.cards import shuffled_deck
 from arena.engines.nlhe import CheckCall, Deal, Fold, RaiseTo, TableRules, next_dealer
-from arena.engines.nlhe import deal as deal_module
+from arena.engines.nlhe import seating as seating_module
 from arena.engines.nlhe.events import BlindPosted, event_to_dict
 
 
 def _fresh(rules: TableRules, number: int, dealer: int, stacks: list[int], deck: list[int]) -> Deal:
     """The reference: the deal made with nothing remembered (the memory is put back for the next deal)."""
-    remembered = dict(deal_module._SEATINGS)
-    deal_module._SEATINGS.clear()
+    remembered = dict(seating_module.REMEMBERED)
+    seating_module.REMEMBERED.clear()
     try:
         return Deal(rules=rules, deal_number=number, dealer=dealer, stacks=stacks, deck=deck)
     finally:
-        deal_module._SEATINGS.clear()
-        deal_module._SEATINGS.update(remembered)
+        seating_module.REMEMBERED.clear()
+        seating_module.REMEMBERED.update(remembered)
 
 
 def _answers(deal: Deal) -> list[object]:
@@ -57,14 +57,14 @@ def test_a_table_whose_chips_carry_over_plays_as_deals_made_without_memory(
     rng = random.Random(seats * 1000 + big_blind)
     rules = TableRules(seats=seats, small_blind=small_blind, big_blind=big_blind)
     stacks, dealer = [stack] * seats, 1
-    deal_module._SEATINGS.clear()
+    seating_module.REMEMBERED.clear()
     remembered = remembered_short = sitting_out = short_blinds = 0
     for number in range(1, 401):
         if sum(1 for chips in stacks if chips) < 2:  # one seat holds everything: a new table
             stacks, dealer = [rng.randint(1, 3 * stack) for _ in range(seats)], rng.randint(1, seats)
         deck = shuffled_deck(number)
         out = tuple(seat for seat, chips in enumerate(stacks, 1) if not chips)
-        known = (small_blind, big_blind, dealer, seats, out) in deal_module._SEATINGS
+        known = (small_blind, big_blind, dealer, seats, out) in seating_module.REMEMBERED
         deal = Deal(rules=rules, deal_number=number, dealer=dealer, stacks=stacks, deck=deck)
         reference = _fresh(rules, number, dealer, stacks, deck)
         assert deal.events == reference.events
@@ -111,7 +111,7 @@ def test_a_remembered_seating_with_a_short_blind_this_time_posts_it_all_in() -> 
 
 def test_every_deal_checks_its_stacks_and_dealer_whatever_was_remembered() -> None:
     rules, four = TableRules(), TableRules(seats=4)
-    deal_module._SEATINGS.clear()
+    seating_module.REMEMBERED.clear()
     for dealer in range(1, 7):  # every seating of a full table, and of the same table with seat 2 out
         deck = shuffled_deck(dealer)
         Deal(rules=rules, deal_number=dealer, dealer=dealer, stacks=[1500] * 6, deck=deck)

@@ -17,9 +17,10 @@ from arena.evaluator import (
     evaluate,
     evaluate_batch,
     few_strengths_from_sums,
-    strengths_from_sums,
 )
 from arena.rollouts import deal_unknown, rollout_outcomes, win_tie_rates
+
+from support.evaluator import strengths_from_sums
 
 Z = 5.0  # standard errors allowed between a sampled rate and the exact one
 

@@ -45,6 +45,7 @@ COMMAND_MODULES = (
     "headsup",
     "twocard",
     "view",
+    "decks",
 )
 _ORDINARY = (ArenaError, pydantic.ValidationError, OSError, UnicodeDecodeError, sqlite3.DatabaseError)
 EXIT_ERROR = 2

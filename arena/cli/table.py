@@ -9,10 +9,14 @@ from pathlib import Path
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
+from arena.cli.decks import add_deck_options, check_deck_options
 from arena.cli.options import folder
 from arena.cli.say import say
 from arena.cli.tables import FittingTable, fitting_table
+from arena.decks.commitment import reveal, start_single_table
 from arena.games.codem.table import PlayerSpec, TableConfig, TableResult, run_table
+
+TABLE = "table"
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -22,12 +26,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="run one Code'em Poker table of 2 to 6 team programs",
         description="Run one Code'em Poker table: each program, named <TeamId>.<ext> "
         "(.c .cpp .java .pl .rb .py), is built once and run once per decision in its own sandboxed "
-        "folder. Writes teams/, deals/dealN.txt, events.jsonl, faults.jsonl and results.json into DIR.",
+        "folder. Writes teams/, deals/dealN.txt, events.jsonl, faults.jsonl and results.json into DIR, and "
+        "commitment.json (the secret deck key's SHA-256) before the first card.",
     )
     parser.add_argument("programs", nargs="+", type=Path, metavar="PROGRAM", help="team programs, seat order")
     parser.add_argument("--out", required=True, type=folder, metavar="DIR", help="the table's folder")
     parser.add_argument("--deals", type=int, default=1000, metavar="N", help="deals to play (default 1000)")
-    parser.add_argument("--seed", type=int, default=0, metavar="S", help="seed fixing every deck (default 0)")
+    add_deck_options(parser)
     parser.add_argument(
         "--time-limit", type=float, default=1.0, metavar="T", help="wall seconds per decision (default 1.0)"
     )
@@ -51,6 +56,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def results_table(result: TableResult) -> FittingTable:
     """A terminal table of the teams, best first (figures never cut)."""
+    decks = "secret deck key" if result.seed is None else f"seed {result.seed}"
     rows = []
     for team in sorted(result.teams, key=lambda t: -t.final_stack):
         status = "build failed" if not team.built else "disqualified" if team.disqualified else "ok"
@@ -67,16 +73,20 @@ def results_table(result: TableResult) -> FittingTable:
             )
         )
     headers = ("seat", "team", "final stack", "profit", "faults", "status", "median ms", "max ms")
-    return fitting_table(f"Table seed {result.seed}: {result.deals_played} deals", headers, rows)
+    return fitting_table(f"Table ({decks}): {result.deals_played} deals", headers, rows)
 
 
 def run(args: argparse.Namespace) -> int:
     """Play the table with a progress bar, then print the standings."""
     console = Console(stderr=args.json)
     players = [PlayerSpec(team=p.stem, program=p) for p in args.programs]
+    check_deck_options(args)
+    decks = start_single_table(args.out, TABLE, key_file=args.deck_key, seed=args.seed)
+    Console(stderr=True).print(decks.describe(), highlight=False, soft_wrap=True)
     config = TableConfig(
         deals=args.deals,
-        seed=args.seed,
+        seed=args.seed or 0,
+        table_secret=decks.secret(TABLE),
         time_limit_s=args.time_limit,
         max_faults=args.max_faults,
         warm_python=args.warm_python,
@@ -103,4 +113,7 @@ def run(args: argparse.Namespace) -> int:
     else:
         console.print(results_table(result))
         console.print(f"files written to {args.out}")
+    if args.reveal_at_end:
+        for line in reveal(args.out, [TABLE]):
+            console.print(line, highlight=False, soft_wrap=True)
     return 0

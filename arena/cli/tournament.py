@@ -24,6 +24,7 @@ from rich.progress import (
 )
 from rich.text import Text
 
+from arena.cli.decks import add_deck_options, check_deck_options
 from arena.cli.options import add_rule_options, folder, rule_settings
 from arena.cli.say import say
 from arena.cli.tables import FittingTable, fitting_table
@@ -32,7 +33,7 @@ from arena.errors import ConfigError
 from arena.faults import Fault
 
 if TYPE_CHECKING:  # the library is imported when a command runs, so ``arena --help`` stays quick
-    from arena.tournament.store import ResultRow
+    from arena.tournament.final import FinalReport
 
 
 def register(subparsers: Any) -> None:
@@ -45,7 +46,9 @@ def register(subparsers: Any) -> None:
         "standings.csv, results.json, submissions.csv and reports/<TeamId>.md (every fault with its "
         "'arena replay' command). Says what it plays before play, each fault as it happens, and where every "
         "output went. Running the same command again after an interruption (Ctrl-C, SIGTERM, a crash) "
-        "finishes the tournament.",
+        "finishes the tournament. The decks come from a secret key committed in commitment.json before the "
+        "first card ('arena reveal', 'arena verify'); a program changed after registration stops the "
+        "tournament.",
     )
     tournament.add_argument(
         "submissions", type=Path, metavar="SUBMISSIONS_DIR", help="folder of <TeamId>.<ext> programs"
@@ -60,9 +63,14 @@ def register(subparsers: Any) -> None:
     tournament.add_argument(
         "--deals", type=int, default=1000, metavar="N", help="deals per table (default 1000)"
     )
-    tournament.add_argument("--seed", type=int, default=0, metavar="S", help="tournament seed (default 0)")
     tournament.add_argument(
         "--jobs", type=int, default=1, metavar="J", help="tables played at once (default 1)"
+    )
+    tournament.add_argument(
+        "--scheduler",
+        metavar="tcp://HOST:PORT",
+        help="play the tables on the Dask cluster of this scheduler instead of local --jobs "
+        "(docs/cluster.md)",
     )
     tournament.add_argument("--duplicate", action="store_true", help="replay each table with seats rotated")
     add_rule_options(tournament, what="at every table and the final")
@@ -72,9 +80,19 @@ def register(subparsers: Any) -> None:
         default="table",
         help="the standings on stdout as a terminal table (default), CSV or JSON; the rest goes to stderr",
     )
+    add_deck_options(tournament)
     tournament.set_defaults(handler=_tournament)
 
-    final = subparsers.add_parser("final", help="play the final table of the top six")
+    final = subparsers.add_parser(
+        "final",
+        help="play the final table of the top six",
+        description="Seat the six best teams of the standings (skipping any team disqualified at a table, "
+        "unless --allow-disqualified, and any team whose program never built; the skipped are named) and "
+        "play the final with a deck key of its own. Places: chips, then the deal in which a team went out "
+        "(later is better), then the stack at the start of that deal, then the seat first after the "
+        "button. Writes final.json and awards.csv. Once played, running it again shows the stored result; "
+        "--again plays it anew.",
+    )
     final.add_argument("run_dir", type=Path, metavar="RUN_DIR", help="a finished tournament's RUN_DIR")
     final.add_argument(
         "--help-files", type=Path, metavar="DIR", help="DIR/<TeamId>/: a finalist's help files"
@@ -88,11 +106,31 @@ def register(subparsers: Any) -> None:
     final.add_argument(
         "--deals", type=int, default=1000, metavar="N", help="deals at the final table (default 1000)"
     )
+    final.add_argument(
+        "--allow-disqualified",
+        action="store_true",
+        help="let teams disqualified at a tournament table be finalists (default: skipped)",
+    )
+    final.add_argument(
+        "--again",
+        action="store_true",
+        help="play the final again although it was played (e.g. with other help files or programs); the "
+        "stored result and its deck commitment are set aside",
+    )
+    add_deck_options(final, seed=False)
+    final.add_argument(
+        "--scheduler", metavar="tcp://HOST:PORT", help="play the final on this Dask cluster's workers"
+    )
     final.set_defaults(handler=_final)
 
     logs = subparsers.add_parser("finals-logs", help="write Code'em's finals log folders for the finalists")
     logs.add_argument("run_dir", type=Path, metavar="RUN_DIR", help="a finished tournament's RUN_DIR")
     logs.add_argument("--out", type=folder, required=True, metavar="DIR", help="where the folders go")
+    logs.add_argument(
+        "--allow-disqualified",
+        action="store_true",
+        help="choose the finalists as 'arena final --allow-disqualified' does",
+    )
     logs.set_defaults(handler=_finals_logs)
 
     watch = subparsers.add_parser("watch", help="check new and changed programs in a folder as they arrive")
@@ -126,7 +164,7 @@ class BarsOnTerminal:
 
     def note(self, message: str) -> None:
         """A plain line."""
-        self.console.print(message, markup=False, highlight=False)
+        self.console.print(message, markup=False, highlight=False, soft_wrap=True)
 
     def warn(self, message: str) -> None:
         """A line that starts with a yellow ``warning:``."""
@@ -158,6 +196,11 @@ class BarsOnTerminal:
         """One line per fault, above the bars, as it happens."""
         say(self.console, fault_line(table, fault))
 
+    def cluster(self, *, workers: int, in_flight: int) -> None:
+        """A line when the cluster's workers or tables in flight change."""
+        line = f"cluster: {workers} workers connected, {in_flight} tables in flight"
+        self.console.print(line, highlight=False)
+
     def stop(self) -> None:
         """Leave the bars as they ended."""
         if self.bars is not None:
@@ -165,18 +208,21 @@ class BarsOnTerminal:
             self.bars = None
 
 
-def final_table(results: list[ResultRow]) -> FittingTable:
-    """The final table's results as a rich table, winner first."""
+def final_table(report: FinalReport) -> FittingTable:
+    """The final's places, winner first, titled with the deals played (figures never cut)."""
     rows = []
-    for n, r in enumerate(results, start=1):
-        rows.append([f"{n}", f"{r.seat}", r.team, f"{r.final_stack}", f"{r.profit:+d}", f"{r.faults}"])
-        rows[-1].append("yes" if r.disqualified else "")
-    return fitting_table("Final table", ("#", "seat", "team", "final stack", "profit", "faults", "DQ"), rows)
+    for p in report.places:
+        out = "-" if p.out_in_deal is None else str(p.out_in_deal or "did not build")
+        rows.append([f"{p.place}", f"{p.seat}", p.team, f"{p.final_stack}", f"{p.profit:+d}", out])
+        rows[-1] += [f"{p.faults}", "yes" if p.disqualified else ""]
+    headers = ("place", "seat", "team", "chips", "profit", "out in deal", "faults", "DQ")
+    return fitting_table(f"Final table: {report.deals_played} of {report.deals} deals played", headers, rows)
 
 
 def _tournament(args: argparse.Namespace) -> int:
     from arena.tournament.host import run_tournament
 
+    check_deck_options(args)
     settings = rule_settings(args, duplicate=args.duplicate)
     console = Console(stderr=True)
     report = run_tournament(
@@ -184,10 +230,17 @@ def _tournament(args: argparse.Namespace) -> int:
         args.out,
         settings,
         jobs=args.jobs,
+        scheduler=args.scheduler,
         progress=BarsOnTerminal(console),
+        deck_key=args.deck_key,
+        reveal_at_end=args.reveal_at_end,
         announce=lambda plan: announce_plan(console, plan),
     )
     print_standings(report.standings, args.format, args.out)
+    for standing in report.standings:
+        if standing.disqualified_tables:
+            tables = ", ".join(standing.disqualified_tables.split())
+            say(console, f"{standing.team} was disqualified at {tables}")
     print_outcome(console, args.out, report)
     if report.failures:
         raise ConfigError(
@@ -198,25 +251,34 @@ def _tournament(args: argparse.Namespace) -> int:
 
 
 def _final(args: argparse.Namespace) -> int:
-    from arena.tournament.final import run_final
+    from arena.tournament.final import FinalOptions, run_final
 
     if args.deals < 1:
         raise ConfigError(f"--deals must be at least 1, got {args.deals}")
-    results = run_final(
-        args.run_dir,
+    options = FinalOptions(
         help_files=args.help_files,
         programs_dir=args.programs,
         deals=args.deals,
-        progress=BarsOnTerminal(Console(stderr=True)),
+        deck_key=args.deck_key,
+        allow_disqualified=args.allow_disqualified,
+        again=args.again,
+        reveal_at_end=args.reveal_at_end,
+        scheduler=args.scheduler,
     )
-    Console().print(final_table(results))
+    report = run_final(args.run_dir, options, progress=BarsOnTerminal(Console(stderr=True)))
+    console = Console()
+    console.print(final_table(report))
+    console.print(f"{report.deals_played} deals played; places, tie rules and deals in final.json")
     return 0
 
 
 def _finals_logs(args: argparse.Namespace) -> int:
     from arena.tournament.finals_logs import write_finals_logs
 
-    chosen = write_finals_logs(args.run_dir, args.out)
+    choice = write_finals_logs(args.run_dir, args.out, allow_disqualified=args.allow_disqualified)
+    for skipped in choice.skipped:
+        print(skipped.line())
+    chosen = choice.finalists
     print(f"wrote log folders for {len(chosen)} finalists in {args.out}: {', '.join(chosen)}")
     return 0
 

@@ -57,8 +57,8 @@ def announce_plan(console: Console, plan: TournamentPlan) -> None:
         + f"); {s.time_limit_s:g} s a decision, disqualified after {s.max_faults} faults, "
         f"blinds {s.small_blind}/{s.big_blind}, stacks {s.stack}, seed {s.seed}",
     )
-    if plan.deck_commitment is not None:
-        say(console, f"deck commitment: {plan.deck_commitment}")
+    if plan.decks:
+        say(console, plan.decks)
     available, detail = namespaces_available()
     say(console, f"sandbox isolation: {NAMESPACES if available else RLIMITS_ONLY} ({detail})")
 

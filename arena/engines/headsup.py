@@ -173,7 +173,7 @@ class HeadsUpHand:
 
     def check(self) -> list[HandEvent]:
         """Alice checks; Bob checks; the next round starts or the hand shows down."""
-        new = [AliceActed(self.round, Move.CHECK, 0), BobActed(self.round, Move.CHECK, 0)]
+        new: list[HandEvent] = [AliceActed(self.round, Move.CHECK, 0), BobActed(self.round, Move.CHECK, 0)]
         return self._record(new + self._next_round())
 
     def fold(self) -> list[HandEvent]:

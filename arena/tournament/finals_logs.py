@@ -17,16 +17,8 @@ from arena.engines.nlhe.events import Event, event_from_dict
 from arena.errors import ConfigError
 from arena.games.codem.deal_file import render_deal_file
 from arena.games.codem.stats import compute_stats, stats_json, stats_text
-from arena.tournament.standings import compute_standings
+from arena.tournament.finalists import FinalistChoice, choose_finalists
 from arena.tournament.store import DB_NAME, Store, TableKind, TableRow, TableStatus
-
-FINALISTS = 6
-
-
-def finalists(store: Store) -> list[str]:
-    """The top six of the standings (seat ``i+1`` at the final table is ``finalists[i]``)."""
-    duplicate = bool(store.meta().get("duplicate", False))
-    return [s.team for s in compute_standings(store, duplicate=duplicate)[:FINALISTS]]
 
 
 def require_tournament(run_dir: Path) -> None:
@@ -59,11 +51,12 @@ def _render_table(store: Store, table: TableRow) -> tuple[list[str], list[list[E
     return texts, events
 
 
-def write_finals_logs(run_dir: Path, out_dir: Path) -> list[str]:
-    """Write the folders for every finalist; return the finalists in final-seat order."""
+def write_finals_logs(run_dir: Path, out_dir: Path, *, allow_disqualified: bool = False) -> FinalistChoice:
+    """Write the folders for every finalist (chosen as ``arena final`` chooses them); return the choice."""
     store = open_finished(run_dir)
     try:
-        chosen = finalists(store)
+        choice = choose_finalists(store, allow_disqualified=allow_disqualified)
+        chosen = list(choice.finalists)
         tables = [t for t in store.tables(TableKind.ROUND) if t.status is TableStatus.DONE]
         out_dir.mkdir(parents=True, exist_ok=True)
         for finalist in chosen:
@@ -72,7 +65,7 @@ def write_finals_logs(run_dir: Path, out_dir: Path) -> list[str]:
             _write_opponent(store, out_dir, opponent, [f for f in chosen if f != opponent], tables, chosen)
     finally:
         store.close()
-    return chosen
+    return choice
 
 
 def _write_opponent(

@@ -4,24 +4,27 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from arena.atomic import write_atomically
+from arena.decks.commitment import TableDeck, commit, open_stage, reveal
 from arena.engines.nlhe.rules import TableRules
 from arena.errors import ConfigError
 from arena.games.codem.table import PlayerSpec, TableConfig
-from arena.tournament.atomic import write_atomically
+from arena.tournament.awards import AWARDS, awards_csv, tournament_awards
 from arena.tournament.progress import Progress, Quiet
 from arena.tournament.reports import write_team_reports
 from arena.tournament.runner import TABLES_DIR, TableRunner, TableTask, execute, run_lock
 from arena.tournament.schedule import plan_tournament
 from arena.tournament.standings import Standing, compute_standings, standings_csv
-from arena.tournament.store import DB_NAME, Store, TableKind, TableStatus, TeamRow
+from arena.tournament.store import DB_NAME, Store, TableKind, TableRow, TableStatus, TeamRow
 from arena.tournament.submissions import Skipped, Submission, find_submissions, submissions_csv
 
+TOURNAMENT = "tournament"
 SUBMISSIONS_CSV = "submissions.csv"
 
 
@@ -31,7 +34,8 @@ class TournamentSettings(BaseModel):
     model_config = ConfigDict(frozen=True)
 
     deals: int = Field(1000, ge=1)
-    seed: int = 0
+    seed: int | None = None
+    """A known seed for tests and demos; None (the default): decks from a secret key (``arena.decks``)."""
     duplicate: bool = False
     time_limit_s: float = Field(1.0, gt=0)
     max_faults: int = Field(10, ge=1)
@@ -64,8 +68,8 @@ class TournamentPlan:
     tables_left: int
     deals_per_table: int
     settings: TournamentSettings
-    deck_commitment: str | None = None
-    """The hash committing the run to its secret deck key, once decks come from one (shown when set)."""
+    decks: str = ""
+    """Where the cards come from: the committed secret key's hash, or the warning that goes with a seed."""
 
 
 
@@ -89,12 +93,18 @@ class TournamentReport:
 
 
 def table_config(
-    settings: TournamentSettings, seed: int, deals: int | None = None, *, run_dir: Path
+    settings: TournamentSettings,
+    seed: int,
+    deals: int | None = None,
+    *,
+    run_dir: Path,
+    secret: bytes | None = None,
 ) -> TableConfig:
     """The configuration of one table of the tournament; programs are compiled once, into RUN_DIR/builds."""
     return TableConfig(
         deals=deals or settings.deals,
         seed=seed,
+        table_secret=secret,
         time_limit_s=settings.time_limit_s,
         max_faults=settings.max_faults,
         rules=settings.rules(),
@@ -102,9 +112,19 @@ def table_config(
     )
 
 
-def programs_by_team(store: Store) -> dict[str, Path]:
-    """Each registered team's program path."""
-    return {t.team: Path(t.program) for t in store.teams()}
+def registered_players(store: Store) -> dict[str, PlayerSpec]:
+    """Each registered team with its program and the hash the program had when registered."""
+    return {t.team: PlayerSpec(t.team, Path(t.program), sha256=t.sha256) for t in store.teams()}
+
+
+def deck_of(table: TableRow) -> str:
+    """The deck a table draws from: the rotations of a duplicate group share their group's deck."""
+    return f"table{table.group:03d}" if table.kind is TableKind.ROUND else table.name
+
+
+def table_decks(tables: Sequence[TableRow]) -> list[TableDeck]:
+    """The tables to commit: each with its deck, its record of deals and (a known seed's) table seed."""
+    return [TableDeck(t.name, deck_of(t), f"{TABLES_DIR}/{t.name}/events.jsonl", t.seed) for t in tables]
 
 
 def run_tournament(
@@ -113,12 +133,17 @@ def run_tournament(
     settings: TournamentSettings,
     *,
     jobs: int = 1,
+    scheduler: str | None = None,
     progress: Progress | None = None,
     table_runner: TableRunner | None = None,
+    deck_key: Path | None = None,
+    reveal_at_end: bool = False,
     announce: Callable[[TournamentPlan], None] | None = None,
 ) -> TournamentReport:
     """Play (or finish) the tournament of the programs in ``submissions``; write RUN_DIR's outputs.
 
+    The decks come from ``deck_key`` (a file), the run's stored key when resuming, or a fresh secret key,
+    committed in ``commitment.json`` before the first card (``settings.seed``: a known seed instead).
     ``announce`` hears the plan before the first deal; ``progress`` hears each fault as it happens.
     """
     progress = progress or Quiet()
@@ -135,8 +160,9 @@ def run_tournament(
     with run_lock(run_dir):
         store = Store(run_dir)
         try:
+            decks = open_stage(run_dir, TOURNAMENT, key_file=deck_key, seed=settings.seed)
             jobs_planned = plan_tournament(
-                [s.team for s in found], seed=settings.seed, duplicate=settings.duplicate
+                [s.team for s in found], seed=decks.schedule_seed, duplicate=settings.duplicate
             )
             store.initialise(
                 settings.model_dump(),
@@ -145,28 +171,46 @@ def run_tournament(
                 defaults=TournamentSettings().model_dump(),
             )
             write_atomically(run_dir / SUBMISSIONS_CSV, submissions_csv(found, skipped))
-            programs = programs_by_team(store)
+            players = registered_players(store)
             tables = store.tables(TableKind.ROUND)
+            commit(run_dir, decks, table_decks(tables))
             todo = [
                 TableTask(
                     t.name,
-                    tuple(PlayerSpec(team, programs[team]) for team in t.teams),
-                    table_config(settings, t.seed, run_dir=run_dir),
+                    tuple(players[team] for team in t.teams),
+                    table_config(settings, t.seed, run_dir=run_dir, secret=decks.secret(deck_of(t))),
                 )
                 for t in tables
                 if t.status is not TableStatus.DONE
             ]
+            if todo:
+                decks.require_unrevealed()
             if announce is not None:
-                announce(TournamentPlan(found, skipped, len(tables), len(todo), settings.deals, settings))
-            failures = execute(store, run_dir, todo, jobs=jobs, progress=progress, table_runner=table_runner)
+                plan = TournamentPlan(found, skipped, len(tables), len(todo), settings.deals, settings)
+                announce(replace(plan, decks=decks.describe()))
+            else:
+                progress.note(decks.describe())
+            failures = execute(
+                store,
+                run_dir,
+                todo,
+                jobs=jobs,
+                scheduler=scheduler,
+                progress=progress,
+                table_runner=table_runner,
+            )
             standings = compute_standings(store, duplicate=settings.duplicate)
             write_atomically(run_dir / "standings.csv", standings_csv(standings))
             write_atomically(
                 run_dir / "results.json",
                 json.dumps(results_document(store, settings, standings), indent=2) + "\n",
             )
+            write_atomically(run_dir / AWARDS, awards_csv(tournament_awards(store, standings)))
             write_team_reports(store, run_dir, settings)
             faults, builds = fault_summary(store)
+            if reveal_at_end and not failures:
+                for line in reveal(run_dir, [TOURNAMENT]):
+                    progress.note(line)
         finally:
             store.close()
     return TournamentReport(standings, len(tables), len(todo) - len(failures), failures, faults, builds)
@@ -215,7 +259,8 @@ def results_document(
                 "name": t.name,
                 "group": t.group,
                 "rotation": t.rotation,
-                "seed": t.seed,
+                "seed": t.seed if settings.seed is not None else None,
+                "deck": deck_of(t),
                 "seats": list(t.teams),
                 "status": t.status,
                 "deals_played": t.deals_played,

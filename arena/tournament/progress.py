@@ -29,6 +29,9 @@ class Progress(Protocol):
     def fault(self, table: str, fault: Fault) -> None:
         """A team's program faulted at ``table`` (as it happens, before the table is recorded)."""
 
+    def cluster(self, *, workers: int, in_flight: int) -> None:
+        """On a Dask cluster: workers connected, tables being played now."""
+
     def stop(self) -> None:
         """Playing ended (finished, failed or interrupted)."""
 
@@ -49,6 +52,9 @@ class Quiet:
         """Nothing."""
 
     def fault(self, table: str, fault: Fault) -> None:
+        """Nothing."""
+
+    def cluster(self, *, workers: int, in_flight: int) -> None:
         """Nothing."""
 
     def stop(self) -> None:

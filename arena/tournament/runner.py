@@ -1,20 +1,25 @@
-"""Play a tournament's tables in J worker processes and record each one atomically in the store.
+"""Play a tournament's tables on a pool of workers and record each one atomically in the store.
 
-A table is the unit of work. A worker plays it with ``run_table`` in a fresh hidden folder beside the
-database; the main process (the store's only writer) then renames the folder into place and commits the
-table's deals, faults and results in one transaction. Killed at any moment, the next run of the same
-command skips the committed tables, discards hidden folders and plays the rest.
+A table is the unit of work. The pool is J local worker processes (:class:`LocalPool`) or a Dask
+cluster (:class:`arena.tournament.cluster.ClusterPool`). A local worker plays a table with
+``run_table`` in a fresh hidden folder beside the database; a cluster worker plays it in its own
+folder and sends the folder back as an archive, unpacked here into a hidden folder. Either way the main
+process (the only writer of the store and the run folder) then renames the folder into place and
+commits the table's deals, faults and results in one transaction. Killed at any moment, the next run of
+the same command skips the committed tables, discards hidden folders and plays the rest.
 """
 
 from __future__ import annotations
 
 import fcntl
+import io
 import json
 import multiprocessing
 import os
 import queue
 import shutil
 import signal
+import tarfile
 import tempfile
 import threading
 from collections.abc import Callable, Iterator, Sequence
@@ -23,9 +28,9 @@ from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
-from arena.errors import ArenaError, ConfigError
+from arena.errors import ArenaError, ConfigError, ProgramChanged
 from arena.faults import Fault
 from arena.games.codem.results import TableResult
 from arena.games.codem.table import PlayerSpec, TableConfig, run_table
@@ -51,11 +56,31 @@ class TableTask:
 
 @dataclass(frozen=True)
 class TableOutcome:
-    """What a worker hands back: the folder it played in and the table's result."""
+    """What a worker hands back: the table's result and its folder (local) or the folder packed (cluster)."""
 
     name: str
-    folder: Path
     result: TableResult
+    folder: Path | None = None
+    archive: bytes | None = None
+
+
+class TablePool(Protocol):
+    """Where tables are played: local worker processes or a Dask cluster."""
+
+    def submit(self, task: TableTask, tables_dir: Path, runner: TableRunner) -> Future[TableOutcome]:
+        """Start playing ``task``; the future holds its outcome."""
+
+    def deals_played(self) -> list[tuple[str, int]]:
+        """``(table, deals played so far)`` reports received since the last call."""
+
+    def faults(self) -> list[tuple[str, Fault]]:
+        """``(table, fault)`` for each fault recorded since the last call, as the tables play."""
+
+    def poll(self, progress: Progress) -> None:
+        """Report the pool's own state (workers joining, tables in flight) to ``progress``."""
+
+    def close(self, *, cancel: bool) -> None:
+        """Let go of the workers; ``cancel`` stops the tables still being played."""
 
 
 @contextmanager
@@ -125,7 +150,64 @@ def play_table(task: TableTask, tables_dir: Path, table_runner: TableRunner) -> 
         on_deal=_report_deal(task.name),
         on_fault=_report_fault(task.name),
     )
-    return TableOutcome(task.name, folder, result)
+    return TableOutcome(task.name, result, folder=folder)
+
+
+class LocalPool:
+    """``jobs`` worker processes on this machine, each dying with the tournament process."""
+
+    def __init__(self, jobs: int) -> None:
+        context = multiprocessing.get_context("spawn")
+        self.queue: Any = context.Queue()
+        self._deals: list[tuple[str, int]] = []
+        self._faults: list[tuple[str, Fault]] = []
+        with _workers_ignore_ctrl_c():
+            self.pool = ProcessPoolExecutor(
+                max_workers=jobs,
+                mp_context=context,
+                initializer=_init_worker,
+                initargs=(self.queue, os.getpid()),
+            )
+
+    def submit(self, task: TableTask, tables_dir: Path, runner: TableRunner) -> Future[TableOutcome]:
+        """Queue ``task`` for the next free worker process."""
+        with _workers_ignore_ctrl_c():
+            return self.pool.submit(play_table, task, tables_dir, runner)
+
+    def deals_played(self) -> list[tuple[str, int]]:
+        """The workers' deal reports waiting in the queue."""
+        self._drain()
+        reports, self._deals = self._deals, []
+        return reports
+
+    def faults(self) -> list[tuple[str, Fault]]:
+        """The workers' faults waiting in the queue."""
+        self._drain()
+        faults, self._faults = self._faults, []
+        return faults
+
+    def _drain(self) -> None:
+        while True:
+            try:
+                what, name, value = self.queue.get_nowait()
+            except queue.Empty:
+                return
+            if what == "fault":
+                self._faults.append((name, Fault.from_dict(value)))
+            else:
+                self._deals.append((name, value))
+
+    def poll(self, progress: Progress) -> None:
+        """Nothing: local workers neither join nor leave."""
+
+    def close(self, *, cancel: bool) -> None:
+        """Wait for the workers to exit, or kill them when ``cancel``."""
+        if cancel:
+            for child in multiprocessing.active_children():
+                child.kill()
+            self.pool.shutdown(wait=False, cancel_futures=True)
+        else:
+            self.pool.shutdown(wait=True)
 
 
 def read_deals(folder: Path) -> list[DealRecord]:
@@ -148,11 +230,41 @@ def _clean_hidden(tables_dir: Path) -> None:
 
 
 def _install(outcome: TableOutcome, tables_dir: Path) -> Path:
+    folder = outcome.folder
+    if outcome.archive is not None:
+        folder = Path(tempfile.mkdtemp(prefix=f".{outcome.name}.", dir=tables_dir))
+        unpack_table(outcome.archive, folder)
+    assert folder is not None, "an outcome has a folder or an archive"
     target = tables_dir / outcome.name
     if target.exists():
         shutil.rmtree(target)
-    outcome.folder.rename(target)
+    folder.rename(target)
     return target
+
+
+def pack_table(folder: Path) -> bytes:
+    """A played table's folder as a gzipped tar: folders and regular files only, links never followed."""
+    buffer = io.BytesIO()
+    with tarfile.open(fileobj=buffer, mode="w:gz", compresslevel=1) as archive:
+        for path in sorted(_regular_tree(folder)):
+            archive.add(path, arcname=str(path.relative_to(folder)), recursive=False)
+    return buffer.getvalue()
+
+
+def _regular_tree(folder: Path) -> Iterator[Path]:
+    for entry in os.scandir(folder):
+        path = Path(entry.path)
+        if entry.is_dir(follow_symlinks=False):
+            yield path
+            yield from _regular_tree(path)
+        elif entry.is_file(follow_symlinks=False):
+            yield path
+
+
+def unpack_table(archive: bytes, folder: Path) -> None:
+    """Unpack :func:`pack_table`'s archive into ``folder`` (tar's ``data`` filter: nothing outside it)."""
+    with tarfile.open(fileobj=io.BytesIO(archive), mode="r:gz") as packed:
+        packed.extractall(folder, filter="data")
 
 
 def execute(
@@ -160,35 +272,37 @@ def execute(
     run_dir: Path,
     tasks: Sequence[TableTask],
     *,
-    jobs: int,
+    jobs: int = 1,
+    scheduler: str | None = None,
     progress: Progress,
     table_runner: TableRunner | None = None,
     label: str = "tables",
 ) -> list[str]:
-    """Play ``tasks`` in ``jobs`` worker processes, committing each; return the failures' messages."""
+    """Play ``tasks`` in ``jobs`` local worker processes, or on the Dask cluster at ``scheduler``.
+
+    Each finished table is committed at once; the failures' messages are returned.
+    """
     tables_dir = run_dir / TABLES_DIR
     tables_dir.mkdir(parents=True, exist_ok=True)
     _clean_hidden(tables_dir)
     if not tasks:
         return []
     runner = table_runner or run_table
-    context = multiprocessing.get_context("spawn")
-    progress_queue = context.Queue()
     failures: list[str] = []
     deals_seen: dict[str, int] = {}
-    pool = ProcessPoolExecutor(
-        max_workers=jobs, mp_context=context, initializer=_init_worker, initargs=(progress_queue, os.getpid())
-    )
+    pool = _open_pool(jobs, scheduler, progress)
     progress.start(label, tables=len(tasks), deals=sum(t.config.deals for t in tasks))
     try:
         configured = {t.name: t.config.deals for t in tasks}
-        with _workers_ignore_ctrl_c():
-            pending: dict[Future[TableOutcome], str] = {
-                pool.submit(play_table, task, tables_dir, runner): task.name for task in tasks
-            }
+        pending: dict[Future[TableOutcome], str] = {
+            pool.submit(task, tables_dir, runner): task.name for task in tasks
+        }
         while pending:
             done, _ = wait(pending, timeout=0.2, return_when=FIRST_COMPLETED)
-            _drain(progress_queue, progress, deals_seen)
+            _count_deals(pool.deals_played(), progress, deals_seen)
+            for table, fault in pool.faults():
+                progress.fault(table, fault)
+            pool.poll(progress)
             for future in done:
                 name = pending.pop(future)
                 _collect(future, name, store, tables_dir, failures, progress)
@@ -196,14 +310,20 @@ def execute(
                 deals_seen[name] = configured[name]
     except BaseException:
         # Interrupted or broken: stop the tables being played now; the next run plays them again.
-        for child in multiprocessing.active_children():
-            child.kill()
-        pool.shutdown(wait=False, cancel_futures=True)
+        pool.close(cancel=True)
         raise
     finally:
         progress.stop()
-    pool.shutdown(wait=True)
+    pool.close(cancel=False)
     return failures
+
+
+def _open_pool(jobs: int, scheduler: str | None, progress: Progress) -> TablePool:
+    if scheduler is None:
+        return LocalPool(jobs)
+    from arena.tournament.cluster import ClusterPool  # Dask is imported only for a cluster run
+
+    return ClusterPool(scheduler, progress)
 
 
 def _collect(
@@ -219,6 +339,8 @@ def _collect(
         outcome = future.result()
     except BrokenProcessPool as error:
         raise ArenaError(f"a worker process died while playing {name}: {error}") from error
+    except ProgramChanged as error:
+        raise ProgramChanged(f"{name} did not start: {error}; the tournament stops") from None
     except Exception as error:
         message = f"{name}: {type(error).__name__}: {error}"
         store.record_failure(name, message)
@@ -229,16 +351,8 @@ def _collect(
     store.record_table(name, outcome.result, read_deals(folder))
 
 
-def _drain(progress_queue: Any, progress: Progress, seen: dict[str, int]) -> None:
-    while True:
-        try:
-            what, name, value = progress_queue.get_nowait()
-        except queue.Empty:
-            return
-        if what == "fault":
-            progress.fault(name, Fault.from_dict(value))
-            continue
-        number = value
+def _count_deals(reports: list[tuple[str, int]], progress: Progress, seen: dict[str, int]) -> None:
+    for name, number in reports:
         if number > seen.get(name, 0):
             progress.advance(deals=number - seen.get(name, 0))
             seen[name] = number

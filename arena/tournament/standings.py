@@ -34,6 +34,8 @@ class Standing:
     faults: int
     disqualified: int
     build_failed: int
+    disqualified_tables: str = ""
+    """The tables at which the team was disqualified, space-separated."""
 
     @property
     def ci95_half_width(self) -> float:
@@ -69,7 +71,10 @@ def compute_standings(store: Store, *, duplicate: bool = False) -> list[Standing
         for t in store.teams()
     }
     deals_of = {t.name: t.deals_played for t in store.tables(TableKind.ROUND)}
+    banned: dict[str, list[str]] = defaultdict(list)
     for row in store.results(TableKind.ROUND):
+        if row.disqualified:
+            banned[row.team].append(row.table_name)
         line = totals[row.team]
         line["tables"] += 1
         line["deals"] += deals_of[row.table_name]
@@ -97,6 +102,7 @@ def compute_standings(store: Store, *, duplicate: bool = False) -> list[Standing
             faults=line["faults"],
             disqualified=line["disqualified"],
             build_failed=line["build_failed"],
+            disqualified_tables=" ".join(banned[team]),
         )
         for rank, (team, line, per_deal, low, high) in enumerate(unranked, start=1)
     ]

@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import sqlite3
 import zlib
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from enum import StrEnum, unique
@@ -46,6 +46,7 @@ class TableStatus(StrEnum):
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS notes (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS teams (
     team TEXT PRIMARY KEY, program TEXT NOT NULL, language TEXT NOT NULL, sha256 TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS tables (
@@ -194,6 +195,24 @@ class Store:
                 [(t.team, t.program, t.language, t.sha256) for t in teams],
             )
             self._insert_tables(conn, TableKind.ROUND, settings["deals"], jobs)
+
+    def note(self, key: str) -> Any:
+        """A value kept beside the settings (e.g. what the final was played with), None when unset."""
+        row = self.conn.execute("SELECT value FROM notes WHERE key = ?", (key,)).fetchone()
+        return json.loads(row[0]) if row else None
+
+    def set_note(self, key: str, value: Any) -> None:
+        """Keep ``value`` (JSON) under ``key``."""
+        with self.transaction() as conn:
+            text = json.dumps(value, sort_keys=True)
+            conn.execute("INSERT OR REPLACE INTO notes (key, value) VALUES (?, ?)", (key, text))
+
+    def discard_table(self, name: str) -> None:
+        """Forget a table wholly (schedule, seats and outcome): the final played again with ``--again``."""
+        with self.transaction() as conn:
+            for table in ("deals", "faults", "results", "builds", "seats"):
+                conn.execute(f"DELETE FROM {table} WHERE table_name = ?", (name,))
+            conn.execute("DELETE FROM tables WHERE name = ?", (name,))
 
     def add_table(self, kind: TableKind, deals: int, job: TableJob) -> None:
         """Schedule one more table (the final) unless it is already scheduled."""
@@ -400,6 +419,24 @@ def _require_ours(conn: sqlite3.Connection, path: Path) -> None:
     if names and "meta" not in names:
         conn.close()
         raise ConfigError(f"{path} is an SQLite database but not a tournament's; {_LEFT_ALONE}")
+
+
+@contextmanager
+def stored_deals(run_dir: Path) -> Iterator[Callable[[str, str], list[tuple[str, Iterable[Any]]]] | None]:
+    """For ``arena verify``: a table's deals as the database holds them (None when RUN_DIR has none)."""
+    if not (run_dir / DB_NAME).is_file():
+        yield None
+        return
+    store = Store(run_dir)
+
+    def records(_stage: str, table: str) -> list[tuple[str, Iterable[Any]]]:
+        done = any(t.name == table and t.status == TableStatus.DONE for t in store.tables(None))
+        return [(DB_NAME, store.deal_events(table))] if done else []
+
+    try:
+        yield records
+    finally:
+        store.close()
 
 
 def _statements() -> list[str]:

@@ -21,11 +21,11 @@ from pathlib import Path
 from watchdog.events import FileSystemEvent, FileSystemEventHandler
 from watchdog.observers import Observer
 
+from arena.atomic import write_atomically
 from arena.errors import ArenaError
 from arena.games.codem.check import check_program, render_report
 from arena.games.codem.table import TableConfig
 from arena.names import REPORT_SUFFIX, name_problem
-from arena.tournament.atomic import write_atomically
 from arena.tournament.submissions import file_digest
 
 Checker = Callable[[Path], str]
@@ -62,7 +62,7 @@ def check_in_process(program: Path) -> str:
     try:
         with tempfile.TemporaryDirectory(prefix="arena-watch-") as folder:
             config = TableConfig(deals=CHECK_DEALS)
-            report = check_program(program, config, seats=CHECK_SEATS, out=Path(folder))
+            report = check_program(program, config, seats=CHECK_SEATS, out=Path(folder), seed=None)
     except ArenaError as error:
         return not_checked(program, str(error))
     return render_report(report)

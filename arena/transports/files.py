@@ -59,8 +59,8 @@ class FileTransport:
 
     def exchange(self, inputs: Mapping[str, str]) -> FileReply:
         """Write ``inputs`` (name -> text), run the program, read its answer, police its help files."""
-        for name, text in inputs.items():
-            self._write(name, text.encode(), 0o444)
+        for name, content in inputs.items():
+            self._write(name, content.encode(), 0o444)
         self._write(self.output_name, b"", 0o666)
         run = self._run()
         text = self._read_output()

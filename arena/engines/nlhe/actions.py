@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 
@@ -26,7 +27,7 @@ class RaiseTo:
         _set_amount(self, amount)
 
 
-_set_amount = RaiseTo.amount.__set__  # type: ignore[attr-defined]
+_set_amount: Callable[[RaiseTo, int], None] = RaiseTo.__dict__["amount"].__set__
 
 Action = Fold | CheckCall | RaiseTo
 

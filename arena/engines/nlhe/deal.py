@@ -8,13 +8,13 @@ ones of docs/protocol.md: seats are numbered 1..N, left of seat ``p`` is ``p+1``
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any, NamedTuple
+from enum import Enum, unique
+from typing import Any, NoReturn
 
 from arena.engines.nlhe.actions import Action, CheckCall, Fold, RaiseTo
 from arena.engines.nlhe.events import (
     ActionKind,
     ActionTaken,
-    BlindPosted,
     DealEnded,
     DealStarted,
     Event,
@@ -28,9 +28,12 @@ from arena.engines.nlhe.events import (
 )
 from arena.engines.nlhe.pots import side_pots, split_pot
 from arena.engines.nlhe.rules import TableRules
+from arena.engines.nlhe.seating import seating_for
 from arena.evaluator import evaluate_holes
 
-# Enum members bound once: the hot path then avoids enum attribute lookups and Python-level enum hashing.
+# Hot-path constants: enum members bound once, the events that never vary made once and shared, and
+# ``_new``, which builds an event NamedTuple from its values in field order (docs/performance.md, "Rules
+# engine", says why each is here).
 _PRE_FLOP, _FLOP, _TURN, _RIVER, _SHOWDOWN = (
     Street.PRE_FLOP,
     Street.FLOP,
@@ -38,7 +41,6 @@ _PRE_FLOP, _FLOP, _TURN, _RIVER, _SHOWDOWN = (
     Street.RIVER,
     Street.SHOWDOWN,
 )
-# Frozen events that never vary are made once and shared.
 _ROUND_ENDED = {street: StreetEnded(street) for street in (_PRE_FLOP, _FLOP, _TURN, _RIVER)}
 _PRE_FLOP_STARTED = StreetStarted(_PRE_FLOP, ())
 _FOLD, _CHECK, _CALL, _BET, _RAISE = (
@@ -49,87 +51,16 @@ _FOLD, _CHECK, _CALL, _BET, _RAISE = (
     ActionKind.RAISE,
 )
 _DECK = frozenset(range(52))
-# Events are NamedTuples: ``_new(ActionTaken, (seat, ...))`` builds the very object ``ActionTaken(seat, ...)``
-# does (values in field order) without the class's Python-level ``__new__``, in half the time.
 _new: Callable[..., Any] = tuple.__new__
 
 
-class _Seating(NamedTuple):
-    """What a deal's seating and blinds imply, before any card is dealt (lists indexed by seat, 0 unused).
+@unique
+class NoRaise(Enum):
+    """Why the actor may not bet or raise (the raise rule's three refusals)."""
 
-    It follows from the blinds, the dealer and which seats are dealt in, unless a blind poster is short (has
-    at most its blind, so posts its whole stack): the stacks only lose the two posts (``bet``).
-    """
-
-    in_deal: tuple[int, ...]  # seats dealt in, ascending
-    order: tuple[int, ...]  # the same, starting left of the dealer and ending with it
-    after: tuple[tuple[int, ...], ...]  # per seat: the other dealt seats going left from it, then itself
-    small: int  # the seat posting the small blind
-    big: int  # the seat posting the big blind
-    bet: list[int]  # the blinds (also each seat's deal total so far)
-    all_in: list[bool]  # a blind that took a whole stack
-    idle: list[bool]  # not dealt in, or all-in on its blind: never asked to act
-    active: int  # seats dealt in and not all-in
-    current: int  # the largest blind posted
-    blinds: tuple[BlindPosted, BlindPosted]  # small, then big
-    pot: int  # the blinds together
-    dealing: tuple[tuple[int, int, int], ...]  # (seat, deck index of its first card, of its second) in order
-    board_at: tuple[int, int, int, int, int]  # deck indices of the three flop cards, the turn and the river
-    actor: int | None  # the first seat to act; None when the blinds leave nobody to act
-
-
-# Seatings without a short blind, per (small blind, big blind, dealer, seats, the seats without chips): a
-# remembered one was made from a dealer and stacks that passed the checks, which any stacks with the same key
-# pass too, apart from negative amounts (checked every deal). Kept as plain tuples in the order of the
-# fields: CPython unpacks an exact tuple in a third of the time it takes for a NamedTuple.
-_SEATINGS: dict[tuple[int, int, int, int, tuple[int, ...]], tuple[Any, ...]] = {}
-_SMALL, _BIG = _Seating._fields.index("small"), _Seating._fields.index("big")
-
-
-def _seating(small_blind: int, big_blind: int, dealer: int, stacks: tuple[int, ...]) -> _Seating:
-    """The seating and blinds of a deal with these stacks (``ValueError`` when fewer than two have chips)."""
-    seats = len(stacks)
-    dealt = [seat for seat, chips in enumerate(stacks, 1) if chips]
-    count = len(dealt)
-    if count < 2:
-        raise ValueError(f"only {count} seat(s) have chips; a deal needs two")
-    split = dealt.index(dealer) + 1
-    order = (*dealt[split:], *dealt[:split])
-    twice = order + order
-    after: list[tuple[int, ...]] = [()] * (seats + 1)
-    for i, seat in enumerate(order):
-        after[seat] = twice[i + 1 : i + 1 + count]
-    idle = [True] * (seats + 1)
-    for seat in order:
-        idle[seat] = False
-    if count == 2:  # heads-up: the dealer posts the small blind
-        small, big = dealer, order[0]
-    else:
-        small, big = order[0], order[1]
-    # Blinds, each capped by the poster's stack.
-    bet, all_in = [0] * (seats + 1), [False] * (seats + 1)
-    active, current = count, 0
-    blinds = []
-    for seat, blind, amount in ((small, "small", small_blind), (big, "big", big_blind)):
-        chips = stacks[seat - 1]
-        if amount < chips:
-            chips, short = amount, False
-        else:
-            short = all_in[seat] = idle[seat] = True
-            active -= 1
-        bet[seat] = chips
-        current = max(current, chips)
-        blinds.append(BlindPosted(seat, blind, chips, short))
-    # Nobody has acted yet: the first seat left of the big blind that is not idle acts, if it owes chips
-    # or another seat could still answer a bet.
-    waiting = (seat for seat in after[big] if not idle[seat] and (bet[seat] < current or active >= 2))
-    dealing = tuple((seat, i, i + count) for i, seat in enumerate(order))  # one card each, twice round
-    base = 2 * count  # then burn, flop x3, burn, turn, burn, river
-    return _Seating(
-        tuple(dealt), order, tuple(after), small, big, bet, all_in, idle, active, current,
-        (blinds[0], blinds[1]), bet[small] + bet[big], dealing,
-        (base + 1, base + 2, base + 3, base + 5, base + 7), next(waiting, None),
-    )
+    SHORT = "its stack does not exceed what it owes"
+    NOT_REOPENED = "the raises since it acted add up to less than a full raise"
+    UNANSWERABLE = "no other seat still in could answer a raise"
 
 
 class Deal:
@@ -169,6 +100,33 @@ class Deal:
         "rules",
         "street",
     )
+    rules: TableRules
+    deal_number: int
+    dealer: int
+    in_deal: tuple[int, ...]
+    events: list[Event]
+    actor: int | None  # the seat to act; None once the deal is over
+    current_bet: int
+    pot_total: int
+    street: Street
+    board: tuple[int, ...]
+    is_over: bool
+    _order: tuple[int, ...]
+    _after: tuple[tuple[int, ...], ...]
+    _stack: list[int]
+    _bet: list[int]
+    _total: list[int]
+    _faced: list[int]
+    _folded: list[bool]
+    _all_in: list[bool]
+    _idle: list[bool]
+    _live: int
+    _active: int
+    _raise_size: int
+    _late_min_bet: int
+    _holes: list[tuple[int, int] | None]
+    _street_cards: tuple[tuple[int, ...], ...]
+    _final: tuple[int, ...] | None
 
     def __init__(
         self,
@@ -183,42 +141,21 @@ class Deal:
         if len(stacks) != seats:
             raise ValueError(f"{len(stacks)} stacks given for a table of {seats} seats")
         before = tuple(stacks)
-        small_blind, big_blind = rules.small_blind, rules.big_blind
-        lowest = min(before)
-        if lowest > big_blind:  # the usual case: every seat is dealt in and covers its blind
-            out: tuple[int, ...] = ()
-        elif lowest < 0:
-            raise ValueError(f"stacks {list(stacks)} hold a negative amount")
-        else:
-            out = tuple(seat for seat, chips in enumerate(before, 1) if not chips)
-        key = (small_blind, big_blind, dealer, seats, out)
-        seating = _SEATINGS.get(key)
-        if seating is None and (not 1 <= dealer <= seats or stacks[dealer - 1] <= 0):
-            raise ValueError(f"dealer {dealer} is not a seat 1..{seats} with chips")
+        seating = seating_for(rules, dealer, before)
         if len(deck) != 52 or _DECK.difference(deck):  # 52 cards holding all of 0..51: a permutation
             raise ValueError(f"the deck holds {len(deck)} cards, not the 52 distinct cards 0..51")
-        stack = [0, *before]  # chips behind, indexed by seat (0 unused), once the blinds are taken below
-        if seating is None or (
-            lowest <= big_blind
-            and (stack[seating[_SMALL]] <= small_blind or stack[seating[_BIG]] <= big_blind)
-        ):  # not remembered, or a blind poster is short this time
-            made = _seating(small_blind, big_blind, dealer, before)
-            seating = tuple(made)
-            if not any(made.all_in):  # a short blind's record depends on its stack: made again each time
-                if len(_SEATINGS) >= 4096:
-                    _SEATINGS.clear()
-                _SEATINGS[key] = seating
         self.rules = rules
         self.deal_number = deal_number
         self.dealer = dealer
         (
             in_deal, order, after, small, big, bet, all_in, idle, active, current, blinds, pot, dealing,
-            board_at, actor,
+            board_at,
         ) = seating
         self.in_deal = in_deal
         self._order = order
         self._after = after
         size = seats + 1  # per-seat lists are indexed by seat number; index 0 is unused
+        stack = [0, *before]  # chips behind, once the blinds are taken
         stack[small] -= bet[small]
         stack[big] -= bet[big]
         self._stack = stack
@@ -234,10 +171,10 @@ class Deal:
         self.current_bet = current
         self.pot_total = pot
         self.street = _PRE_FLOP
-        self._raise_size = big_blind  # the minimum raise increment
-        self.board: tuple[int, ...] = ()
+        self._raise_size = rules.big_blind  # the minimum raise increment
+        self.board = ()
         self.is_over = False
-        self._final: tuple[int, ...] | None = None
+        self._final = None
 
         holes: list[tuple[int, int] | None] = [None] * size
         events: list[Event] = [_new(DealStarted, (deal_number, dealer, before, in_deal)), *blinds]
@@ -248,10 +185,10 @@ class Deal:
         self._holes = holes
         flop1, flop2, flop3, turn, river = board_at
         self._street_cards = ((deck[flop1], deck[flop2], deck[flop3]), (deck[turn],), (deck[river],))
-        self._late_min_bet = rules.late_street_multiplier * big_blind
+        self._late_min_bet = rules.late_street_multiplier * rules.big_blind
         events.append(_PRE_FLOP_STARTED)
-        self.actor = actor
-        if actor is None:
+        self.actor = self._next_actor(after[big])
+        if self.actor is None:  # the blinds leave nobody to act
             self._end_round()
 
     # ----------------------------------------------------------------------------------- queries
@@ -300,33 +237,16 @@ class Deal:
         return self.actor is not None and self._bet[self.actor] == self.current_bet
 
     def can_raise(self) -> bool:
-        """Whether the actor may bet or raise now.
-
-        Not when it cannot put in more than a call; not when no other live seat could put in more than
-        the current bet (every other seat is all-in or covered, so a raise could never be called); not
-        when it already acted and the bets since add up to less than a full raise (all-ins for less do
-        not reopen the betting).
-        """
+        """Whether the actor may bet or raise now (the rule is :meth:`_why_no_raise`)."""
         seat = self.actor
-        if seat is None:
-            return False
-        current = self.current_bet
-        if self._stack[seat] <= current - self._bet[seat]:
-            return False
-        faced = self._faced[seat]
-        if faced >= 0 and current - faced < self._raise_size:
-            return False
-        bet, stack, folded = self._bet, self._stack, self._folded
-        for other in self._order:
-            if other != seat and not folded[other] and bet[other] + stack[other] > current:
-                return True
-        return False
+        return seat is not None and self._why_no_raise(seat) is None
 
     def min_raise_to(self) -> int:
-        """The smallest street total the actor may raise to (its all-in when that is smaller)."""
+        """The smallest street total the actor may raise to: a full raise over the current bet (by the
+        largest bet or raise of the round, at least the opening minimum), or its all-in when smaller."""
         seat = self.actor
         if seat is None:
-            raise ValueError(f"deal {self.deal_number} is over: no seat is to act")
+            self._nobody_to_act()
         full = self.current_bet + self._raise_size
         all_in = self._bet[seat] + self._stack[seat]
         return full if full < all_in else all_in
@@ -335,34 +255,75 @@ class Deal:
         """The largest street total the actor may raise to: all-in."""
         seat = self.actor
         if seat is None:
-            raise ValueError(f"deal {self.deal_number} is over: no seat is to act")
+            self._nobody_to_act()
         return self._bet[seat] + self._stack[seat]
+
+    # ---------------------------------------------------------------------------------------- rules
+    def _nobody_to_act(self) -> NoReturn:
+        """The one refusal of every action and legal-range query once no seat is to act."""
+        raise ValueError(f"deal {self.deal_number} is over: no seat is to act")
+
+    def _why_no_raise(self, seat: int) -> NoRaise | None:
+        """The raise rule: why ``seat`` may not bet or raise now, or ``None`` when it may.
+
+        Not when it cannot put in more than a call; not when it already acted and the bets since add up
+        to less than a full raise (all-ins for less do not reopen the betting); not when no other live
+        seat could put in more than the current bet (every other seat is all-in or covered, so a raise
+        could never be called).
+        """
+        current = self.current_bet
+        if self._stack[seat] <= current - self._bet[seat]:
+            return NoRaise.SHORT
+        faced = self._faced[seat]
+        if faced >= 0 and current - faced < self._raise_size:
+            return NoRaise.NOT_REOPENED
+        bet, stack, folded = self._bet, self._stack, self._folded
+        for other in self._order:
+            if other != seat and not folded[other] and bet[other] + stack[other] > current:
+                return None
+        return NoRaise.UNANSWERABLE
+
+    def _next_actor(self, seats: Sequence[int]) -> int | None:
+        """The first of ``seats`` that still has to act: not folded or all-in, and it owes chips or has not
+        acted this round while another seat could still answer a bet. ``None`` when none has to."""
+        idle, bet, faced, current = self._idle, self._bet, self._faced, self.current_bet
+        for seat in seats:
+            if not idle[seat] and (bet[seat] < current or (faced[seat] < 0 and self._active >= 2)):
+                return seat
+        return None
 
     # ------------------------------------------------------------------------------------ verify
     def verify_fold(self) -> None:
         """Raise ``ValueError`` unless the actor may fold (always, while the deal runs)."""
-        self._require_actor()
+        if self.actor is None:
+            self._nobody_to_act()
 
     def verify_check_call(self) -> None:
         """Raise ``ValueError`` unless the actor may check or call (always, while the deal runs)."""
-        self._require_actor()
+        if self.actor is None:
+            self._nobody_to_act()
 
     def verify_raise_to(self, amount: int) -> None:
         """Raise ``ValueError``, naming the numbers, unless the actor may raise to ``amount``."""
-        seat = self._require_actor()
+        seat = self.actor
+        if seat is None:
+            self._nobody_to_act()
         if type(amount) is not int:
             raise ValueError(f"raise to {amount!r}: a street total must be a whole number of chips")
-        if not self.can_raise():
-            owed = self.current_bet - self._bet[seat]
-            if self._stack[seat] <= owed:
-                reason = f"its stack {self._stack[seat]} does not exceed the {owed} it owes"
-            elif self._faced[seat] >= 0 and self.current_bet - self._faced[seat] < self._raise_size:
-                reason = (
-                    f"it already acted at a bet of {self._faced[seat]} and the raises since, to "
-                    f"{self.current_bet}, add up to less than a full raise of {self._raise_size}"
-                )
-            else:
-                reason = f"no other seat still in can put in more than the current bet {self.current_bet}"
+        refusal = self._why_no_raise(seat)
+        if refusal is not None:
+            current, faced = self.current_bet, self._faced[seat]
+            match refusal:
+                case NoRaise.SHORT:
+                    owed = current - self._bet[seat]
+                    reason = f"its stack {self._stack[seat]} does not exceed the {owed} it owes"
+                case NoRaise.NOT_REOPENED:
+                    reason = (
+                        f"it already acted at a bet of {faced} and the raises since, to {current}, add up "
+                        f"to less than a full raise of {self._raise_size}"
+                    )
+                case NoRaise.UNANSWERABLE:
+                    reason = f"no other seat still in can put in more than the current bet {current}"
             raise ValueError(f"seat {seat} cannot raise: {reason}")
         low, high = self.min_raise_to(), self.max_raise_to()
         if amount < low:
@@ -375,16 +336,20 @@ class Deal:
 
     def can_fold(self) -> bool:
         """Whether the actor may fold."""
-        return self.actor is not None
+        return self._allows(self.verify_fold)
 
     def can_check_call(self) -> bool:
         """Whether the actor may check or call."""
-        return self.actor is not None
+        return self._allows(self.verify_check_call)
 
     def can_raise_to(self, amount: int) -> bool:
         """Whether the actor may raise to ``amount``."""
+        return self._allows(self.verify_raise_to, amount)
+
+    @staticmethod
+    def _allows(verify: Callable[..., None], *args: Any) -> bool:
         try:
-            self.verify_raise_to(amount)
+            verify(*args)
         except ValueError:
             return False
         return True
@@ -394,7 +359,7 @@ class Deal:
         """Play ``action`` for the actor; return the events it produced (``ValueError`` if illegal)."""
         seat = self.actor
         if seat is None:
-            raise ValueError(f"deal {self.deal_number} is over: no seat is to act")
+            self._nobody_to_act()
         kind = type(action)
         bet = self._bet
         if kind is CheckCall:
@@ -425,26 +390,16 @@ class Deal:
             event = _new(ActionTaken, (seat, _FOLD, 0, bet[seat], False))
         elif kind is RaiseTo:
             amount = action.amount  # type: ignore[union-attr]
-            previous = self.current_bet
-            before = bet[seat]
-            stack = self._stack[seat]
-            high = before + stack
-            raise_size = self._raise_size
-            full = previous + raise_size
-            faced = self._faced[seat]
-            # Legal (as can_raise and the limits say) or verify_raise_to names why not.
+            previous, before, stack = self.current_bet, bet[seat], self._stack[seat]
+            full, high = previous + self._raise_size, before + stack
+            # The fast path of verify_raise_to: the raise rule (one call) and the limits of min_raise_to and
+            # max_raise_to; verify_raise_to runs only to name what failed. tests/test_nlhe_properties.py
+            # checks that apply accepts exactly the amounts can_raise_to accepts.
             if (
                 type(amount) is not int
-                or high <= previous
-                or (faced >= 0 and previous - faced < raise_size)
+                or self._why_no_raise(seat) is not None
                 or not (full if full < high else high) <= amount <= high
             ):
-                self.verify_raise_to(amount)
-            folded, stacks = self._folded, self._stack
-            for other in self._order:  # some other seat still in must be able to put in more
-                if other != seat and not folded[other] and bet[other] + stacks[other] > previous:
-                    break
-            else:
                 self.verify_raise_to(amount)
             added = amount - before
             stack -= added
@@ -457,7 +412,7 @@ class Deal:
                 self._active -= 1
             else:
                 all_in = False
-            if amount - previous >= raise_size:  # a full raise sets the next minimum
+            if amount - previous >= self._raise_size:  # a full raise sets the next minimum
                 self._raise_size = amount - previous
             self._faced[seat] = self.current_bet = current = amount
             event = _new(ActionTaken, (seat, _RAISE if previous else _BET, added, amount, all_in))
@@ -466,13 +421,10 @@ class Deal:
         events = self.events
         events.append(event)
         if self._live > 1:
-            # The next seat that still has to act, going left (inlined: this is the hot path); ``current``
-            # is the current bet after the action.
+            # _next_actor(self._after[seat]), written out: this runs after every action
             idle, faced = self._idle, self._faced
             for other in self._after[seat]:
-                if idle[other]:
-                    continue
-                if bet[other] < current or (faced[other] < 0 and self._active >= 2):
+                if not idle[other] and (bet[other] < current or (faced[other] < 0 and self._active >= 2)):
                     self.actor = other
                     return [event]
         start = len(events) - 1
@@ -480,12 +432,6 @@ class Deal:
         return events[start:]
 
     # ---------------------------------------------------------------------------------- internals
-    def _require_actor(self) -> int:
-        seat = self.actor
-        if seat is None:
-            raise ValueError(f"deal {self.deal_number} is over: no seat is to act")
-        return seat
-
     def _end_round(self) -> None:
         """Close the betting round and move on: next street, run-out and showdown, or a fold win."""
         events = self.events
@@ -496,13 +442,8 @@ class Deal:
             return
         if self.street is not _RIVER and self._active >= 2:
             self._start_street()
-            # Nothing is owed and nobody has acted: the first seat that is not idle opens the round
-            # (there are at least two).
-            idle = self._idle
-            for seat in self._order:
-                if not idle[seat]:
-                    self.actor = seat
-                    return
+            self.actor = self._next_actor(self._order)  # at least two seats can still bet
+            return
         if self._active < 2:  # two seats that can still bet both matched the largest contribution
             self._return_uncalled()
         while self.street is not _RIVER:
@@ -513,6 +454,7 @@ class Deal:
     def _start_street(self) -> None:
         """Deal the next street's cards and open its betting round."""
         previous = self.street
+        cards: tuple[int, ...]
         if previous is _PRE_FLOP:
             street, cards, self._raise_size = _FLOP, self._street_cards[0], self.rules.big_blind
         else:

@@ -8,8 +8,9 @@ give a JSON-ready round trip. Seats are numbered 1..N; cards are indices 0..51 (
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from enum import StrEnum, unique
-from typing import Any, NamedTuple, TypeVar
+from typing import Any, NamedTuple, TypeVar, cast
 
 
 @unique
@@ -34,80 +35,85 @@ class ActionKind(StrEnum):
     RAISE = "raise"
 
 
-_T = TypeVar("_T", bound=tuple)
+_T = TypeVar("_T", bound=tuple[Any, ...])
+
+EVENT_TYPES: dict[str, type[tuple[Any, ...]]] = {}
+"""Every event type by its ``kind`` tag, in the order of a deal."""
 
 
-def _same_event(self: tuple, other: object) -> bool:
+def _same_event(self: tuple[Any, ...], other: object) -> bool:
     if type(other) is type(self):
         return tuple.__eq__(self, other)
     return False if isinstance(other, tuple) else NotImplemented
 
 
-def _other_event(self: tuple, other: object) -> bool:
+def _other_event(self: tuple[Any, ...], other: object) -> bool:
     if type(other) is type(self):
         return tuple.__ne__(self, other)
     return True if isinstance(other, tuple) else NotImplemented
 
 
-def _unordered(self: tuple, other: object) -> bool:
+def _unordered(self: tuple[Any, ...], other: object) -> bool:
     raise TypeError(f"{type(self).__name__} events are not ordered")
 
 
-def _record(cls: type[_T]) -> type[_T]:
-    """Give a ``NamedTuple`` event class the equality of a record: equal only to the same type with the
-    same fields (hashed like its fields), and no ordering."""
-    cls.__eq__ = _same_event  # type: ignore[assignment]
-    cls.__ne__ = _other_event  # type: ignore[assignment]
-    cls.__hash__ = tuple.__hash__  # type: ignore[assignment]
-    cls.__lt__ = cls.__le__ = cls.__gt__ = cls.__ge__ = _unordered  # type: ignore[assignment]
-    return cls
+def _event(kind: str) -> Callable[[type[_T]], type[_T]]:
+    """Make a ``NamedTuple`` class the event tagged ``kind`` (its class attribute ``kind``) and give it the
+    equality of a record: equal only to the same type with the same fields (hashed like its fields), and
+    no ordering."""
+
+    def make(cls: type[_T]) -> type[_T]:
+        cls.kind = kind  # type: ignore[attr-defined]
+        cls.__eq__ = _same_event  # type: ignore[method-assign]
+        cls.__ne__ = _other_event  # type: ignore[method-assign,assignment]
+        cls.__hash__ = tuple.__hash__  # type: ignore[method-assign]
+        cls.__lt__ = cls.__le__ = cls.__gt__ = cls.__ge__ = _unordered  # type: ignore[method-assign]
+        EVENT_TYPES[kind] = cls
+        return cls
+
+    return make
 
 
-@_record
+@_event("deal_started")
 class DealStarted(NamedTuple):
     """A deal begins. ``stacks[i]`` is seat ``i+1``'s chips before blinds; ``in_deal`` the dealt seats."""
 
-    kind = "deal_started"
     deal: int
     dealer: int
     stacks: tuple[int, ...]
     in_deal: tuple[int, ...]
 
 
-@_record
+@_event("blind_posted")
 class BlindPosted(NamedTuple):
     """A forced bet: ``blind`` is ``"small"`` or ``"big"``; ``amount`` may be short when all-in."""
 
-    kind = "blind_posted"
     seat: int
     blind: str
     amount: int
     all_in: bool
 
 
-@_record
+@_event("hole_cards")
 class HoleCardsDealt(NamedTuple):
     """A seat's two private cards."""
 
-    kind = "hole_cards"
     seat: int
     cards: tuple[int, int]
 
 
-@_record
+@_event("street_started")
 class StreetStarted(NamedTuple):
     """A betting round begins; ``board`` holds the cards dealt for it (3, 1, 1, or none pre-flop)."""
 
-    kind = "street_started"
     street: Street
     board: tuple[int, ...]
 
 
-@_record
+@_event("action")
 class ActionTaken(NamedTuple):
     """A seat acted. ``street_total`` is its total in this round afterwards; ``added`` what it put in now."""
 
-    kind = "action"
     seat: int
     action: ActionKind
     added: int
@@ -115,39 +121,35 @@ class ActionTaken(NamedTuple):
     all_in: bool
 
 
-@_record
+@_event("street_ended")
 class StreetEnded(NamedTuple):
     """A betting round is over (also emitted for the round in which the deal ended by folds)."""
 
-    kind = "street_ended"
     street: Street
 
 
-@_record
+@_event("uncalled_returned")
 class UncalledBetReturned(NamedTuple):
     """Chips no other seat matched go back to the seat that bet them."""
 
-    kind = "uncalled_returned"
     seat: int
     amount: int
 
 
-@_record
+@_event("hand_shown")
 class HandShown(NamedTuple):
     """At a showdown: a seat's cards and hand strength (``arena.evaluator.evaluate``)."""
 
-    kind = "hand_shown"
     seat: int
     cards: tuple[int, int]
     strength: int
     folded: bool
 
 
-@_record
+@_event("pot_awarded")
 class PotAwarded(NamedTuple):
     """One pot (index 0 is the main pot) and who gets what of it."""
 
-    kind = "pot_awarded"
     pot: int
     amount: int
     eligible: tuple[int, ...]
@@ -156,11 +158,10 @@ class PotAwarded(NamedTuple):
     showdown: bool
 
 
-@_record
+@_event("deal_ended")
 class DealEnded(NamedTuple):
     """The deal is over; ``stacks[i]`` is seat ``i+1``'s chips now."""
 
-    kind = "deal_ended"
     stacks: tuple[int, ...]
     showdown: bool
 
@@ -178,31 +179,16 @@ Event = (
     | DealEnded
 )
 
-EVENT_TYPES: dict[str, type] = {
-    cls.kind: cls
-    for cls in (
-        DealStarted,
-        BlindPosted,
-        HoleCardsDealt,
-        StreetStarted,
-        ActionTaken,
-        StreetEnded,
-        UncalledBetReturned,
-        HandShown,
-        PotAwarded,
-        DealEnded,
-    )
-}
-
 _ENUM_FIELDS: dict[str, type] = {"street": Street, "action": ActionKind}
 
 
-_FIELD_NAMES: dict[type, tuple[str, ...]] = {cls: cls._fields for cls in EVENT_TYPES.values()}
+_FIELD_NAMES: dict[type, tuple[str, ...]] = {cls: cls._fields for cls in EVENT_TYPES.values()}  # type: ignore[attr-defined]
+_KINDS: dict[type, str] = {cls: kind for kind, cls in EVENT_TYPES.items()}
 
 
 def event_to_dict(event: Event) -> dict[str, Any]:
     """JSON-ready dict with the ``kind`` tag first (events hold only flat values and tuples of ints)."""
-    data: dict[str, Any] = {"kind": event.kind}
+    data: dict[str, Any] = {"kind": _KINDS[type(event)]}
     for name in _FIELD_NAMES[type(event)]:
         value = getattr(event, name)
         data[name] = list(value) if isinstance(value, tuple) else value
@@ -220,7 +206,7 @@ def event_from_dict(data: dict[str, Any]) -> Event:
         elif isinstance(value, list):
             value = tuple(value)
         values[name] = value
-    return cls(**values)
+    return cast(Event, cls(**values))
 
 
 __all__ = [

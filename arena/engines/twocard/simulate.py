@@ -24,7 +24,8 @@ def _sample(probs: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     """One choice per row of ``probs`` (n, 3)."""
     u = rng.random(len(probs))
     cumulative = probs.cumsum(axis=1)
-    return (u[:, None] >= cumulative[:, :-1]).sum(axis=1)
+    choices: np.ndarray = (u[:, None] >= cumulative[:, :-1]).sum(axis=1)
+    return choices
 
 
 def _betting(

@@ -107,7 +107,8 @@ def _betting_round(
         return (base + (k - 1) * bet)[:, None]
 
     def total(w: np.ndarray) -> np.ndarray:
-        return w.sum(axis=1, keepdims=True)
+        summed: np.ndarray = w.sum(axis=1, keepdims=True)
+        return summed
 
     responses = np.zeros((*weights.shape[:1], 4, *weights.shape[1:]), dtype=np.int8)
     p3, responses[:, 3] = _choose(
@@ -138,7 +139,8 @@ def _solve(strategy: Strategy, mistake: float, fixed: Policy | None) -> tuple[fl
 
     def showdown(ends: np.ndarray) -> np.ndarray:
         stake = base2[:, None] + _BETS[None, :] * bet2
-        return stake[:, :, None] * (ends @ COMPARE.T)
+        result: np.ndarray = stake[:, :, None] * (ends @ COMPARE.T)
+        return result
 
     def draw_stage(ends: np.ndarray) -> np.ndarray:
         before = ends[0]  # (7 outcomes, 15 server hands before the draw)

@@ -11,16 +11,18 @@ is its text, as ``arena check`` prints it and as ``arena watch`` writes it besid
 
 from __future__ import annotations
 
+import hashlib
 import random
 import statistics
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import StrEnum, unique
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
 from arena.cards import derive_seed
+from arena.decks.commitment import start_single_table
 from arena.errors import ConfigError
 from arena.faults import Fault
 from arena.games.codem.protocol import DEAL_FILE, INPUT_FILE, MONEY_FILE, help_files_left
@@ -34,6 +36,7 @@ HOUSE_BOTS = ("Tight.c", "Raiser.cpp", "Bluffer.pl", "Caller.py", "Tracker.rb", 
 """Five of them sit at every check table (Learner only when the program checked is one of the others)."""
 SEATS = 6
 FIXED_SEATS = (1, SEATS)
+CHECK = "check"
 
 
 def seats_to_try(count: int, seed: int) -> list[int]:
@@ -122,6 +125,8 @@ class CheckReport:
     help_limit: int
     faults: tuple[Fault, ...]
     reasons: tuple[str, ...]
+    decks: str = ""
+    """Where the cards came from: the committed secret key, or the warning that goes with a known seed."""
 
     @property
     def verdict(self) -> Verdict:
@@ -141,6 +146,7 @@ class CheckReport:
             "deals_per_seat": self.deals_per_seat,
             "seats": [{**vars(s), "clean": s.clean} for s in self.seats],
             "deals_played": sum(s.deals_played for s in self.seats),
+            "decks": self.decks,
             "build": {"ok": self.built, "output": self.build_output},
             "decisions": sum(s.decisions for s in self.seats),
             "timing": self.timing,
@@ -164,12 +170,17 @@ def check_program(
     seats: int,
     out: Path,
     against: Path | None = None,
+    seed: int | None = None,
+    deck_key: Path | None = None,
     on_start: Callable[[list[int], list[str]], None] | None = None,
     on_deal: Callable[[int], None] | None = None,
 ) -> CheckReport:
     """Play the program in each seat tried (tables in ``out/seat<N>/``) and report on it.
 
-    ``on_start`` hears the seats and the opponents before play; ``on_deal`` the deals played in all.
+    The decks come from a fresh secret key (or the one in ``deck_key``) committed in ``out/commitment.json``,
+    as at a tournament; every seat's table deals the same cards. ``seed`` deals from a known seed instead
+    (and draws the seats tried; without it they are drawn from the key). ``on_start`` hears the seats and
+    the opponents before play; ``on_deal`` the deals played in all.
     """
     if not program.is_file():
         raise ConfigError(f"{program}: no such program file")
@@ -177,9 +188,13 @@ def check_program(
     if problem is not None:
         raise ConfigError(f"{program.name}: the tournament would not play this file: {problem}")
     language = language_for(program)
-    tried = seats_to_try(seats, config.seed)
+    decks = start_single_table(out, CHECK, key_file=deck_key, seed=seed)
+    secret = decks.secret(CHECK)
+    draw = seed if seed is not None else int.from_bytes(hashlib.sha256(secret or b"").digest()[:8], "big")
+    tried = seats_to_try(seats, draw)
     rivals = opponents(program, against, out)
-    config = config.model_copy(update={"build_cache": out / "builds"})
+    fixed = {"build_cache": out / "builds", "seed": seed or 0, "table_secret": secret}
+    config = TableConfig(**{**dict(config), **fixed})
     if on_start is not None:
         on_start(tried, [p.team for p in rivals])
     results: dict[int, TableResult] = {}
@@ -191,7 +206,7 @@ def check_program(
         )
         if not _team(results[seat], program.stem).built:
             break  # the same build fails in every seat
-    return _report(program, language.name, config, results, rivals, out)
+    return replace(_report(program, language.name, config, results, rivals, out), decks=decks.describe())
 
 
 def _team(result: TableResult, team: str) -> TeamResult:
@@ -286,6 +301,8 @@ def _verdict_reasons(
 def render_report(report: CheckReport, *, replay_from: Path | None = None) -> str:
     """The report as a team reads it (plain text); with ``replay_from``, each fault's replay command."""
     lines = [f"── arena check {report.program} ({report.language}, sandbox: {report.isolation}) ──"]
+    if report.decks:
+        lines.append(report.decks)
     lines.append(f"build: {'ok' if report.built else 'failed'}")
     if report.build_output.strip():
         lines.append(report.build_output.rstrip())

@@ -64,15 +64,19 @@ class TeamResult:
 class TableResult:
     """The outcome of a table."""
 
-    seed: int
+    seed: int | None
+    """The known seed the cards came from; None when they came from a secret deck key."""
     deals_played: int
     teams: tuple[TeamResult, ...]
     isolation: str
+    deck_sha256: str | None = None
+    """SHA-256 of the table secret (its commitment) when the cards came from a secret deck key."""
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready form, with the versions that produced it."""
         return {
             "seed": self.seed,
+            "deck_sha256": self.deck_sha256,
             "deals_played": self.deals_played,
             "isolation": self.isolation,
             "versions": {"arena": __version__, "python": platform.python_version()},
@@ -87,6 +91,7 @@ class TableResult:
             deals_played=data["deals_played"],
             teams=tuple(TeamResult.from_dict(t) for t in data["teams"]),
             isolation=data.get("isolation", ""),
+            deck_sha256=data.get("deck_sha256"),
         )
 
 

@@ -9,7 +9,6 @@ results are :mod:`~arena.games.codem.results`; the table's folder is written by
 
 from __future__ import annotations
 
-import random
 import shutil
 from collections.abc import Callable, Sequence
 from contextlib import ExitStack
@@ -17,14 +16,15 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, SecretBytes
 
-from arena.cards import cards_text, derive_seed, shuffled_deck
+from arena.cards import cards_text
+from arena.decks.derive import sha256_hex, table_decks
 from arena.engines.nlhe.actions import Action, Fold
 from arena.engines.nlhe.deal import Deal
 from arena.engines.nlhe.events import DealEnded, Street
 from arena.engines.nlhe.rules import TableRules, choose_first_dealer, next_dealer
-from arena.errors import ConfigError
+from arena.errors import ConfigError, ProgramChanged
 from arena.faults import Fault, FaultKind
 from arena.games.codem.deal_file import render_deal_file
 from arena.games.codem.output import TableFolder
@@ -56,6 +56,8 @@ class TableConfig(BaseModel):
 
     deals: int = Field(1000, ge=1)
     seed: int = 0
+    table_secret: SecretBytes | None = None
+    """The table's secret from the run's deck key (``arena.decks``); without it ``seed`` fixes the cards."""
     time_limit_s: float = Field(1.0, gt=0)
     max_faults: int = Field(10, ge=1)
     warm_python: bool = True
@@ -66,11 +68,15 @@ class TableConfig(BaseModel):
 
 @dataclass(frozen=True)
 class PlayerSpec:
-    """A team and its program; ``help_dir`` holds help files given before the table (the final table)."""
+    """A team and its program; ``help_dir`` holds help files given before the table (the final table).
+
+    ``sha256`` is the program's hash when it was registered: the table checks it before it starts.
+    """
 
     team: str
     program: Path
     help_dir: Path | None = None
+    sha256: str | None = None
 
 
 @dataclass
@@ -123,6 +129,13 @@ def _validate_players(players: Sequence[PlayerSpec]) -> None:
         if not player.program.is_file():
             raise ConfigError(f"program {player.program} does not exist")
         language_for(player.program)
+        if player.sha256 is not None:
+            now = sha256_hex(player.program.read_bytes())
+            if now != player.sha256:
+                raise ProgramChanged(
+                    f"the program of team {player.team} ({player.program}) changed since it was registered "
+                    f"(SHA-256 {player.sha256[:16]}..., now {now[:16]}...); a run's programs are fixed"
+                )
 
 
 class _Table:
@@ -326,14 +339,16 @@ def run_table(
                 )
                 if notify is not None:
                     notify(f"{seat.team}: build failed, sits out\n{seat.build_output}")
-        dealer_rng = random.Random(derive_seed(config.seed, "dealer"))
+        secret = config.table_secret.get_secret_value() if config.table_secret is not None else None
+        decks = table_decks(seed=config.seed, secret=secret)
+        dealer_rng = decks.dealer_rng()
         dealer = 0
         for number in range(1, config.deals + 1):
             in_play = [s if seats[i].plays else 0 for i, s in enumerate(stacks)]
             if sum(1 for s in in_play if s > 0) < 2:
                 break
             dealer = choose_first_dealer(dealer_rng, in_play) if dealer == 0 else next_dealer(in_play, dealer)
-            deck = shuffled_deck(derive_seed(config.seed, "deal", number))
+            deck = decks.deck(number)
             deal = Deal(rules=rules, deal_number=number, dealer=dealer, stacks=in_play, deck=deck)
             while not deal.is_over:
                 actor = deal.actor
@@ -353,7 +368,8 @@ def run_table(
                 on_deal(number)
         # The sandboxes close first (ExitStack), so each team folder holds what its program left.
     result = TableResult(
-        seed=config.seed,
+        seed=config.seed if secret is None else None,
+        deck_sha256=sha256_hex(secret) if secret is not None else None,
         deals_played=deals_played,
         isolation=isolation,
         teams=tuple(
