@@ -192,7 +192,7 @@ def test_a_run_recorded_before_the_knobs_resumes_with_their_defaults(tmp_path: P
     old = {"deals": 4, "seed": 0, "duplicate": False, "time_limit_s": 1.0}
     teams = [TeamRow("A", "A.py", "Python", "a"), TeamRow("B", "B.py", "Python", "b")]
     store.initialise(old, teams, plan_tournament(["A", "B"], seed=0, duplicate=False))
-    now = TournamentSettings(deals=4).model_dump()
+    now = TournamentSettings(deals=4, seed=0).model_dump()
     store.initialise(now, teams, [], defaults=TournamentSettings().model_dump())
     with pytest.raises(ConfigError, match="max_faults was 10, now 3"):
         store.initialise({**now, "max_faults": 3}, teams, [], defaults=TournamentSettings().model_dump())

@@ -14,7 +14,7 @@ from arena.cli.options import folder
 from arena.cli.say import say
 from arena.cli.tables import FittingTable, fitting_table
 from arena.decks.commitment import reveal, start_single_table
-from arena.games.codem.table import PlayerSpec, TableConfig, TableResult, run_table
+from arena.games.codem.table import PlayerSpec, TableConfig, TableResult, run_table, validate_players
 
 TABLE = "table"
 
@@ -81,16 +81,18 @@ def run(args: argparse.Namespace) -> int:
     console = Console(stderr=args.json)
     players = [PlayerSpec(team=p.stem, program=p) for p in args.programs]
     check_deck_options(args)
+    settings = {
+        "deals": args.deals,
+        "seed": args.seed or 0,
+        "time_limit_s": args.time_limit,
+        "max_faults": args.max_faults,
+        "warm_python": args.warm_python,
+    }
+    TableConfig(**settings)  # bad values are one error line before a key is drawn or a file written
+    validate_players(players)
     decks = start_single_table(args.out, TABLE, key_file=args.deck_key, seed=args.seed)
-    Console(stderr=True).print(decks.describe(), highlight=False, soft_wrap=True)
-    config = TableConfig(
-        deals=args.deals,
-        seed=args.seed or 0,
-        table_secret=decks.secret(TABLE),
-        time_limit_s=args.time_limit,
-        max_faults=args.max_faults,
-        warm_python=args.warm_python,
-    )
+    say(Console(stderr=True), decks.describe())
+    config = TableConfig(**settings, table_secret=decks.secret(TABLE))
     with Progress(
         TextColumn("[bold]table"),
         BarColumn(),

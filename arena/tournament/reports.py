@@ -12,10 +12,10 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
+from arena.atomic import write_atomically
 from arena.engines.nlhe.events import event_from_dict
 from arena.games.codem.protocol import help_files_left
 from arena.games.codem.stats import PlayerStats, stats_text
-from arena.tournament.atomic import write_atomically
 from arena.tournament.standings import compute_standings
 from arena.tournament.store import Store, TableKind, TableStatus
 

@@ -119,7 +119,8 @@ class _Run:
     stdout: bytes = b""
 
 
-def _validate_players(players: Sequence[PlayerSpec]) -> None:
+def validate_players(players: Sequence[PlayerSpec]) -> None:
+    """One error line unless 2 to 6 programs of distinct teams, each an existing file of a known language."""
     if not 2 <= len(players) <= 6:
         raise ConfigError(f"a table needs 2 to 6 programs, got {len(players)}")
     names = [p.team for p in players]
@@ -312,7 +313,7 @@ def run_table(
 
     ``on_deal`` hears each finished deal's number, ``notify`` lines for people, ``on_fault`` each fault.
     """
-    _validate_players(players)
+    validate_players(players)
     rules = replace(config.rules, seats=len(players))
     limits = config.limits.model_copy(update={"wall_time_s": config.time_limit_s})
     stacks = [rules.starting_stack] * len(players)
