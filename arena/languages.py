@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import shutil
+import stat
 import subprocess
 import sys
 import tempfile
@@ -17,8 +19,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+from arena import untrusted
 from arena.errors import ConfigError, ToolchainError
-from arena.sandbox import NAMESPACES, Sandbox
+from arena.sandbox import NAMESPACES, Sandbox, tree
 
 BUILD_WALL_S = 60.0
 
@@ -49,6 +52,7 @@ class BuildResult:
     wall_ms: float
     products: tuple[str, ...] = ()
     startup_ms: float = 0.0
+    executables: tuple[str, ...] = ()
 
 
 C = Language("c", ".c", ("gcc",), "gcc libc6-dev", "C")
@@ -149,7 +153,7 @@ def build_command(language: Language, sources: Sequence[str], *, output: str, sa
             return ["g++", "-O2", "-pipe", "-std=c++17", "-o", output, *sources, "-lm"]
         case Language(name="java"):
             flags = (f"-J{flag}" for flag in (*JVM_FLAGS, java_heap(sandbox)))
-            return [tool_path("javac") or "javac", *flags, "-encoding", "UTF-8", *sources]
+            return [tool_path("javac") or "javac", *flags, "-proc:none", "-encoding", "UTF-8", *sources]
         case Language(name="perl"):
             return ["perl", "-c", sources[0]]
         case Language(name="ruby"):
@@ -184,13 +188,31 @@ def _cache_key(program: Path, language: Language, sandbox: Sandbox) -> str:
     return digest.hexdigest()[:32]
 
 
+def _expected_products(language: Language, output: str, names: set[str]) -> set[str]:
+    """The files a language's build is expected to make in the team folder (besides the sources)."""
+    match language.name:
+        case "c" | "c++":
+            return {output} & names
+        case "java":
+            return {name for name in names if name.endswith(".class")}
+        case _:
+            return set()
+
+
 def _from_cache(entry: Path, sandbox: Sandbox) -> BuildResult | None:
     try:
         saved = json.loads((entry / "build.json").read_text())
     except (OSError, ValueError):
         return None
-    for name in saved["products"]:
-        shutil.copy2(entry / "files" / name, sandbox.folder / name)
+    root = tree.open_folder(sandbox.folder)
+    try:
+        for name in saved["products"]:
+            data = (entry / "files" / name).read_bytes()
+            mode = 0o555 if name in saved.get("executables", ()) else 0o444
+            tree.remove_entry(root, name)
+            tree.write_new_file(root, name, data, mode)
+    finally:
+        os.close(root)
     sandbox.build_products.update(saved["products"])
     return BuildResult(
         saved["ok"],
@@ -199,20 +221,33 @@ def _from_cache(entry: Path, sandbox: Sandbox) -> BuildResult | None:
         0.0,
         tuple(saved["products"]),
         saved["startup_ms"],
+        tuple(saved.get("executables", ())),
     )
 
 
 def _to_cache(entry: Path, build: BuildResult, sandbox: Sandbox) -> None:
-    """Store a build under its key; concurrent builders of the same key race harmlessly (atomic rename)."""
+    """Store a build under its key; concurrent builders of the same key race harmlessly (atomic rename).
+
+    Products are read from the team folder without following links (they are root's since the build).
+    """
     staging = Path(tempfile.mkdtemp(prefix=".build-", dir=entry.parent))
     (staging / "files").mkdir()
-    for name in build.products:
-        shutil.copy2(sandbox.folder / name, staging / "files" / name)
+    root = tree.open_folder(sandbox.folder)
+    try:
+        for name in build.products:
+            data = tree.read_file(root, name, sandbox.limits.file_size_mb << 20)
+            if data is None:
+                shutil.rmtree(staging, ignore_errors=True)
+                return  # not a regular file: never cached
+            (staging / "files" / name).write_bytes(data)
+    finally:
+        os.close(root)
     record = {
         "ok": build.ok,
         "output": build.output,
         "run_argv": list(build.run_argv),
         "products": list(build.products),
+        "executables": list(build.executables),
         "startup_ms": build.startup_ms,
     }
     (staging / "build.json").write_text(json.dumps(record))
@@ -253,7 +288,12 @@ def build_program(
 
 def _build(program: Path, language: Language, sandbox: Sandbox) -> BuildResult:
     team, source = program.stem, program.stem + language.extension
-    shutil.copyfile(program, sandbox.folder / source)
+    root = tree.open_folder(sandbox.folder)
+    try:
+        tree.remove_entry(root, source)
+        tree.write_new_file(root, source, program.read_bytes(), 0o444)
+    finally:
+        os.close(root)
     entry = team if language.name in ("c", "c++", "java") else source
     result = build_in_sandbox(language, [source], output=team, entry=entry, sandbox=sandbox)
     if not result.ok:
@@ -272,22 +312,75 @@ def build_in_sandbox(
 ) -> BuildResult:
     """Build ``sources``, already in the sandbox's folder, with the language's command, in the sandbox.
 
-    Every file the build adds to the folder, and the sources, are recorded as build products (never
-    counted as help files). ``entry`` is what :func:`run_command` runs. A failed build's output ends
-    with how the compiler's run ended.
+    The build runs under the same containment as a decision (a Perl ``BEGIN`` block runs at ``perl -c``).
+    Once it has ended, and with it every process it started, the sources and only the files the language
+    is expected to make (``output`` for C and C++, ``*.class`` for Java) are taken as build products:
+    regular files, made root's and read-only, so the program can never rewrite them, and never help
+    files. Anything else the build left fails the build with the reason and is removed. ``entry`` is
+    what :func:`run_command` runs. A failed build's output ends with how the compiler's run ended.
     """
-    before = {path.name for path in sandbox.folder.iterdir()}
-    started = time.perf_counter()
     command = build_command(language, sources, output=output, sandbox=sandbox)
-    result = sandbox.run(command, wall_time_s=wall_time_s)
-    wall_ms = (time.perf_counter() - started) * 1000
-    output_text = (result.stdout + result.stderr).decode(errors="replace")
-    products = tuple(sorted({path.name for path in sandbox.folder.iterdir()} - before | set(sources)))
+    executable = language.name in ("c", "c++")
+    root = tree.open_folder(sandbox.folder)
+    try:
+        before = set(os.listdir(root))
+        started = time.perf_counter()
+        result = sandbox.run(command, wall_time_s=wall_time_s)
+        wall_ms = (time.perf_counter() - started) * 1000
+        names = set(os.listdir(root))
+        expected = _expected_products(language, output, names)
+        products, problems = _take_products(root, expected, executable=executable)
+        taken_sources, source_problems = _take_products(root, set(sources), executable=False)
+        problems += source_problems
+        for name in sorted(names - before - expected - set(sources)):
+            problems.append(f"{untrusted.name(name)} is not a file a {language.title} build makes")
+            tree.remove_entry(root, name)
+    finally:
+        os.close(root)
+    products |= taken_sources
     sandbox.build_products.update(products)
+    output_text = untrusted.printable(result.stdout + result.stderr)
     if not result.ok:
         output_text = f"{output_text.rstrip()}\nbuild {result.describe()}".lstrip()
+    if problems:
+        output_text = f"{output_text.rstrip()}\nthe build fails: {untrusted.capped('; '.join(problems))}"
+        output_text = output_text.lstrip()
     run_argv = tuple(run_command(language, entry, sandbox=sandbox))
-    return BuildResult(result.ok, output_text, run_argv, wall_ms, products)
+    executables = tuple(sorted(products & {output})) if executable else ()
+    ok = result.ok and not problems
+    return BuildResult(ok, output_text, run_argv, wall_ms, tuple(sorted(products)), 0.0, executables)
+
+
+def _take_products(root: int, names: set[str], *, executable: bool) -> tuple[set[str], list[str]]:
+    """Make each product root's and read-only (0555 or 0444), never through a link.
+
+    Returns the products taken and the problems with the others (which are removed).
+    """
+    taken, problems = set(), []
+    for name in sorted(names):
+        try:
+            fd = os.open(name, tree.FILE_FLAGS, dir_fd=root)
+        except OSError:
+            fd = -1
+        try:
+            info = os.fstat(fd) if fd >= 0 else os.stat(name, dir_fd=root, follow_symlinks=False)
+            if not stat.S_ISREG(info.st_mode):
+                problems.append(f"{untrusted.name(name)} is {tree.kind_of(info.st_mode)}, not a regular file")
+            elif info.st_nlink != 1:
+                problems.append(f"{untrusted.name(name)} has {info.st_nlink} hard links")
+            else:
+                if os.geteuid() == 0:
+                    os.fchown(fd, 0, 0)
+                os.fchmod(fd, 0o555 if executable else 0o444)
+                taken.add(name)
+        except OSError as error:
+            problems.append(f"{untrusted.name(name)} could not be taken ({error.strerror})")
+        finally:
+            if fd >= 0:
+                os.close(fd)
+        if name not in taken:
+            tree.remove_entry(root, name)
+    return taken, problems
 
 
 STARTUP_RUNS = 3

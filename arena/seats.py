@@ -19,8 +19,10 @@ Two rules live here and nowhere else (docs/sandbox.md, "From a run to a fault"):
 * **What a fault keeps of stderr** (:func:`kept_stderr`): the last 2,000 characters. A crash's message
   and traceback end what a program prints, and a program that floods stderr is shown where it stopped.
 
-A file rule broken during a run (:func:`breach_kind`) is ``help_file_limit`` for the help-file count and
-size limits, else ``sandbox_violation``.
+A file rule broken during a run (:func:`breach_kind`, from the transport's typed
+:class:`~arena.sandbox.team_folder.BreachKind`) is ``help_file_limit`` for the help-file count, size and
+folder-depth limits, and ``sandbox_violation`` for anything kept that is not a regular file or folder.
+Stderr is kept escaped (:func:`arena.untrusted.printable`): no control character reaches a person.
 """
 
 from __future__ import annotations
@@ -31,10 +33,12 @@ from contextlib import ExitStack
 from dataclasses import dataclass
 from pathlib import Path
 
+from arena import untrusted
 from arena.faults import Fault, FaultKind
 from arena.languages import PYTHON, BuildResult, build_program, language_for
 from arena.sandbox import Limits, RunResult, RunStatus, Sandbox, open_sandbox
 from arena.sandbox.isolation import namespaces_available
+from arena.sandbox.team_folder import Breach, BreachKind, given_files
 from arena.transports.files import FileTransport
 from arena.transports.lines import LineTransport
 from arena.transports.warm import WarmPythonTransport
@@ -62,8 +66,8 @@ def run_fault_kind(run: RunResult) -> FaultKind | None:
 
 def kept_stderr(stderr: bytes | str) -> str:
     """The part of a program's stderr a fault keeps: its last 2,000 characters."""
-    text = stderr.decode("utf-8", "replace") if isinstance(stderr, bytes) else stderr
-    return text[-STDERR_KEPT:]
+    text = stderr.decode("utf-8", "surrogateescape") if isinstance(stderr, bytes) else stderr
+    return untrusted.printable(text[-STDERR_KEPT:])
 
 
 def run_fault(team: str, run: RunResult, *, stage: str, deal: int = 0) -> Fault | None:
@@ -75,9 +79,17 @@ def run_fault(team: str, run: RunResult, *, stage: str, deal: int = 0) -> Fault 
     return Fault(team, kind, reason, deal=deal, stage=stage, stderr=kept_stderr(run.stderr))
 
 
-def breach_kind(violation: str) -> FaultKind:
+_BREACH_FAULTS = {
+    BreachKind.TOO_MANY: FaultKind.HELP_FILE_LIMIT,
+    BreachKind.TOO_LARGE: FaultKind.HELP_FILE_LIMIT,
+    BreachKind.TOO_DEEP: FaultKind.HELP_FILE_LIMIT,
+    BreachKind.NOT_A_FILE: FaultKind.SANDBOX_VIOLATION,
+}
+
+
+def breach_kind(breach: Breach) -> FaultKind:
     """The fault kind of a file rule the transport found broken after a run."""
-    return FaultKind.HELP_FILE_LIMIT if "help file" in violation else FaultKind.SANDBOX_VIOLATION
+    return _BREACH_FAULTS[breach.kind]
 
 
 @dataclass(frozen=True)
@@ -155,3 +167,9 @@ def trial_build(program: Path, limits: Limits | None = None) -> BuildResult:
 def namespaces_sandbox() -> tuple[bool, str]:
     """Whether this machine can seat players in the namespaces sandbox, and the probe's word on it."""
     return namespaces_available()
+
+
+def check_given_help_files(folder: Path, limits: Limits | None = None) -> None:
+    """Help files prepared for a player (the final's): only regular files and folders, no link, within the
+    help-file count, size and depth limits; anything else is a ConfigError naming the file."""
+    given_files(folder, limits or Limits())

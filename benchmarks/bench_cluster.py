@@ -7,8 +7,9 @@ played four ways in one run: ``--jobs 1`` and ``--jobs 2`` (the reference, local
 on a real ``dask scheduler`` with one and with two ``dask worker`` processes (``--nthreads 1`` each,
 on this machine). The cluster's overhead per table is its extra wall time per table over the local run
 with the same parallelism, as a share of the local time per table: the cost of sending programs,
-deal reports and the packed table folder, and of the scheduler's round trips. Each way is timed
-``--rounds`` times, alternating, and the median is printed. Last comes a projection of a 1000-deal
+deal reports and the packed table folder, and of the scheduler's round trips. Programs are built once
+before timing (a warm-up tournament; each worker's first), so every way times playing. Each way is
+timed ``--rounds`` times, alternating, and the median is printed. Last comes a projection of a 1000-deal
 tournament for 200 and 1,000 teams from the measured time per table.
 """
 
@@ -16,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import shutil
 import signal
 import statistics
 import subprocess
@@ -74,11 +76,18 @@ def stop(processes: list[subprocess.Popen]) -> None:
             process.wait()
 
 
-def timed(submissions: Path, settings: TournamentSettings, **where: object) -> float:
-    """Wall seconds of one whole tournament in a fresh run folder (builds included, as in a contest)."""
+def timed(submissions: Path, settings: TournamentSettings, builds: Path, **where: object) -> float:
+    """Wall seconds of one whole tournament in a fresh run folder whose build cache is ``builds``.
+
+    A cluster worker keeps its build cache from one tournament to the next, so the local runs are given
+    the build cache of a warm-up run too: both sides then time playing, not compiling.
+    """
     with tempfile.TemporaryDirectory(prefix="bench-cluster-run-") as run:
+        run_dir = Path(run) / "run"
+        run_dir.mkdir()
+        shutil.copytree(builds, run_dir / "builds", symlinks=True)
         started = time.perf_counter()
-        report = run_tournament(submissions, Path(run) / "run", settings, **where)  # type: ignore[arg-type]
+        report = run_tournament(submissions, run_dir, settings, **where)  # type: ignore[arg-type]
         elapsed = time.perf_counter() - started
     assert report.complete, report.failures
     return elapsed
@@ -98,15 +107,20 @@ def main() -> None:
         submissions = folder / "submissions"
         make_programs(submissions, args.teams)
         tables = len(plan_tournament([f"T{i + 1:03d}" for i in range(args.teams)], seed=1))
+        warm = folder / "warm-up"
+        run_tournament(submissions, warm, settings, jobs=2)
+        builds = warm / "builds"
         clusters = {n: start_cluster(folder / f"cluster{n}", n) for n in (1, 2)}
         try:
+            for n in (1, 2):  # each worker builds the programs once, untimed
+                timed(submissions, settings, builds, scheduler=clusters[n][0])
             times: dict[str, list[float]] = {}
             for _ in range(args.rounds):
                 for n in (1, 2):
-                    times.setdefault(f"--jobs {n}", []).append(timed(submissions, settings, jobs=n))
+                    times.setdefault(f"--jobs {n}", []).append(timed(submissions, settings, builds, jobs=n))
                     address = clusters[n][0]
                     times.setdefault(f"cluster, {n} worker(s)", []).append(
-                        timed(submissions, settings, scheduler=address)
+                        timed(submissions, settings, builds, scheduler=address)
                     )
         finally:
             for _, processes in clusters.values():

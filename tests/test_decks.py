@@ -242,3 +242,18 @@ def test_a_known_seed_cannot_be_revealed(tmp_path: Path, capsys) -> None:
     assert main([*args, "--seed", "3", "--reveal-at-end"]) == 2
     assert "--reveal-at-end publishes a secret key; with --seed S there is none" in capsys.readouterr().err
     assert not (tmp_path / "events.jsonl").exists()
+
+
+def test_without_namespaces_the_organiser_is_warned_that_the_key_is_exposed(monkeypatch, capsys) -> None:
+    import argparse
+
+    from arena.cli.decks import check_deck_options
+    from arena.sandbox import isolation
+
+    monkeypatch.setattr(isolation, "namespaces_available", lambda: (False, "bwrap is missing"))
+    check_deck_options(argparse.Namespace(seed=None, reveal_at_end=False))
+    err = capsys.readouterr().err
+    assert err.startswith("warning: programs will run without namespaces (bwrap is missing)")
+    assert "could read the deck key" in err
+    check_deck_options(argparse.Namespace(seed=4, reveal_at_end=False))
+    assert capsys.readouterr().err == ""  # a known seed has no key to expose

@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from arena.sandbox import Limits, RunStatus, Sandbox, open_sandbox
+from arena.sandbox.team_folder import BreachKind
 from arena.transports import FileReply, FileTransport
 
 from support.sandbox import HOSTILE, build, needs_namespaces, processes_of, snapshot
@@ -110,7 +111,8 @@ def test_sixteenth_help_file_is_a_violation_and_is_removed(arena: Arena) -> None
     assert reply.text == "0\n"
     assert reply.help_files == 15
     assert len(reply.violations) == 1
-    assert "created 16 help files, the limit is 15; removed" in reply.violations[0]
+    assert reply.violations[0].kind is BreachKind.TOO_MANY
+    assert "created 16 help files and folders, the limit is 15; removed help" in reply.violations[0].reason
     kept = sorted(path.name for path in arena.sandbox.folder.glob("help*.txt"))
     assert len(kept) == 15
     assert not reply.ok

@@ -9,6 +9,7 @@ import pytest
 
 from arena.faults import FaultKind
 from arena.sandbox import Limits, RunResult, RunStatus
+from arena.sandbox.team_folder import Breach, BreachKind
 from arena.seats import (
     STDERR_KEPT,
     breach_kind,
@@ -53,13 +54,14 @@ def test_the_last_two_thousand_characters_of_stderr_are_kept() -> None:
     assert STDERR_KEPT == 2000
     assert kept_stderr(text.encode()) == text[-2000:]
     assert kept_stderr("short") == "short"
-    assert kept_stderr(b"\xff\xfeok") == "\ufffd\ufffdok"
+    assert kept_stderr(b"\xff\xfeok") == "\\xff\\xfeok"  # undecodable bytes shown, escaped
+    assert kept_stderr("\x1b[2Jboom\n") == "\\x1b[2Jboom\n"
 
 
 def test_file_rules_broken_after_a_run_are_named_by_kind() -> None:
-    assert breach_kind("created 16 help files, the limit is 15; removed h16") is FaultKind.HELP_FILE_LIMIT
-    assert breach_kind("help files exceed 16 MB in total; removed big") is FaultKind.HELP_FILE_LIMIT
-    assert breach_kind("left a fifo in its folder") is FaultKind.SANDBOX_VIOLATION
+    for kind in (BreachKind.TOO_MANY, BreachKind.TOO_LARGE, BreachKind.TOO_DEEP):
+        assert breach_kind(Breach(kind, "...")) is FaultKind.HELP_FILE_LIMIT
+    assert breach_kind(Breach(BreachKind.NOT_A_FILE, "pipe is a FIFO")) is FaultKind.SANDBOX_VIOLATION
 
 
 def test_a_crash_keeps_the_end_of_what_it_printed(tmp_path: Path) -> None:

@@ -53,7 +53,7 @@ def test_help_files_are_counted_and_carry_memory(sandbox: Sandbox) -> None:
     transport = FileTransport(sandbox, built.run_argv, protected=built.products)
     answers = [transport.exchange(INPUTS) for _ in range(3)]
     assert [reply.text for reply in answers] == ["1\n", "2\n", "3\n"]
-    assert {reply.help_files for reply in answers} == {2}
+    assert {reply.help_files for reply in answers} == {3}  # notes/, notes/runs.txt, last_input.txt
     assert all(reply.ok for reply in answers)
 
 

@@ -6,6 +6,8 @@ import argparse
 from pathlib import Path
 from typing import Any
 
+from rich.console import Console
+
 from arena.decks.commitment import SEED_WARNING
 from arena.errors import ConfigError
 
@@ -37,9 +39,22 @@ def add_deck_options(parser: argparse.ArgumentParser, *, seed: bool = True) -> N
 
 
 def check_deck_options(args: argparse.Namespace) -> None:
-    """One clear error for options that cannot go together, before anything is played."""
-    if getattr(args, "seed", None) is not None and args.reveal_at_end:
+    """One clear error for options that cannot go together, before anything is played; and a warning
+    when this machine's sandbox cannot keep the key from the programs."""
+    seeded = getattr(args, "seed", None) is not None
+    if seeded and args.reveal_at_end:
         raise ConfigError("--reveal-at-end publishes a secret key; with --seed S there is none (S is known)")
+    from arena.sandbox.isolation import namespaces_available
+
+    available, reason = namespaces_available()
+    if not seeded and not available:
+        Console(stderr=True).print(
+            f"warning: programs will run without namespaces ({reason}): as arena's own user they could read "
+            "the deck key in the run folder; host contests where 'arena doctor' shows namespaces",
+            markup=False,
+            highlight=False,
+            soft_wrap=True,
+        )
 
 
 def register(subparsers: Any) -> None:

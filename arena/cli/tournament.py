@@ -253,6 +253,7 @@ def _tournament(args: argparse.Namespace) -> int:
 def _final(args: argparse.Namespace) -> int:
     from arena.tournament.final import FinalOptions, run_final
 
+    check_deck_options(args)
     if args.deals < 1:
         raise ConfigError(f"--deals must be at least 1, got {args.deals}")
     options = FinalOptions(

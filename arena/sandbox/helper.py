@@ -446,13 +446,20 @@ class Helper:
         return found
 
     def clear_scratch(self) -> None:
-        """Empty the sandbox's /tmp so no state carries from one run to the next outside the team folder."""
+        """Empty the sandbox's /tmp so no state carries from one run to the next outside the team folder.
+
+        As the sandbox's own user, without following links, whatever depth or modes the programs left.
+        """
         if not self.scratch:
             return
-        with os.scandir(self.scratch) as entries:
-            names = [entry.path for entry in entries]
-        for path in names:
-            remove_tree(path)
+        try:
+            root = tree.open_folder(self.scratch)
+        except OSError:
+            return
+        try:
+            tree.empty(root)
+        finally:
+            os.close(root)
 
 
 def namespace_pids() -> list[int]:
@@ -488,19 +495,6 @@ def reap_all(*, block: bool) -> None:
         REAPED[pid] = (status, usage)
 
 
-def remove_tree(path: str) -> None:
-    try:
-        if os.path.isdir(path) and not os.path.islink(path):
-            with os.scandir(path) as entries:
-                for entry in list(entries):
-                    remove_tree(entry.path)
-            os.rmdir(path)
-        else:
-            os.unlink(path)
-    except FileNotFoundError:
-        pass
-
-
 DEFAULT_SIGNALS = (signal.SIGINT, signal.SIGPIPE, signal.SIGXFSZ)
 LINUX_CAPABILITY_VERSION_3 = 0x20080522
 LIBC = ctypes.CDLL(None, use_errno=True)
@@ -524,11 +518,13 @@ def _load_beside(name: str) -> types.ModuleType:
     spec = importlib.util.spec_from_file_location(f"_arena_{name}", path)
     assert spec is not None and spec.loader is not None, path
     module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # dataclasses look their module up
     spec.loader.exec_module(module)
     return module
 
 
 _PRCTL = _load_beside("prctl")  # the one prctl wrapper and its options (arena/sandbox/prctl.py)
+tree = _load_beside("tree")  # beneath a folder without following links (arena/sandbox/tree.py): empties /tmp
 prctl = _PRCTL.prctl
 PR_SET_PDEATHSIG = _PRCTL.PR_SET_PDEATHSIG
 PR_SET_DUMPABLE = _PRCTL.PR_SET_DUMPABLE

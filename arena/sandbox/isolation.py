@@ -21,6 +21,8 @@ FORKSERVER_PATH = "/.arena/forkserver.py"
 FORKSERVER_SOURCE = Path(__file__).with_name("forkserver.py")
 PRCTL_PATH = "/.arena/prctl.py"  # the one prctl wrapper, loaded by the helper and the fork server
 PRCTL_SOURCE = Path(__file__).with_name("prctl.py")
+TREE_PATH = "/.arena/tree.py"  # walks beneath a folder without following links (the helper empties /tmp)
+TREE_SOURCE = Path(__file__).with_name("tree.py")
 
 # Read-only system folders the toolchains need; nothing else of the host is visible.
 SYSTEM_BINDS = ("/usr",)
@@ -109,6 +111,9 @@ def bwrap_argv(*, team_bytes: int, scratch_bytes: int, info_fd: int) -> list[str
         "--ro-bind",
         str(PRCTL_SOURCE),
         PRCTL_PATH,
+        "--ro-bind",
+        str(TREE_SOURCE),
+        TREE_PATH,
         "--remount-ro",
         "/",
     ]

@@ -19,6 +19,7 @@ class Limits(pydantic.BaseModel, frozen=True):
     file_size_mb: int = pydantic.Field(default=16, ge=1)
     help_files: int = pydantic.Field(default=15, ge=0)
     help_bytes_mb: int = pydantic.Field(default=16, ge=0)
+    folder_depth: int = pydantic.Field(default=8, ge=1)
     output_bytes: int = pydantic.Field(default=64 * 1024, ge=0)
 
     def cpu_seconds(self, wall_time_s: float) -> int:

@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import os
 import select
-import shutil
 import signal
 import socket
 import subprocess
@@ -16,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from arena.errors import ConfigError, SandboxError
-from arena.sandbox import isolation
+from arena.sandbox import isolation, tree
 from arena.sandbox.cgroup import SandboxCgroup
 from arena.sandbox.channel import Channel
 from arena.sandbox.limits import Limits
@@ -28,6 +27,7 @@ HELPER_MEMORY_MB = 64
 SCRATCH_MB = 64
 TEAM_EXTRA_MB = 128
 SESSION_GRACE_S = 0.2
+COPY_EXTRA_ENTRIES = 16  # the protocol files, with room to spare
 
 
 class Sandbox:
@@ -42,6 +42,8 @@ class Sandbox:
         self.closed = False
         # Names (relative to the team folder) of the program and what its build made: never help files.
         self.build_products: set[str] = set()
+        # What the copies in and out left behind (links, FIFOs, past the caps), for the table to record.
+        self.dropped: list[tree.Stray] = []
         self._oom_seen = 0
         self._start_helper()
 
@@ -138,36 +140,54 @@ class Sandbox:
             values["data"] = limits.memory_mb << 20
         return values
 
+    def _copy_caps(self) -> tree.Caps:
+        """What a team folder may hold when copied in or out: what its tmpfs can hold, help files and
+        build products counted, in files and folders, depth and bytes read."""
+        limits = self.limits
+        return tree.Caps(
+            entries=limits.help_files + len(self.build_products) + COPY_EXTRA_ENTRIES,
+            depth=limits.folder_depth,
+            bytes=(limits.help_bytes_mb + TEAM_EXTRA_MB) << 20,
+        )
+
     def _copy_in(self) -> None:
-        """Bring what is already in ``workdir`` (program, help files) into the team folder."""
+        """Bring what the arena put in ``workdir`` (help files given) into the team folder, as the team's."""
         if not self.workdir.is_dir():
             return
-        for entry in self.workdir.iterdir():
-            target = self.folder / entry.name
-            if entry.is_symlink():
-                continue
-            if entry.is_dir():
-                shutil.copytree(entry, target, symlinks=True)
-            else:
-                shutil.copy2(entry, target)
-        self._give_to_program(self.folder)
+        source, target = tree.open_folder(self.workdir), tree.open_folder(self.folder)
+        try:
+            self.dropped += tree.copy_tree(source, target, self._copy_caps(), owner=self.uid)
+        finally:
+            os.close(source)
+            os.close(target)
 
     def _give_to_program(self, folder: Path) -> None:
         """Files carried in from earlier runs belong to this sandbox's uid (the folder stays root's)."""
         if self.uid is None:
             return
-        for path in folder.rglob("*"):
-            os.lchown(path, self.uid, self.uid)
+        root = tree.open_folder(folder)
+        try:
+            for entry in tree.scan(root, max_depth=self.limits.folder_depth).entries:
+                os.chown(entry.path, self.uid, self.uid, dir_fd=root, follow_symlinks=False)
+        finally:
+            os.close(root)
 
     def _copy_out(self) -> None:
-        """Mirror the team folder's final contents into ``workdir`` on the host."""
+        """Copy the team folder's regular files and folders into ``workdir``, within caps, links unfollowed.
+
+        Called once every process of the sandbox has ended, so nothing changes the tree meanwhile.
+        """
         self.workdir.mkdir(parents=True, exist_ok=True)
-        for entry in self.workdir.iterdir():
-            if entry.is_dir() and not entry.is_symlink():
-                shutil.rmtree(entry)
-            else:
-                entry.unlink()
-        shutil.copytree(self.folder, self.workdir, symlinks=True, dirs_exist_ok=True)
+        target = tree.open_folder(self.workdir)
+        try:
+            tree.empty(target)
+            source = tree.open_folder(self.folder)
+            try:
+                self.dropped += tree.copy_tree(source, target, self._copy_caps())
+            finally:
+                os.close(source)
+        finally:
+            os.close(target)
 
     def close(self) -> None:
         """End every process this sandbox started; leave the team folder's contents in ``workdir``."""
@@ -182,6 +202,9 @@ class Sandbox:
             self._request({"op": "quit"})
             if self.isolation_level == isolation.NAMESPACES:
                 self._copy_out()
+        except (OSError, SandboxError) as error:
+            # Closing never fails a table: what could not be copied out is recorded for it.
+            self.dropped.append(tree.Stray("", f"the team folder could not be copied out ({error})"))
         finally:
             self.channel.sock.close()
             try:

@@ -20,7 +20,7 @@ from arena.decks.commitment import commit, discard_stage, open_stage, reveal
 from arena.decks.derive import sha256_hex
 from arena.errors import ConfigError
 from arena.games.codem.table import PlayerSpec
-from arena.seats import trial_build
+from arena.seats import check_given_help_files, trial_build
 from arena.tournament.awards import AWARDS, awards_csv, tournament_awards
 from arena.tournament.finalists import FinalistChoice, choose_finalists
 from arena.tournament.finals_logs import open_finished, require_tournament
@@ -34,7 +34,6 @@ from arena.tournament.store import Store, TableKind, TableStatus
 from arena.tournament.submissions import find_submissions
 
 FINAL = "final"  # the final table's name in the store, the label its seed is derived with, its deck stage
-MAX_HELP_FILES = 15
 INPUTS_NOTE = "final_inputs"
 
 
@@ -51,7 +50,11 @@ class FinalReport:
 
 
 def help_dirs(folder: Path | None, teams: list[str]) -> dict[str, Path]:
-    """Each finalist's prepared help-file folder ``folder/<TeamId>/`` (at most 15 files each)."""
+    """Each finalist's prepared help-file folder ``folder/<TeamId>/``, checked before the final starts.
+
+    Only regular files and folders, no link, within the help-file count, size and depth limits;
+    anything else is a ConfigError naming the file (:func:`arena.seats.check_given_help_files`).
+    """
     if folder is None:
         return {}
     if not folder.is_dir():
@@ -59,13 +62,11 @@ def help_dirs(folder: Path | None, teams: list[str]) -> dict[str, Path]:
     found: dict[str, Path] = {}
     for team in teams:
         team_dir = folder / team
+        if team_dir.is_symlink():
+            raise ConfigError(f"{team_dir} is a symbolic link; help files must be in a real folder")
         if not team_dir.is_dir():
             continue
-        files = [p for p in team_dir.rglob("*") if p.is_file()]
-        if len(files) > MAX_HELP_FILES:
-            raise ConfigError(
-                f"{team} prepared {len(files)} help files in {team_dir}; at most {MAX_HELP_FILES} are allowed"
-            )
+        check_given_help_files(team_dir)
         found[team] = team_dir
     return found
 

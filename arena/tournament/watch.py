@@ -21,6 +21,7 @@ from pathlib import Path
 from watchdog.events import FileSystemEvent, FileSystemEventHandler
 from watchdog.observers import Observer
 
+from arena import untrusted
 from arena.atomic import write_atomically
 from arena.errors import ArenaError
 from arena.games.codem.check import check_program, render_report
@@ -54,7 +55,7 @@ def is_watched(path: Path) -> bool:
 
 def not_checked(program: Path, why: str) -> str:
     """The report of a file that was not checked."""
-    return f"program: {program.name}\nresult: not checked: {why}\n"
+    return f"program: {untrusted.name(program.name)}\nresult: not checked: {untrusted.printable(why)}\n"
 
 
 def check_in_process(program: Path) -> str:

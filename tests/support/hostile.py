@@ -219,7 +219,9 @@ def play_hostile(
     help_dir = root / "given" / attacker.stem
     help_dir.mkdir(parents=True)
     (help_dir / "canary.txt").write_text(f"{canary}\n")
-    table_config = TableConfig(deals=deals, seed=seed, time_limit_s=1.0)
+    # Faults never end the attacker's play (no disqualification), so its answers, and with them the
+    # honest teams' results, stay comparable with the baseline's.
+    table_config = TableConfig(deals=deals, seed=seed, time_limit_s=1.0, max_faults=100_000)
     if config is not None:
         table_config = config(table_config)
     before = fingerprint(canary)

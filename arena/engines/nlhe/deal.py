@@ -3,6 +3,10 @@
 Pure: the deck comes in already shuffled, nothing is read or written. Every change is recorded as a
 frozen event (``arena.engines.nlhe.events``); ``apply`` returns the events it added. The rules are the
 ones of docs/protocol.md: seats are numbered 1..N, left of seat ``p`` is ``p+1``.
+
+Each betting rule is one method of the "rules" section below (``_why_no_raise``, ``_next_actor``,
+``_nobody_to_act``), which the queries, ``verify_*`` and ``apply`` call; who sits where and posts which
+blind comes from ``arena.engines.nlhe.seating``.
 """
 
 from __future__ import annotations

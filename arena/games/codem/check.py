@@ -21,6 +21,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from arena import untrusted
 from arena.cards import derive_seed
 from arena.decks.commitment import start_single_table
 from arena.errors import ConfigError
@@ -307,11 +308,11 @@ def render_report(report: CheckReport, *, replay_from: Path | None = None) -> st
     if report.build_output.strip():
         lines.append(report.build_output.rstrip())
     rules = report.rules
+    seats = ", ".join(str(s.seat) for s in report.seats)
     lines.append(
         f"tables: {rules['seats']} seats, blinds {rules['small_blind']}/{rules['big_blind']}, stacks "
-        f"{rules['stack']}, disqualified after {rules['max_faults']} faults; {report.deals_per_seat} deals "
-        "in "
-        f"each of seats {', '.join(str(s.seat) for s in report.seats)} against {', '.join(report.opponents)}"
+        f"{rules['stack']}, disqualified after {rules['max_faults']} faults; "
+        f"{report.deals_per_seat} deals in each of seats {seats} against {', '.join(report.opponents)}"
     )
     for seat in report.seats:
         state = "clean" if seat.clean else "disqualified" if seat.disqualified else f"{seat.faults} fault(s)"
@@ -330,7 +331,7 @@ def render_report(report: CheckReport, *, replay_from: Path | None = None) -> st
         f"{timing['median_ms']:.1f} ms, p99 {timing['p99_ms']:.1f} ms, max {timing['max_ms']:.1f} ms "
         f"(limit {timing['limit_ms']:.0f} ms{allowance})"
     )
-    names = f" ({', '.join(report.help_files)})" if report.help_files else ""
+    names = f" ({untrusted.listing(report.help_files, shown=20)})" if report.help_files else ""
     lines.append(f"help files: {len(report.help_files)} of {report.help_limit} allowed{names}")
     lines.append(f"faults: {len(report.faults)}")
     for number, fault in enumerate(report.faults, 1):
@@ -338,7 +339,7 @@ def render_report(report: CheckReport, *, replay_from: Path | None = None) -> st
     lines.append("")
     lines.append(f"verdict: {report.verdict.value.upper()}")
     lines.extend(f"  - {reason}" for reason in report.reasons)
-    return "\n".join(lines) + "\n"
+    return untrusted.printable("\n".join(lines) + "\n")
 
 
 def _fault_lines(number: int, fault: Fault, team: str, replay_from: Path | None) -> list[str]:
@@ -359,7 +360,6 @@ def _fault_lines(number: int, fault: Fault, team: str, replay_from: Path | None)
     if replay_from is not None:
         lines.append(
             f"rerun it: arena replay {replay_from} --table seat{fault.seat} --deal {fault.deal} "
-            f"--team {team} "
-            f"--decision {fault.decision}"
+            f"--team {team} --decision {fault.decision}"
         )
     return lines

@@ -9,7 +9,6 @@ results are :mod:`~arena.games.codem.results`; the table's folder is written by
 
 from __future__ import annotations
 
-import shutil
 from collections.abc import Callable, Sequence
 from contextlib import ExitStack
 from dataclasses import dataclass, field, replace
@@ -18,6 +17,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, SecretBytes
 
+from arena import untrusted
 from arena.cards import cards_text
 from arena.decks.derive import sha256_hex, table_decks
 from arena.engines.nlhe.actions import Action, Fold
@@ -39,6 +39,7 @@ from arena.games.codem.protocol import (
 from arena.games.codem.results import TableResult, TeamResult, timing_summary
 from arena.languages import language_for
 from arena.sandbox.limits import Limits
+from arena.sandbox.team_folder import copy_given
 from arena.seats import breach_kind, kept_stderr, open_player, run_fault_kind
 from arena.transports.files import FileReply, FileTransport
 
@@ -94,7 +95,7 @@ class _Seat:
     peak_memory_kb: int = 0
     deal: int = 0
     runs_in_deal: int = 0
-    help_files: dict[str, bytes] | None = field(default_factory=dict)
+    help_files: dict[str, bytes | None] | None = field(default_factory=dict)
     """The help files as the last run left them (None when over the cap): the next run's start."""
     kept_bytes: int = 0
     allowance_ms: float = 0.0
@@ -115,7 +116,7 @@ class _Run:
     cards: str
     stacks: Sequence[int]
     decision: int = 0
-    help_before: dict[str, bytes] | None = None
+    help_before: dict[str, bytes | None] | None = None
     stdout: bytes = b""
 
 
@@ -180,7 +181,7 @@ class _Table:
         fault = Fault(
             team=seat.team,
             kind=kind,
-            reason=reason,
+            reason=untrusted.capped(untrusted.printable(reason)),
             deal=deal,
             stage=stage,
             stderr=kept_stderr(stderr),
@@ -195,16 +196,20 @@ class _Table:
 
     def _keep_help_files(self, seat: _Seat, run: _Run) -> str:
         """Write the help files the faulted run started from under ``kept/`` (once per run, capped)."""
-        if not run.help_before or seat.kept_bytes + sum(map(len, run.help_before.values())) > KEPT_BYTES:
+        size = sum(len(data) for data in (run.help_before or {}).values() if data is not None)
+        if not run.help_before or seat.kept_bytes + size > KEPT_BYTES:
             return ""
         folder = Path(KEPT_DIR) / seat.team / f"deal{run.deal}-decision{run.decision}"
         target = self.folder.out_dir / folder
         if not target.exists():
             target.mkdir(parents=True)
-            for name, data in run.help_before.items():
-                (target / name).parent.mkdir(parents=True, exist_ok=True)
-                (target / name).write_bytes(data)
-            seat.kept_bytes += sum(map(len, run.help_before.values()))
+            for name, data in sorted(run.help_before.items()):  # a folder comes before what it holds
+                if data is None:
+                    (target / name).mkdir(parents=True, exist_ok=True)
+                else:
+                    (target / name).parent.mkdir(parents=True, exist_ok=True)
+                    (target / name).write_bytes(data)
+            seat.kept_bytes += size
         return folder.as_posix()
 
     def exchange(self, seat: _Seat, run: _Run) -> FileReply | None:
@@ -223,13 +228,24 @@ class _Table:
         seat.cpu_ms.append(result.cpu_ms)
         seat.peak_memory_kb = max(seat.peak_memory_kb, result.peak_memory_kb)
         where = {"deal": run.deal, "stage": run.stage, "stderr": result.stderr, "run": run}
-        for violation in reply.violations:
-            self.record(seat, breach_kind(violation), violation, **where)
+        for breach in reply.violations:
+            self.record(seat, breach_kind(breach), breach.reason, **where)
         kind = run_fault_kind(result)
         if kind is not None:
             self.record(seat, kind, result.describe(), **where)
             return None
         return reply
+
+    def close(self, seat: _Seat, *, deal: int) -> None:
+        """End the seat's sandbox; what its folder held that may not be kept is a fault, never an error."""
+        if seat.transport is None:
+            return
+        sandbox = seat.transport.sandbox
+        sandbox.close()
+        for stray in sandbox.dropped:
+            name = untrusted.name(stray.path)
+            reason = f"{name} is {stray.reason}; not kept" if stray.path else stray.reason
+            self.record(seat, FaultKind.SANDBOX_VIOLATION, reason, deal=deal, stage="close")
 
     def decide(self, deal: Deal, seat: _Seat, *, number: int, stacks_before: Sequence[int]) -> Action:
         if seat.disqualified or not seat.plays:
@@ -280,14 +296,7 @@ def _open_seat(
     """The team's seat, and the sandbox's isolation level."""
     workdir = folder.team_folder(player.team)
     # Help files go in before the sandbox opens: it takes in what the folder holds at that moment.
-    helps: set[str] = set()
-    if player.help_dir is not None:
-        for source in sorted(player.help_dir.rglob("*")):
-            if source.is_file():
-                target = workdir / source.relative_to(player.help_dir)
-                target.parent.mkdir(parents=True, exist_ok=True)
-                shutil.copyfile(source, target)
-                helps.add(source.relative_to(player.help_dir).as_posix())
+    helps = copy_given(player.help_dir, workdir, limits) if player.help_dir is not None else set()
     opened = open_player(stack, player.team, player.program, workdir, limits, build_cache=config.build_cache)
     isolation = opened.sandbox.isolation_level
     if not opened.built:
@@ -367,7 +376,10 @@ def run_table(
             deals_played = number
             if on_deal is not None:
                 on_deal(number)
-        # The sandboxes close first (ExitStack), so each team folder holds what its program left.
+        # Each sandbox closes before the results (so each team folder holds what its program left); what a
+        # folder held that may not be kept is the team's fault, never the table's end.
+        for seat in seats:
+            table.close(seat, deal=deals_played)
     result = TableResult(
         seed=config.seed if secret is None else None,
         deck_sha256=sha256_hex(secret) if secret is not None else None,

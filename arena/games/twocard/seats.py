@@ -202,8 +202,9 @@ class FileSeat:
         if not reply.run.ok:
             raise SeatFault(_run_fault(self.team, reply.run, method))
         if reply.violations:
-            kind = breach_kind("; ".join(reply.violations))
-            raise SeatFault(Fault(self.team, kind, "; ".join(reply.violations), stage=method))
+            kind = breach_kind(reply.violations[0])
+            reason = "; ".join(breach.reason for breach in reply.violations)
+            raise SeatFault(Fault(self.team, kind, reason, stage=method))
         if self.used_s > self.budget_s:
             raise _time_fault(self.team, self.budget_s, method, args)
         text = reply.text.splitlines()[0] if reply.text and reply.text.strip() else None
