@@ -16,6 +16,7 @@ from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
+from arena import untrusted
 from arena.cli.options import folder
 from arena.engines.nlhe.events import Event, event_from_dict
 from arena.errors import ConfigError
@@ -23,6 +24,7 @@ from arena.games.codem.decisions import Decision, decision_inputs, decisions
 from arena.games.codem.protocol import DEAL_FILE, INPUT_FILE, MONEY_FILE, OUTPUT_FILE, PROTOCOL_FILES
 from arena.names import name_problem
 from arena.sandbox import Limits
+from arena.sandbox.team_folder import copy_given
 from arena.seats import open_player
 
 TABLES_DIR = "tables"
@@ -162,7 +164,7 @@ def _describe(
     )
     for fault in faults:
         if fault.get("decision") == decision.number:
-            print(f"recorded fault: {fault['kind']}: {fault['reason']}")
+            print(f"recorded fault: {fault['kind']}: {untrusted.printable(fault['reason'])}")
     for name in (INPUT_FILE, MONEY_FILE, DEAL_FILE):
         print(f"--- {name}")
         print(inputs[name], end="")
@@ -171,35 +173,34 @@ def _describe(
 def _run_there(
     workdir: Path, program: Path, inputs: dict[str, str], table: Path, kept: str, limit_s: float
 ) -> int:
+    """Build the program in ``workdir`` with the kept help files, run it once; print what it did."""
+    limits = Limits(wall_time_s=limit_s)
     source = Path(tempfile.mkdtemp(prefix="arena-replay-src-")) / program.name
-    shutil.copyfile(program, source)  # the build copies it in; the team folder starts empty
+    shutil.copyfile(program, source)  # the build copies it in beside the help files
     try:
+        helps: set[str] = set()
         if kept and (table / kept).is_dir():
-            shutil.copytree(table / kept, workdir, dirs_exist_ok=True)
+            helps = copy_given(table / kept, workdir, limits)
             print(f"--- help files as they were before the run (kept in {table / kept}):")
-            print(
-                "\n".join(
-                    sorted(p.relative_to(workdir).as_posix() for p in workdir.rglob("*") if p.is_file())
-                )
-            )
+            print(untrusted.listing(sorted(helps), shown=len(helps)))
         else:
             print("--- no help files kept for this decision (arena keeps them before runs that faulted)")
         with ExitStack() as stack:
-            player = open_player(stack, source.stem, source, workdir, Limits(wall_time_s=limit_s))
+            player = open_player(stack, source.stem, source, workdir, limits)
             if not player.built:
-                print(f"--- the program does not build:\n{player.build.output}")
+                print(f"--- the program does not build:\n{untrusted.printable(player.build.output)}")
                 return 1
-            reply = player.file_transport(protected=PROTOCOL_FILES).exchange(inputs)
+            reply = player.file_transport(protected=set(PROTOCOL_FILES) - helps).exchange(inputs)
     finally:
         shutil.rmtree(source.parent, ignore_errors=True)
     print(f"--- the run: {reply.run.describe()}")
     answer = "(missing)" if reply.text is None else repr(reply.text) if reply.text else "(empty)"
     print(f"--- {OUTPUT_FILE}: {answer}")
     for name, data in (("stdout", reply.run.stdout), ("stderr", reply.run.stderr)):
-        text = data.decode("utf-8", "replace")
-        print(f"--- {name}" + ("" if text else ": (nothing)"))
-        if text:
+        print(f"--- {name}" + ("" if data else ": (nothing)"))
+        if data:
+            text = untrusted.printable(data)
             print(text, end="" if text.endswith("\n") else "\n")
-    for violation in reply.violations:
-        print(f"--- help-file rule: {violation}")
+    for breach in reply.violations:
+        print(f"--- help-file rule: {breach.reason}")
     return 0 if reply.ok else 1
