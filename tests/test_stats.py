@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import csv
+import io
 import json
 
 from arena.engines.nlhe.events import (
@@ -18,7 +20,14 @@ from arena.engines.nlhe.events import (
     StreetStarted,
     UncalledBetReturned,
 )
-from arena.games.codem.stats import compute_stats, stats_json, stats_text
+from arena.games.codem.stats import (
+    compute_stats,
+    position_names,
+    stats_csv,
+    stats_json,
+    stats_text,
+    team_stats,
+)
 
 A = ActionKind
 
@@ -130,3 +139,56 @@ def test_reports_are_stable_text_and_json() -> None:
     assert "VPIP                50.0% (1)" in text
     assert "aggression factor   2.00 (2 bets+raises / 1 calls)" in text
     assert text.endswith("profit              110\n")
+
+
+def three_bet_deal() -> list:
+    """Seat 1 (button) raises to 30, seat 2 (small blind) re-raises to 100, seat 3 folds, seat 1 folds."""
+    return [
+        DealStarted(deal=3, dealer=1, stacks=(1500, 1500, 1500), in_deal=(1, 2, 3)),
+        BlindPosted(seat=2, blind="small", amount=5, all_in=False),
+        BlindPosted(seat=3, blind="big", amount=10, all_in=False),
+        StreetStarted(street=Street.PRE_FLOP, board=()),
+        act(1, A.RAISE, 30, 30),
+        act(2, A.RAISE, 95, 100),
+        act(3, A.FOLD, 0, 10),
+        act(1, A.FOLD, 0, 30),
+        StreetEnded(street=Street.PRE_FLOP),
+        UncalledBetReturned(seat=2, amount=70),
+        PotAwarded(pot=0, amount=70, eligible=(2,), winners=(2,), shares=(70,), showdown=False),
+        DealEnded(stacks=(1470, 1540, 1490), showdown=False),
+    ]
+
+
+def test_a_re_raise_facing_one_raise_is_a_3_bet_and_each_facing_seat_had_the_chance() -> None:
+    deals = [showdown_deal(), three_bet_deal()]
+    small_blind = compute_stats([(d, 2) for d in deals])
+    assert (small_blind.three_bet_chances, small_blind.three_bets) == (2, 1)
+    assert small_blind.rates()["three_bet"] == 0.5
+    big_blind = compute_stats([(d, 3) for d in deals])  # folded to one raise in the first, two in the second
+    assert (big_blind.three_bet_chances, big_blind.three_bets) == (1, 0)
+    button = compute_stats([(d, 1) for d in deals])  # opened both times; faced the 3-bet, not one raise
+    assert (button.three_bet_chances, button.three_bets) == (0, 0)
+    assert button.rates()["three_bet"] is None
+
+
+def test_profit_is_also_counted_by_position() -> None:
+    assert position_names((2, 3, 1)) == {2: "SB", 3: "BB", 1: "BTN"}
+    assert position_names((4, 5, 6, 1, 2, 3)) == {4: "SB", 5: "BB", 6: "UTG", 1: "MP", 2: "CO", 3: "BTN"}
+    assert position_names((2, 1)) == {2: "BB", 1: "BTN"}  # heads-up: the dealer posts the small blind
+    # Deal 1 (dealer 1): seat 1 is the button; deal 2 (dealer 2): seat 1 is the big blind.
+    stats = compute_stats([(showdown_deal(), 1), (fold_deal(), 1)])
+    assert stats.profit_by_position["BTN"] == 100 and stats.hands_by_position["BTN"] == 1
+    assert stats.profit_by_position["BB"] == 10 and stats.hands_by_position["BB"] == 1
+    assert sum(stats.profit_by_position.values()) == stats.profit
+
+
+def test_every_team_gets_a_row_of_stats_csv() -> None:
+    deals = [showdown_deal(), three_bet_deal()]
+    stats = team_stats([(("Pr0001", "Pr0002", "Pr0003"), deals)])
+    assert sorted(stats) == ["Pr0001", "Pr0002", "Pr0003"]
+    rows = list(csv.DictReader(io.StringIO(stats_csv(stats))))
+    assert [row["team"] for row in rows] == ["Pr0001", "Pr0002", "Pr0003"]
+    second = rows[1]
+    assert second["hands"] == "2" and second["three_bet"] == "0.5" and second["profit"] == str(-90 + 40)
+    assert second["hands_SB"] == "2" and second["profit_SB"] == "-50" and second["profit_BTN"] == "0"
+    assert rows[2]["aggression_factor"] == ""  # never called after the flop: undefined, left empty

@@ -44,6 +44,7 @@ COMMAND_MODULES = (
     "tournament",
     "headsup",
     "twocard",
+    "export",
     "view",
     "decks",
 )

@@ -12,8 +12,10 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from arena.atomic import write_atomically
 from arena.decks.commitment import TableDeck, commit, open_stage, reveal
+from arena.engines.nlhe.events import event_from_dict
 from arena.engines.nlhe.rules import TableRules
 from arena.errors import ConfigError
+from arena.games.codem.stats import PlayerStats, stats_csv, team_stats
 from arena.games.codem.table import PlayerSpec, TableConfig
 from arena.tournament.awards import AWARDS, awards_csv, tournament_awards
 from arena.tournament.progress import Progress, Quiet
@@ -205,8 +207,10 @@ def run_tournament(
                 run_dir / "results.json",
                 json.dumps(results_document(store, settings, standings), indent=2) + "\n",
             )
+            stats = tournament_stats(store)
+            write_atomically(run_dir / "stats.csv", stats_csv(stats))
             write_atomically(run_dir / AWARDS, awards_csv(tournament_awards(store, standings)))
-            write_team_reports(store, run_dir, settings)
+            write_team_reports(store, run_dir, settings, stats)
             faults, builds = fault_summary(store)
             if reveal_at_end and not failures:
                 for line in reveal(run_dir, [TOURNAMENT]):
@@ -238,6 +242,19 @@ def _refuse_orphaned_tables(run_dir: Path) -> None:
             f"{run_dir} holds {len(played)} played table folder(s) in {TABLES_DIR}/ but no {DB_NAME}; "
             "they are left as they are: use a new --out folder, or move tables/ away to start again"
         )
+
+
+def tournament_stats(store: Store) -> dict[str, PlayerStats]:
+    """Every registered team's statistics over the played tables of the rounds (a team dealt no hand too)."""
+    tables = [
+        (table.teams, ([event_from_dict(e) for e in events] for _, events in store.deal_events(table.name)))
+        for table in store.tables(TableKind.ROUND)
+        if table.status is TableStatus.DONE
+    ]
+    stats = team_stats(tables)
+    for team in store.teams():
+        stats.setdefault(team.team, PlayerStats())
+    return stats
 
 
 def results_document(

@@ -13,11 +13,10 @@ from pathlib import Path
 from typing import Any
 
 from arena.atomic import write_atomically
-from arena.engines.nlhe.events import event_from_dict
 from arena.games.codem.protocol import help_files_left
 from arena.games.codem.stats import PlayerStats, stats_text
 from arena.tournament.standings import compute_standings
-from arena.tournament.store import Store, TableKind, TableStatus
+from arena.tournament.store import Store, TableKind
 
 REPORTS_DIR = "reports"
 TABLES_DIR = "tables"
@@ -32,11 +31,12 @@ def replay_command(run_dir: Path, fault: dict[str, Any]) -> str:
     return shlex.join(argv)
 
 
-def write_team_reports(store: Store, run_dir: Path, settings: Any) -> list[Path]:
-    """Write one report per registered team; return their paths."""
+def write_team_reports(
+    store: Store, run_dir: Path, settings: Any, stats: dict[str, PlayerStats]
+) -> list[Path]:
+    """Write one report per registered team (``stats``: each team's playing statistics); return the paths."""
     folder = run_dir / REPORTS_DIR
     folder.mkdir(exist_ok=True)
-    stats = _playing_stats(store)
     faults: dict[str, list[dict[str, Any]]] = defaultdict(list)
     for fault in store.fault_records(TableKind.ROUND):
         faults[fault["team"]].append(fault)
@@ -63,18 +63,6 @@ def write_team_reports(store: Store, run_dir: Path, settings: Any) -> list[Path]
         write_atomically(path, text)
         written.append(path)
     return written
-
-
-def _playing_stats(store: Store) -> dict[str, PlayerStats]:
-    stats: dict[str, PlayerStats] = defaultdict(PlayerStats)
-    for table in store.tables(TableKind.ROUND):
-        if table.status is not TableStatus.DONE:
-            continue
-        for _deal, records in store.deal_events(table.name):
-            events = [event_from_dict(record) for record in records]
-            for seat, team in enumerate(table.teams, start=1):
-                stats[team].add_deal(events, seat)
-    return stats
 
 
 def _table_file(run_dir: Path, table: str) -> dict[str, Any]:

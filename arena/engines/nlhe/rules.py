@@ -63,3 +63,12 @@ def next_dealer(stacks: Sequence[int], dealer: int) -> int:
         if stacks[seat - 1] > 0:
             return seat
     raise ValueError(f"no seat has chips among stacks {list(stacks)}")
+
+
+def seats_from_dealer(dealer: int, in_deal: Sequence[int], seats: int) -> tuple[int, ...]:
+    """The dealt seats from the dealer's left round to the dealer, who is last.
+
+    The small blind comes first (heads-up, where the dealer posts the small blind, the big blind). PHH,
+    pokerkit and the ACPC dealer number their players in this order.
+    """
+    return tuple(sorted(in_deal, key=lambda seat: (seat - dealer - 1) % seats))

@@ -1,0 +1,135 @@
+"""What an export reads: the recorded deals of a table, or the hands of a heads-up match, from a run folder.
+
+A run folder is one of
+* a tournament or a final: ``tables/<name>/events.jsonl`` and ``results.json`` for each table;
+* a single table (``arena table --out DIR``): ``events.jsonl`` and ``results.json`` in the folder itself;
+* a heads-up match (``arena headsup --out DIR``): ``hands.jsonl`` and ``results.json``.
+
+Everything else is rendered from these records; nothing here knows a format.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from arena.engines.nlhe.events import BlindPosted, DealEnded, DealStarted, Event, event_from_dict
+from arena.engines.nlhe.rules import TableRules
+from arena.errors import ConfigError, FormatError
+
+TABLES_DIR = "tables"
+
+
+@dataclass(frozen=True)
+class TableLog:
+    """One Code'em table: its name, the team in each seat (seat 1 first), its rules and its deals' events."""
+
+    name: str
+    teams: tuple[str, ...]
+    rules: TableRules
+    deals: tuple[tuple[Event, ...], ...]
+
+    def seat_of(self, team: str) -> int:
+        """The seat (1-based) ``team`` sat in; ``ConfigError`` when it did not sit at this table."""
+        if team not in self.teams:
+            raise ConfigError(f"team {team!r} did not sit at table {self.name} ({', '.join(self.teams)})")
+        return self.teams.index(team) + 1
+
+
+@dataclass(frozen=True)
+class HeadsUpLog:
+    """A heads-up match against Bob: the player's name and each hand as ``hands.jsonl`` records it."""
+
+    name: str
+    player: str
+    hands: tuple[dict[str, Any], ...]
+
+
+def _read_json_lines(path: Path) -> list[Any]:
+    records = []
+    with path.open(encoding="utf-8") as lines:
+        for number, line in enumerate(lines, 1):
+            if not line.strip():
+                continue
+            try:
+                records.append(json.loads(line))
+            except json.JSONDecodeError as error:
+                raise FormatError(f"{path} line {number}: not JSON ({error.msg})") from None
+    return records
+
+
+def _teams(folder: Path, seats: int) -> tuple[str, ...]:
+    """Team names by seat from the table's ``results.json`` (``seat1``... when it is missing)."""
+    results = folder / "results.json"
+    if not results.is_file():
+        return tuple(f"seat{seat}" for seat in range(1, seats + 1))
+    teams = json.loads(results.read_text(encoding="utf-8")).get("teams", [])
+    by_seat = {int(t["seat"]): str(t["team"]) for t in teams}
+    return tuple(by_seat.get(seat, f"seat{seat}") for seat in range(1, seats + 1))
+
+
+def infer_rules(deals: Sequence[Sequence[Event]]) -> TableRules:
+    """The table's rules as its first deal shows them: seats, blinds (the first full posts), starting stack.
+
+    ``run_table`` does not write its rules beside the events; every deal starts with the stacks of all
+    seats and, in the first deal, every seat holds the starting stack and posts its whole blind.
+    """
+    start = deals[0][0]
+    assert isinstance(start, DealStarted), start
+    blinds = {e.blind: e.amount for e in deals[0] if isinstance(e, BlindPosted) and not e.all_in}
+    defaults = TableRules()
+    return TableRules(
+        seats=len(start.stacks),
+        small_blind=blinds.get("small", defaults.small_blind),
+        big_blind=blinds.get("big", defaults.big_blind),
+        starting_stack=max(start.stacks),
+    )
+
+
+def read_table(folder: Path, name: str | None = None) -> TableLog:
+    """The table recorded in ``folder`` (its ``events.jsonl`` and ``results.json``)."""
+    path = folder / "events.jsonl"
+    deals: list[tuple[Event, ...]] = []
+    for record in _read_json_lines(path):
+        where = f"{path} deal {record.get('deal', '?') if isinstance(record, dict) else '?'}"
+        try:
+            events = tuple(event_from_dict(e) for e in record["events"])
+        except (KeyError, TypeError, ValueError) as error:
+            raise FormatError(f"{where}: bad event ({error!r})") from None
+        if not events or not isinstance(events[0], DealStarted) or not isinstance(events[-1], DealEnded):
+            raise FormatError(f"{where}: a recorded deal runs from deal_started to deal_ended")
+        deals.append(events)
+    if not deals:
+        raise FormatError(f"{path} holds no deal")
+    rules = infer_rules(deals)
+    return TableLog(name or folder.name, _teams(folder, rules.seats), rules, tuple(deals))
+
+
+def read_headsup(folder: Path) -> HeadsUpLog:
+    """The heads-up match recorded in ``folder`` (its ``hands.jsonl`` and ``results.json``)."""
+    results = folder / "results.json"
+    program = json.loads(results.read_text(encoding="utf-8")).get("program", "") if results.is_file() else ""
+    player = Path(program).stem or "player"
+    return HeadsUpLog(folder.name, player, tuple(_read_json_lines(folder / "hands.jsonl")))
+
+
+def table_folders(run_dir: Path) -> list[tuple[str, Path]]:
+    """``(name, folder)`` of every recorded table under RUN_DIR, in name order (a single table: itself)."""
+    if (run_dir / "events.jsonl").is_file():
+        return [(run_dir.name, run_dir)]
+    tables = run_dir / TABLES_DIR
+    if not tables.is_dir():
+        return []
+    return [
+        (folder.name, folder)
+        for folder in sorted(tables.iterdir())
+        if not folder.name.startswith(".") and (folder / "events.jsonl").is_file()
+    ]
+
+
+def is_headsup_run(run_dir: Path) -> bool:
+    """Whether RUN_DIR holds a heads-up match."""
+    return (run_dir / "hands.jsonl").is_file()
