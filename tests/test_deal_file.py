@@ -1,10 +1,12 @@
 """deal.txt: parsing the Code'em statement's own examples, rendering from events, and the round trip."""
 
+import random
 from pathlib import Path
 
 import pytest
 
-from arena.cards import from_codem
+from arena.cards import from_codem, shuffled_deck
+from arena.engines.nlhe import CheckCall, Deal, Fold, RaiseTo, TableRules
 from arena.engines.nlhe.events import (
     ActionKind,
     ActionTaken,
@@ -20,7 +22,7 @@ from arena.engines.nlhe.events import (
     UncalledBetReturned,
 )
 from arena.errors import FormatError
-from arena.games.codem.deal_file import Cell, parse_deal_file, render_deal_file
+from arena.games.codem.deal_file import Cell, DealText, parse_deal_file, render_deal_file
 from arena.games.codem.inputs import render_deals_money, render_inputf
 
 SEED004 = Path(__file__).parent / "data" / "seed004"
@@ -149,3 +151,31 @@ def test_showdown_block_lists_hands_in_seat_order() -> None:
 def test_bad_files_name_the_problem(text: str, message: str) -> None:
     with pytest.raises(FormatError, match=message):
         parse_deal_file(text)
+
+
+def test_deal_text_brought_up_to_date_renders_every_prefix_like_a_fresh_render() -> None:
+    """The incremental renderer a table keeps per deal gives, after every event, the whole-deal rendering."""
+    rng = random.Random(18)
+    prefixes = 0
+    for number in range(1, 301):
+        seats = rng.randint(2, 6)
+        stacks = [rng.choice((rng.randint(1, 60), 1500)) for _ in range(seats)]
+        deal = Deal(
+            rules=TableRules(seats=seats), deal_number=number, dealer=rng.randint(1, seats),
+            stacks=stacks, deck=shuffled_deck(number),
+        )
+        text = DealText(seats=seats)
+        assert text.render(deal.events) == render_deal_file(deal.events, seats=seats)
+        while not deal.is_over:
+            roll = rng.random()
+            if roll < 0.1:
+                deal.apply(Fold())
+            elif roll < 0.7 or not deal.can_raise():
+                deal.apply(CheckCall())
+            else:
+                deal.apply(RaiseTo(rng.randint(deal.min_raise_to(), deal.max_raise_to())))
+            if rng.random() < 0.7:  # not every event list is rendered: a table skips other seats' turns
+                assert text.render(deal.events) == render_deal_file(deal.events, seats=seats)
+                prefixes += 1
+        assert text.render(deal.events) == render_deal_file(deal.events, seats=seats)
+    assert prefixes > 1000

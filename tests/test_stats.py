@@ -21,6 +21,7 @@ from arena.engines.nlhe.events import (
     UncalledBetReturned,
 )
 from arena.games.codem.stats import (
+    PlayerStats,
     compute_stats,
     position_names,
     stats_csv,
@@ -192,3 +193,14 @@ def test_every_team_gets_a_row_of_stats_csv() -> None:
     assert second["hands"] == "2" and second["three_bet"] == "0.5" and second["profit"] == str(-90 + 40)
     assert second["hands_SB"] == "2" and second["profit_SB"] == "-50" and second["profit_BTN"] == "0"
     assert rows[2]["aggression_factor"] == ""  # never called after the flop: undefined, left empty
+
+
+def test_two_seats_counts_add_up_field_by_field_and_position_by_position() -> None:
+    one, other = PlayerStats(hands=3, vpip_hands=1, profit=-20), PlayerStats(hands=2, pfr_hands=1, profit=50)
+    one.hands_by_position["BB"] += 3
+    other.hands_by_position["BB"] += 1
+    other.profit_by_position["BTN"] += 50
+    both = one + other
+    assert (both.hands, both.vpip_hands, both.pfr_hands, both.profit) == (5, 1, 1, 30)
+    assert both.hands_by_position["BB"] == 4 and both.profit_by_position["BTN"] == 50
+    assert one.hands == 3 and one.hands_by_position["BB"] == 3, "the addends are left as they were"

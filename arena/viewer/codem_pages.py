@@ -217,12 +217,6 @@ def live_page(site: Site, info: TableInfo) -> str:
 # -- a team -----------------------------------------------------------------------------------------
 
 
-def _summed(one: PlayerStats, other: PlayerStats) -> PlayerStats:
-    """Two seats' counts added up (the rates follow from the counts)."""
-    names = one.__dataclass_fields__
-    return PlayerStats(**{name: getattr(one, name) + getattr(other, name) for name in names})
-
-
 def team_of_slug(run: Run, slug: str) -> str:
     for team, known in run.team_slugs().items():
         if known == slug:
@@ -253,7 +247,7 @@ def team_page(site: Site, team: str) -> str:
             base = chips[-1]
             chips.extend(base + after - own[0] for after in own[1:])
             row["deals"], row["profit"] = len(own) - 1, own[-1] - own[0]
-            stats = _summed(stats, records.stats[seat - 1])
+            stats = stats + records.stats[seat - 1]
         table_faults = [dict(f, table=info.name) for f in read_json_lines(info.folder / FAULTS)
                         if f.get("team") == team]
         row["faults"] = len(table_faults)

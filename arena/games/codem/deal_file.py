@@ -52,6 +52,7 @@ class _StreetBlock:
     board: tuple[int, ...]
     entries: list[tuple[int, str]] = field(default_factory=list)
     ended: bool = False
+    text: str | None = None  # the block's lines, kept once it has ended (they cannot change then)
 
 
 def _rows(entries: Sequence[tuple[int, str]], seats: int) -> list[list[str]]:
@@ -64,56 +65,91 @@ def _rows(entries: Sequence[tuple[int, str]], seats: int) -> list[list[str]]:
     return [[row.get(s, "-") for s in range(1, seats + 1)] for row in rows]
 
 
-def render_deal_file(events: Sequence[Event], *, seats: int) -> str:
-    """The ``deal.txt`` of a deal as far as ``events`` go (the final file once the deal has ended)."""
-    dealer = 0
-    pot = 0
-    blocks: list[_StreetBlock] = []
-    blinds: list[tuple[int, str]] = []
-    shown: list[HandShown] = []
-    awards: list[PotAwarded] = []
-    over = False
-    for event in events:
+class DealText:
+    """The ``deal.txt`` of one deal, brought up to date with each new event.
+
+    :meth:`render` reads only the events it has not seen yet and re-renders only the street being
+    played (ended streets are kept as text), so a decision costs the same at any point of the deal.
+    The text is byte for byte that of rendering all the events at once (:func:`render_deal_file`).
+    """
+
+    def __init__(self, *, seats: int) -> None:
+        self.seats = seats
+        self._seen = 0
+        self._dealer = 0
+        self._pot = 0
+        self._blocks: list[_StreetBlock] = []
+        self._blinds: list[tuple[int, str]] = []
+        self._shown: list[HandShown] = []
+        self._awards: list[PotAwarded] = []
+        self._over = False
+        self._seat_line = _grid(range(1, seats + 1))
+
+    def render(self, events: Sequence[Event]) -> str:
+        """The file as far as ``events`` go; ``events`` extends those of the previous call."""
+        for event in events[self._seen :]:
+            self._take(event)
+        self._seen = len(events)
+        blocks = self._blocks
+        stage = Street.SHOWDOWN if self._over else (blocks[-1].street if blocks else Street.PRE_FLOP)
+        parts = [
+            f"{_key_line('Dealer', self._dealer)}\n{_key_line('Stage', stage.value)}\n"
+            f"{_key_line('Main_Pot', self._pot)}\n"
+        ]
+        parts.extend(self._block_text(block) for block in blocks)
+        if self._over:
+            lines = ["", Street.SHOWDOWN.value]
+            for hand in sorted(self._shown, key=lambda h: h.seat):
+                lines.append(_grid([hand.seat, *(to_codem(c) for c in hand.cards)]))
+            for award in self._awards:
+                lines.append(_grid(["Win", *award.winners]))
+            parts.append("\n".join(lines) + "\n")
+        return "".join(parts)
+
+    def _take(self, event: Event) -> None:
         match event:
             case DealStarted(dealer=d):
-                dealer = d
+                self._dealer = d
             case StreetStarted(street=street, board=board):
-                blocks.append(_StreetBlock(street, board, blinds if street is Street.PRE_FLOP else []))
+                entries = self._blinds if street is Street.PRE_FLOP else []
+                self._blocks.append(_StreetBlock(street, board, entries))
             case BlindPosted(seat=seat, amount=amount):
-                pot += amount
-                blinds.append((seat, f"Rise {amount}"))
+                self._pot += amount
+                self._blinds.append((seat, f"Rise {amount}"))
             case ActionTaken(seat=seat, action=action, added=added, street_total=total):
-                pot += added
-                blocks[-1].entries.append((seat, f"{_WORD[action]} {total}"))
+                self._pot += added
+                self._blocks[-1].entries.append((seat, f"{_WORD[action]} {total}"))
             case UncalledBetReturned(amount=amount):
-                pot -= amount
+                self._pot -= amount
             case StreetEnded():
-                blocks[-1].ended = True
+                self._blocks[-1].ended = True
             case HandShown():
-                shown.append(event)
+                self._shown.append(event)
             case PotAwarded():
-                awards.append(event)
+                self._awards.append(event)
             case DealEnded():
-                over = True
-    stage = Street.SHOWDOWN if over else (blocks[-1].street if blocks else Street.PRE_FLOP)
-    lines = [_key_line("Dealer", dealer), _key_line("Stage", stage.value), _key_line("Main_Pot", pot)]
-    for block in blocks:
-        lines.append("")
-        lines.append(block.street.value)
+                self._over = True
+
+    def _block_text(self, block: _StreetBlock) -> str:
+        """The block's lines, each ending in a newline, after the empty line that opens it."""
+        if block.text is not None:
+            return block.text
+        lines = ["", block.street.value]
         if block.street is not Street.PRE_FLOP:
             lines.append(_grid(to_codem(c) for c in block.board))
-        lines.append(_grid(range(1, seats + 1)))
-        lines.extend(_grid(row) for row in _rows(block.entries, seats))
+        lines.append(self._seat_line)
+        lines.extend(_grid(row) for row in _rows(block.entries, self.seats))
         if block.ended:
             lines.append("End")
-    if over:
-        lines.append("")
-        lines.append(Street.SHOWDOWN.value)
-        for hand in sorted(shown, key=lambda h: h.seat):
-            lines.append(_grid([hand.seat, *(to_codem(c) for c in hand.cards)]))
-        for award in awards:
-            lines.append(_grid(["Win", *award.winners]))
-    return "\n".join(lines) + "\n"
+        text = "\n".join(lines) + "\n"
+        if block.ended:
+            block.text = text
+        return text
+
+
+def render_deal_file(events: Sequence[Event], *, seats: int) -> str:
+    """The ``deal.txt`` of a deal as far as ``events`` go (the final file once the deal has ended)."""
+    return DealText(seats=seats).render(events)
 
 
 @dataclass(frozen=True)

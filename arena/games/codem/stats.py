@@ -124,6 +124,17 @@ class PlayerStats:
         self.showdowns += showdown
         self.showdown_wins += showdown and won
 
+    def __add__(self, other: PlayerStats) -> PlayerStats:
+        """Two sets of counts added up, position by position (the rates follow from the counts)."""
+        added: dict[str, Any] = {}
+        for name in self.__dataclass_fields__:
+            mine, theirs = getattr(self, name), getattr(other, name)
+            if isinstance(mine, dict):
+                added[name] = {key: mine[key] + theirs.get(key, 0) for key in mine}
+            else:
+                added[name] = mine + theirs
+        return PlayerStats(**added)
+
     def rates(self) -> dict[str, float | None]:
         """The derived rates (``None`` where the denominator is zero)."""
         return {

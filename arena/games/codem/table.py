@@ -26,7 +26,7 @@ from arena.engines.nlhe.events import DealEnded, Street
 from arena.engines.nlhe.rules import TableRules, choose_first_dealer, next_dealer
 from arena.errors import ConfigError, ProgramChanged
 from arena.faults import Fault, FaultKind
-from arena.games.codem.deal_file import render_deal_file
+from arena.games.codem.deal_file import DealText
 from arena.games.codem.output import TableFolder
 from arena.games.codem.protocol import (
     OUTPUT_FILE,
@@ -247,10 +247,15 @@ class _Table:
             reason = f"{name} is {stray.reason}; not kept" if stray.path else stray.reason
             self.record(seat, FaultKind.SANDBOX_VIOLATION, reason, deal=deal, stage="close")
 
-    def decide(self, deal: Deal, seat: _Seat, *, number: int, stacks_before: Sequence[int]) -> Action:
+    def decide(
+        self, deal: Deal, seat: _Seat, *, number: int, stacks_before: Sequence[int], deal_text: DealText
+    ) -> Action:
         if seat.disqualified or not seat.plays:
             return Fold()
-        files = decision_files(deal, seat.seat, deal_number=number, stacks_before=stacks_before)
+        files = decision_files(
+            deal, seat.seat, deal_number=number, stacks_before=stacks_before,
+            deal_text=deal_text.render(deal.events),
+        )
         run = _Run(number, deal.street.value, files, cards_text(deal.hole_cards(seat.seat)), stacks_before)
         reply = self.exchange(seat, run)
         if reply is None:
@@ -360,11 +365,15 @@ def run_table(
             dealer = choose_first_dealer(dealer_rng, in_play) if dealer == 0 else next_dealer(in_play, dealer)
             deck = decks.deck(number)
             deal = Deal(rules=rules, deal_number=number, dealer=dealer, stacks=in_play, deck=deck)
+            deal_text = DealText(seats=len(players))  # brought up to date at each decision
             while not deal.is_over:
                 actor = deal.actor
                 assert actor is not None
-                deal.apply(table.decide(deal, seats[actor - 1], number=number, stacks_before=in_play))
-            final_text = render_deal_file(deal.events, seats=len(players))
+                action = table.decide(
+                    deal, seats[actor - 1], number=number, stacks_before=in_play, deal_text=deal_text
+                )
+                deal.apply(action)
+            final_text = deal_text.render(deal.events)
             ended = deal.events[-1]
             assert isinstance(ended, DealEnded)
             if ended.showdown:

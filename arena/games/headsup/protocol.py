@@ -36,8 +36,11 @@ class MalformedLine(ValueError):
     """A player's line that is neither ``RATE t`` nor a well-formed ``ACTION``."""
 
 
+_CARD_TEXT = tuple(f"{s} {v}" for s, v in map(to_suit_value, range(52)))  # "suit value" per card index
+
+
 def _cards(cards: Sequence[int]) -> str:
-    return " ".join(f"{s} {v}" for s, v in map(to_suit_value, cards))
+    return " ".join([_CARD_TEXT[card] for card in cards])
 
 
 def state_lines(
