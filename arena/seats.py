@@ -120,12 +120,22 @@ class Player:
     ) -> FileTransport:
         """One process per decision; Python programs through the fork server when ``warm_python``."""
         python = language_for(self.program) is PYTHON
-        kind = WarmPythonTransport if warm_python and python else FileTransport
-        return kind(
+        protected = {*self.build.products, *protected}
+        if warm_python and python:
+            # A warm decision pays no interpreter start, so it gets no start-up allowance (fair clocks).
+            return WarmPythonTransport(
+                self.sandbox,
+                self.build.run_argv,
+                output_name=output_name,
+                protected=protected,
+                wall_time_s=self.sandbox.limits.wall_time_s,
+                cold_wall_time_s=self.wall_time_s,
+            )
+        return FileTransport(
             self.sandbox,
             self.build.run_argv,
             output_name=output_name,
-            protected={*self.build.products, *protected},
+            protected=protected,
             wall_time_s=self.wall_time_s,
         )
 

@@ -98,10 +98,13 @@ def test_an_infinite_loop_fails_with_its_deal_file(capsys: pytest.CaptureFixture
     assert code == 1
     assert report["verdict"] == "fail"
     fault = report["faults"][0]
-    assert (fault["kind"], fault["reason"]) == ("timeout", "ran past the 0.3 s wall limit")
+    # Judged on CPU time: the loop is stopped when its decision has used its 0.3 s of CPU.
+    assert fault["kind"] == "cpu_limit"
+    assert fault["reason"].startswith("used more than its 0.3 s CPU time limit (")
     assert fault["deal_txt"].startswith("Dealer")
     assert "Stage          Pre_Flop" in fault["deal_txt"]
-    assert report["reasons"][0].endswith("fault(s): timeout") and report["reasons"][0].startswith("seat 1: ")
+    first = report["reasons"][0]
+    assert first.startswith("seat 1: ") and first.endswith("fault(s): cpu_limit")
 
 
 def test_too_many_help_files_fail(capsys: pytest.CaptureFixture[str]) -> None:
@@ -129,7 +132,7 @@ def test_the_text_report_names_the_fault_and_the_deal_file(capsys: pytest.Captur
     code = main([*argv, "--seed", "0"])
     out = capsys.readouterr().out
     assert code == 1
-    assert "timeout: ran past the 0.2 s wall limit" in out
+    assert "timeout: ran past the 2 s wall limit" in out  # the wall-clock cap of 0.2 s of CPU: 5 x 0.2 + 1
     assert "deal.txt it was given:" in out
     assert "verdict: FAIL" in out
 

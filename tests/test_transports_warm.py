@@ -86,9 +86,10 @@ def test_exits_and_crashes_are_the_same_both_ways(
         assert all(b"ValueError: bad hand" in reply.run.stderr for reply in replies)
 
 
-def test_a_warm_program_that_kills_its_server_is_a_fault_and_the_server_comes_back(
+def test_a_warm_program_that_kills_its_server_is_run_cold_and_the_server_comes_back(
     tmp_path: Path,
 ) -> None:
+    """A dead fork server is arena's incident, never the team's fault: the decision is rerun cold."""
     program = tmp_path / "killer.py"
     program.write_text(
         "import os, signal\n"
@@ -101,8 +102,32 @@ def test_a_warm_program_that_kills_its_server_is_a_fault_and_the_server_comes_ba
         assert transport.exchange({"inputf.txt": "1"}).text == "0\n"
         (sandbox.folder / "armed").write_text("")
         attacked = transport.exchange({"inputf.txt": "1"})
-        assert attacked.run.status is RunStatus.SIGNALED
+        assert attacked.run.status is RunStatus.OK and attacked.text == "0\n"  # cold: its parent is PID 1
+        assert len(attacked.run.incidents) == 1 and "fork server" in attacked.run.incidents[0]
         (sandbox.folder / "armed").unlink()
         assert transport.exchange({"inputf.txt": "1"}).text == "0\n"
         transport.close()
         assert processes_of(sandbox) == []
+
+
+@pytest.mark.slow
+def test_five_thousand_warm_decisions_of_an_honest_program_have_no_fault(tmp_path: Path) -> None:
+    """The fork server is arena's: the decisions' CPU limit (1 s here) never accumulates on it.
+
+    Each decision costs the server a fork and a JSON line (about 1 ms of CPU), so a server living under the
+    1 s limit would be killed by the kernel within the first thousand decisions.
+    """
+    program = tmp_path / "honest.py"
+    program.write_text(
+        "values = [int(word) for word in open('inputf.txt').read().split()]\n"
+        "open('outputf.txt', 'w').write(f'{sum(values) % 7}\\n')\n"
+    )
+    with open_sandbox(tmp_path / "team", Limits(wall_time_s=5, cpu_time_s=1)) as sandbox:
+        transport = WarmPythonTransport(sandbox, build(sandbox, program).run_argv, preload=())
+        unexpected = []
+        for number in range(5000):
+            reply = transport.exchange({"inputf.txt": f"{number} 3"})
+            if not reply.run.ok or reply.run.incidents or reply.text != f"{(number + 3) % 7}\n":
+                unexpected.append((number, reply.text, reply.run.describe(), reply.run.incidents))
+        transport.close()
+    assert unexpected == []

@@ -35,6 +35,7 @@ import pydantic
 from arena import __version__
 from arena.cli.say import HOLD
 from arena.errors import ArenaError, Terminated
+from arena.sandbox.cgroup import remove_leftovers
 
 COMMAND_MODULES = (
     "table",
@@ -149,6 +150,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return done.code if isinstance(done.code, int) else EXIT_ERROR
     with _signals_as_exceptions() as signals:
         try:
+            if args.command != "doctor":  # doctor reports them first, then removes them
+                remove_leftovers()
             return int(args.handler(args) or 0)
         except KeyboardInterrupt as interrupt:
             terminated = isinstance(interrupt, Terminated) or signal.SIGTERM in signals

@@ -14,7 +14,7 @@ from rich.table import Table
 from arena.errors import ArenaError
 from arena.languages import LANGUAGES, missing_toolchains, tool_path, tool_version
 from arena.sandbox import Limits, open_sandbox
-from arena.sandbox.cgroup import SandboxCgroup
+from arena.sandbox.cgroup import SandboxCgroup, leftovers, remove_leftovers
 from arena.sandbox.isolation import namespaces_available
 
 
@@ -31,7 +31,9 @@ def diagnose() -> dict[str, Any]:
     report: dict[str, Any] = {
         "namespaces": {"available": available, "detail": reason},
         "memory_cgroup": SandboxCgroup.available(),
+        "leftovers": [str(path) for path in leftovers()],
     }
+    remove_leftovers()
     with tempfile.TemporaryDirectory(prefix="arena-doctor-") as folder:
         try:
             with open_sandbox(Path(folder), Limits()) as sandbox:
@@ -69,7 +71,11 @@ def run(args: argparse.Namespace) -> int:
     style = "green" if level == "namespaces" else "yellow"
     console.print(f"isolation level: [{style}]{level}[/{style}]")
     console.print(f"  namespaces: {report['namespaces']['detail']}")
-    console.print(f"  memory cgroup (v1): {'yes' if report['memory_cgroup'] else 'no (RLIMIT_DATA instead)'}")
+    console.print(f"  cgroups: {'yes' if report['memory_cgroup'] else 'no (RLIMIT_DATA, no cgroup.kill)'}")
+    found = report["leftovers"]
+    console.print(f"  leftovers of dead runs: {len(found)}{' (removed)' if found else ''}")
+    for path in found:
+        console.print(f"    {path}", markup=False)
     probe = report["probe"]
     if probe["ok"]:
         console.print(f"  probe: a program ran as uid {probe['uid']} in {probe['wall_ms']} ms")

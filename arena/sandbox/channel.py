@@ -5,6 +5,7 @@ from __future__ import annotations
 import array
 import json
 import socket
+from collections.abc import Sequence
 from typing import Any
 
 from arena.errors import SandboxError
@@ -20,10 +21,14 @@ class Channel:
         self.buffer = bytearray()
         self.fds: list[int] = []
 
-    def send(self, request: dict[str, Any], payload: bytes = b"") -> None:
-        """Send one request line and its payload."""
+    def send(self, request: dict[str, Any], payload: bytes = b"", *, fds: Sequence[int] = ()) -> None:
+        """Send one request line and its payload (and descriptors, passed with the line)."""
+        line = json.dumps(request).encode() + b"\n"
         try:
-            self.sock.sendall(json.dumps(request).encode() + b"\n" + payload)
+            if fds:
+                sent = socket.send_fds(self.sock, [line], list(fds))
+                line = line[sent:]
+            self.sock.sendall(line + payload)
         except OSError as error:
             raise SandboxError(f"the sandbox helper is gone ({error})") from error
 

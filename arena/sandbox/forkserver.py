@@ -6,8 +6,13 @@ what a fresh interpreter would have fresh (random seeds, ``sys.argv``, ``sys.pat
 runs the team's script with ``runpy`` exactly as ``python script.py`` would, and exits: every decision
 gets a fresh process with fresh module state, and only the team's files carry memory.
 
+The server is arena's machinery: the sandbox helper starts it outside the programs' cgroup and with no CPU
+limit (``--cgroup-fds=3,4`` names the descriptors of the decision cgroup's ``cgroup.procs`` files). Each
+child moves itself into that cgroup and takes the decision's ``RLIMIT_CPU`` before any of the team's code
+runs, so the decision is measured, limited and ended (``cgroup.kill``) like a fresh interpreter's.
+
 Protocol on stdin/stdout (the arena's session pipes), one JSON line each way per run:
-``{"script": "Team.py", "wall": 1.0, "out_cap": 65536}`` -> ``{"status": ..., "exit_code": ...,
+``{"script": "Team.py", "wall": 1.0, "cpu": 2, "out_cap": 65536}`` -> ``{"status": ..., "exit_code": ...,
 "signal": ..., "wall_ms": ..., "cpu_ms": ..., "maxrss": ..., "stdout": "...", "stderr": "..."}``
 (stdout/stderr as latin-1 text of the capped bytes). Standard library only, besides the preloads.
 """
@@ -18,20 +23,30 @@ import importlib
 import json
 import os
 import random
+import resource
 import select
 import signal
 import sys
 import time
 
-# The one prctl wrapper, beside this script (sys.path[0]; arena/sandbox/prctl.py), then forgotten by name so
-# a team program with a module called prctl imports its own, as it would in a fresh interpreter.
+# The one prctl wrapper and the decision's clocks, beside this script (sys.path[0]; arena/sandbox/), then
+# forgotten by name so a team program with a module called prctl or clock imports its own, as it would in a
+# fresh interpreter.
+import clock as CLOCK  # type: ignore[import-not-found]
 import prctl as _prctl  # type: ignore[import-not-found]
 
-del sys.modules["prctl"]
+del sys.modules["prctl"], sys.modules["clock"]
 
 
-def serve(preloads: list[str]) -> None:
+def serve(arguments: list[str]) -> None:
     """Preload, then answer run requests until stdin closes."""
+    flag = "--cgroup-fds="
+    named = [arg[len(flag) :] for arg in arguments if arg.startswith(flag)]
+    cgroup_fds = [int(fd) for fds in named for fd in fds.split(",") if fd]
+    cpu_fd = next((int(arg[9:]) for arg in arguments if arg.startswith("--cpu-fd=")), None)
+    preloads = [arg for arg in arguments if not arg.startswith("--")]
+    for fd in [*cgroup_fds, *([cpu_fd] if cpu_fd is not None else [])]:
+        os.set_inheritable(fd, False)
     for name in preloads:
         importlib.import_module(name)
     control_in = os.fdopen(os.dup(0), "rb", buffering=0)
@@ -46,20 +61,63 @@ def serve(preloads: list[str]) -> None:
         if not line:
             return
         request = json.loads(line)
-        reply = run_one(request["script"], request["wall"], request["out_cap"], (control_in, control_out))
+        decision = Decision(request["script"], request["wall"], request.get("cpu"), request["out_cap"])
+        decision.budget_ms = request.get("budget_ms") if cpu_fd is not None else None
+        decision.cgroup_fds, decision.cpu_fd = cgroup_fds, cpu_fd
+        reply = run_one(decision, (control_in, control_out))
         control_out.write(json.dumps(reply).encode() + b"\n")
+        reap_strays()
 
 
-def run_one(script: str, wall: float, out_cap: int, control: tuple) -> dict:
+class Decision:
+    """One request: the script, its wall and CPU limits, the output cap, where its processes go."""
+
+    def __init__(self, script: str, wall: float, cpu: int | None, out_cap: int) -> None:
+        self.script, self.wall, self.cpu, self.out_cap = script, wall, cpu, out_cap
+        self.budget_ms: float | None = None  # the decision's CPU budget, judged on the cgroup's clock
+        self.cgroup_fds: list[int] = []
+        self.cpu_fd: int | None = None
+
+    def cpu_us(self) -> int:
+        return CLOCK.cgroup_cpu_us(self.cpu_fd) if self.cpu_fd is not None else 0
+
+
+def reap_strays() -> None:
+    """Collect children a decision gave this server (``clone(CLONE_PARENT)``), killed with its cgroup."""
+    while True:
+        try:
+            pid, _ = os.waitpid(-1, os.WNOHANG)
+        except ChildProcessError:
+            return
+        if pid == 0:
+            return
+
+
+def run_one(decision: Decision, control: tuple) -> dict:
     """Fork, run the script in the child as ``__main__``, wait with the wall limit, measure."""
+    wall, out_cap = decision.wall, decision.out_cap
     out_path, err_path = f"/tmp/.warm-{os.getpid()}.out", f"/tmp/.warm-{os.getpid()}.err"
+    setup_r, setup_w = os.pipe2(os.O_CLOEXEC)
+    cpu_mark = decision.cpu_us()
     started = time.monotonic()
     pid = os.fork()
     if pid == 0:
-        child(script, out_path, err_path, control)
+        os.close(setup_r)
+        child(decision, out_path, err_path, control, setup_w)
+    os.close(setup_w)
+    with os.fdopen(setup_r, "rb") as setup:
+        problem = setup.read()
+    if problem:  # the decision could not be put in its cgroup or under its limits: nothing of it ran
+        os.wait4(pid, 0)
+        return {"status": "not_started", "detail": problem.decode(errors="replace")}
     pidfd = os.pidfd_open(pid)
-    timed_out = not select.select([pidfd], [], [], wall)[0]
-    if timed_out:
+    reason, deadline = "", started + wall
+    while True:
+        used_ms = (decision.cpu_us() - cpu_mark) / 1000
+        reason, wait_s = CLOCK.next_wait(time.monotonic(), deadline, decision.budget_ms, used_ms)
+        if reason or select.select([pidfd], [], [], wait_s)[0]:
+            break
+    if reason:
         os.killpg(pid, signal.SIGKILL)
     _, status, usage = os.wait4(pid, 0)
     wall_ms = (time.monotonic() - started) * 1000
@@ -76,7 +134,7 @@ def run_one(script: str, wall: float, out_cap: int, control: tuple) -> dict:
         outputs.append(data)
     too_much = any(len(data) > out_cap for data in outputs)
     return {
-        "status": "timeout" if timed_out else "output" if too_much else "ok" if code == 0 else "exited",
+        "status": reason or ("output" if too_much else "ok" if code == 0 else "exited"),
         "exit_code": code if code >= 0 else None,
         "signal": -code if code < 0 else None,
         "wall_ms": wall_ms,
@@ -87,9 +145,25 @@ def run_one(script: str, wall: float, out_cap: int, control: tuple) -> dict:
     }
 
 
-def child(script: str, out_path: str, err_path: str, control: tuple) -> None:
+def child(decision: Decision, out_path: str, err_path: str, control: tuple, setup: int) -> None:
     """In the forked child: become what ``python script.py`` would be, run it, exit like it."""
+    try:
+        for fd in decision.cgroup_fds:
+            os.write(fd, b"0")  # into the decision's cgroup before any of the team's code runs
+            os.close(fd)
+        if decision.cpu_fd is not None:
+            os.close(decision.cpu_fd)
+        if decision.cpu is not None:
+            resource.setrlimit(resource.RLIMIT_CPU, (decision.cpu, decision.cpu))
+        _prctl.prctl(_prctl.PR_SET_DUMPABLE, 1)  # its /proc entries become its own, to write:
+        with open("/proc/self/oom_score_adj", "w") as adjust:
+            adjust.write("1000")  # the decision goes first under memory pressure, never the server (-1000)
+    except OSError as error:
+        os.write(setup, f"the decision could not be contained: {error}".encode())
+        os._exit(1)
+    os.close(setup)
     code = 1
+    script = decision.script
     try:
         os.setsid()
         for stream in control:

@@ -15,6 +15,7 @@ from __future__ import annotations
 import contextlib
 import ctypes
 import errno
+import fcntl
 import importlib.util
 import json
 import os
@@ -27,6 +28,7 @@ import time
 import types
 
 READ_CHUNK = 65536
+HIGH_FD = 100
 SWEEP_ROUNDS = 1000
 
 
@@ -46,11 +48,17 @@ class Helper:
         self.scratch = ""
         self.fast = False
         self.sessions: dict[int, int] = {}
+        self.machinery: set[int] = set()  # sessions that are arena's own (the fork server), not a program
         self.next_session = 1
+        self.cgroup_fds: dict[str, list[int]] = {}
+        self.ready: Prepared | None = None
+        self.cpu_mark_us = 0
 
     # -- protocol
     def serve(self) -> None:
         """Answer requests until the arena says quit or closes the socket."""
+        self.configure(self.receive_init())
+        self.reply({"ok": True, "pid": os.getpid(), "oom_protected": self.oom_protected})
         while True:
             line = self.reader.readline()
             if not line:
@@ -58,24 +66,41 @@ class Helper:
             request = json.loads(line)
             op = request["op"]
             if op == "init":
-                self.configure(request)
-                self.reply({"ok": True, "pid": os.getpid()})
+                raise ValueError("init twice")
             elif op == "run":
                 stdin = self.read_exact(request["stdin_len"])
-                self.reply(*self.run(request["argv"], stdin, request["wall"], request.get("cpu")))
+                clocks = request["wall"], request.get("cpu"), request.get("budget_ms")
+                self.reply(*self.run(request["argv"], stdin, *clocks))
+                self.ready = self.prepare()  # the next run's process, made while the arena reads this reply
             elif op == "start":
-                self.start(request["argv"])
+                self.start(request["argv"], machinery=request.get("machinery", False))
             elif op == "sweep":
                 self.sweep(keep=self.sessions.values())
-                self.reply({"ok": True})
+                self.reply({"ok": True, "cpu_ms": self.decision_cpu_ms()})
             elif op == "end":
                 self.reply(*self.end(request["id"], request["grace"]))
             elif op == "quit":
                 for pid in self.sessions.values():
                     os.kill(pid, signal.SIGKILL)
                 self.sessions.clear()
+                self.machinery.clear()
                 self.sweep(keep=())
                 self.reply({"ok": True})
+
+    def receive_init(self) -> dict:
+        """The ``init`` request, with the descriptors of the decision's cgroup passed beside it."""
+        data, fds, _, _ = socket.recv_fds(self.channel, 1 << 16, 16)
+        while not data.endswith(b"\n"):
+            more = self.channel.recv(1 << 16)
+            if not more:
+                raise EOFError("arena closed the channel")
+            data += more
+        request = json.loads(data)
+        high = [fcntl.fcntl(fd, fcntl.F_DUPFD_CLOEXEC, HIGH_FD) for fd in fds]  # clear of what children get
+        for fd in fds:
+            os.close(fd)
+        self.cgroup_fds = {name: [high[i] for i in indexes] for name, indexes in request["cgroup"].items()}
+        return request
 
     def read_exact(self, size: int) -> bytes:
         chunks = []
@@ -107,17 +132,26 @@ class Helper:
             "stack": resource.RLIMIT_STACK,
         }
         self.rlimits = [(names[name], value) for name, value in request["rlimits"].items()]
+        join_fresh_session_keyring()
+        self.oom_protected = False
+        if os.geteuid() == 0:
+            # arena's machinery is never the OOM killer's victim (needs CAP_SYS_RESOURCE, which some
+            # containers withhold even from root; the helper is outside the programs' memory cgroup anyway)
+            with contextlib.suppress(PermissionError):
+                write_oom_score_adj(OOM_NEVER)
+                self.oom_protected = True
         if self.mode == "ns" and self.uid is not None and os.getuid() == 0:
             self.become_sandbox_user()
+        install_seccomp_filter()
+        self.cpu_mark_us = self.cgroup_cpu_us()
 
     def become_sandbox_user(self) -> None:
-        """In the namespaces: drop root for good, so each program starts with a bare ``posix_spawn``.
+        """In the namespaces: drop root for good; every limit but CPU is set here and inherited.
 
         The helper then shares the programs' real and effective uid but not their reach: as PID 1 of
         the namespace it ignores their signals; its saved uid (0) differs from theirs, so they cannot
         change its limits (prlimit); with ``dumpable`` off they can neither ptrace it nor open its /proc
         files. Each program's saved uid becomes its effective uid at exec, so programs hold nothing.
-        Its own limits (except CPU, set per program) are inherited by every program it starts.
         """
         os.chdir(self.cwd)
         os.setgroups([])
@@ -128,23 +162,40 @@ class Helper:
         prctl(PR_SET_PDEATHSIG, signal.SIGKILL)  # a change of credentials cleared bubblewrap's setting
         for which, value in self.rlimits:
             if which == resource.RLIMIT_NPROC:
-                value += 1  # the helper itself
+                value += 2  # the helper itself and the fork server
             if which != resource.RLIMIT_CPU:
                 resource.setrlimit(which, (value, value))
         self.fast = True
 
     # -- starting a program
     def spawn(
-        self, argv: list[str], stdin_fd: int, stdout_fd: int, stderr_fd: int, cpu: int | None = None
+        self,
+        argv: list[str],
+        stdin_fd: int,
+        stdout_fd: int,
+        stderr_fd: int,
+        cpu: int | None = None,
+        *,
+        machinery: bool = False,
     ) -> tuple[int, str]:
-        """Start ``argv`` as the sandbox user; return (pid, "") or (-1, reason)."""
-        if self.fast:
-            return self.posix_spawn(argv, stdin_fd, stdout_fd, stderr_fd, cpu)
+        """Start ``argv``; return (pid, "") or (-1, reason).
+
+        A program is in the decision's cgroup and under every limit before its first instruction: the
+        forked child moves itself and sets them before ``execve``, and any failure is reported, never
+        swallowed (the run is then not started). ``machinery`` (the fork server) stays in arena's cgroup
+        with no CPU limit, and is given the run cgroup's descriptors to place each decision it forks.
+        """
         err_r, err_w = os.pipe2(os.O_CLOEXEC)
+        cpu = cpu if cpu is not None else self.default_cpu()
+        if machinery:
+            count = len(self.cgroup_fds.get("procs", []))
+            argv = [*argv, "--cgroup-fds=" + ",".join(str(3 + n) for n in range(count))]
+            if self.cgroup_fds.get("cpu"):
+                argv.append(f"--cpu-fd={3 + count}")
         pid = os.fork()
         if pid == 0:
             try:
-                self.become_program(stdin_fd, stdout_fd, stderr_fd, cpu)
+                self.become_program(stdin_fd, stdout_fd, stderr_fd, cpu, machinery)
                 os.execve(self.resolve(argv[0]), argv, self.env)
             except BaseException as error:
                 try:
@@ -164,47 +215,30 @@ class Helper:
             return -1, message.decode(errors="replace")
         return pid, ""
 
-    def posix_spawn(
-        self, argv: list[str], stdin_fd: int, stdout_fd: int, stderr_fd: int, cpu: int | None
-    ) -> tuple[int, str]:
-        """The fast path (a vfork-style spawn): the helper already is the sandbox user with its limits."""
-        actions = [
-            (os.POSIX_SPAWN_DUP2, stdin_fd, 0),
-            (os.POSIX_SPAWN_DUP2, stdout_fd, 1),
-            (os.POSIX_SPAWN_DUP2, stderr_fd, 2),
-        ]
-        try:
-            pid = os.posix_spawn(
-                self.resolve(argv[0]),
-                argv,
-                self.env,
-                file_actions=actions,
-                setsid=True,
-                setsigdef=DEFAULT_SIGNALS,
-            )
-        except OSError as error:
-            return -1, f"{argv[0]}: {error}"
-        limit = cpu if cpu is not None else dict(self.rlimits).get(resource.RLIMIT_CPU)
-        try:
-            if limit is not None:
-                resource.prlimit(pid, resource.RLIMIT_CPU, (limit, limit))
-            with open(f"/proc/{pid}/oom_score_adj", "w") as adjust:
-                adjust.write("1000")  # under memory pressure the program goes first, never the helper
-        except OSError:
-            pass  # it has already exited (or exec made it undumpable): the OOM killer still picks the biggest
-        return pid, ""
-
-    def become_program(self, stdin_fd: int, stdout_fd: int, stderr_fd: int, cpu: int | None) -> None:
-        """In the forked child: own session, limits, unprivileged user, standard fds, working folder."""
-        signal.signal(signal.SIGPIPE, signal.SIG_DFL)  # Python ignores both; a program must not inherit that
-        signal.signal(signal.SIGXFSZ, signal.SIG_DFL)
+    def become_program(
+        self, stdin_fd: int, stdout_fd: int, stderr_fd: int, cpu: int | None, machinery: bool
+    ) -> None:
+        """In the forked child: own session, decision cgroup, limits, unprivileged user, standard fds."""
+        for number in DEFAULT_SIGNALS:
+            signal.signal(number, signal.SIG_DFL)  # the helper ignores some; a program must not inherit that
         os.setsid()
-        with open("/proc/self/oom_score_adj", "w") as adjust:
-            adjust.write("1000")  # under memory pressure the program goes first, never the helper
-        for which, value in self.rlimits:
-            if cpu is not None and which == resource.RLIMIT_CPU:
-                value = cpu
-            resource.setrlimit(which, (value, value))
+        procs = self.cgroup_fds.get("procs", [])
+        if not machinery:
+            for fd in procs:
+                os.write(fd, b"0")  # into the decision's cgroup: memory limit, CPU clock, killed at its end
+        if not machinery:
+            # Programs go first under memory pressure. Raising needs no privilege (the fast child is not
+            # dumpable, so its /proc entries are root's until it says so); lowering below 0 would.
+            set_dumpable(True)
+            write_oom_score_adj(OOM_FIRST)
+            set_dumpable(False)  # until the program starts: none may open this process's memory meanwhile
+        if not machinery:
+            for which, value in self.rlimits:  # the exact values (the helper's own allow for itself)
+                if which == resource.RLIMIT_CPU:
+                    if cpu is None:
+                        continue  # a prepared process takes it with its program (never above the hard limit)
+                    value = cpu
+                resource.setrlimit(which, (value, value))
         os.chdir(self.cwd)  # before dropping root: the fallback's folder may sit below a private parent
         if self.uid is not None and os.getuid() == 0:
             os.setgroups([])
@@ -213,6 +247,84 @@ class Helper:
         os.dup2(stdin_fd, 0)
         os.dup2(stdout_fd, 1)
         os.dup2(stderr_fd, 2)
+        if machinery:  # inheritable: the fork server moves each decision it forks, and reads its CPU clock
+            for offset, fd in enumerate([*procs, *self.cgroup_fds.get("cpu", [])]):
+                os.dup2(fd, 3 + offset)
+
+    def default_cpu(self) -> int | None:
+        """The sandbox's own ``RLIMIT_CPU`` value (a run may ask for another)."""
+        return dict(self.rlimits).get(resource.RLIMIT_CPU)
+
+    def prepare(self) -> Prepared:
+        """Fork the next run's process now: in the decision's cgroup, under every limit, waiting for argv.
+
+        Everything a program needs before its first instruction is done ahead, off the decision's clock
+        (and outside its CPU time); a run then costs a pipe write and a vfork-style spawn.
+        """
+        in_r, in_w = os.pipe2(os.O_CLOEXEC)
+        out_r, out_w = os.pipe2(os.O_CLOEXEC)
+        err_r, err_w = os.pipe2(os.O_CLOEXEC)
+        control_r, control_w = os.pipe2(os.O_CLOEXEC)
+        problem_r, problem_w = os.pipe2(os.O_CLOEXEC)
+        pid = os.fork()
+        if pid == 0:
+            try:
+                for fd in (in_w, out_r, err_r, control_w, problem_r):
+                    os.close(fd)  # the helper's ends: its own copy of control_w would keep it waiting forever
+                self.become_program(in_r, out_w, err_w, None, False)
+                with os.fdopen(control_r, "rb") as control:
+                    request = json.loads(control.read() or b"null")
+                if request is None:
+                    os._exit(0)  # not needed after all
+                if request["cpu"] is not None:  # the last limit, before the program's first instruction
+                    resource.setrlimit(resource.RLIMIT_CPU, (request["cpu"], request["cpu"]))
+                # A vfork-style spawn inherits all of it (cgroups, limits, score, filter, user, pipes) without
+                # an exec from this copy of the helper; the program then passes to the helper (PID 1, or a
+                # child subreaper), which waits for it.
+                argv = request["argv"]
+                program = self.resolve(argv[0])
+                pid = os.posix_spawn(program, argv, self.env, setsid=True, setsigdef=DEFAULT_SIGNALS)
+                os.write(problem_w, f"pid {pid}\n".encode())
+                os._exit(0)
+            except BaseException as error:
+                try:
+                    os.write(problem_w, f"{error}".encode())
+                finally:
+                    os._exit(127)
+        for fd in (in_r, out_w, err_w, control_r, problem_w):
+            os.close(fd)
+        return Prepared(pid, control_w, problem_r, in_w, out_r, err_r)
+
+    def discard_prepared(self) -> None:
+        """End the prepared process (the next request is not a run), before anything else is swept."""
+        if self.ready is not None:
+            self.ready.discard()
+            self.ready = None
+
+    # -- the decision's cgroup
+    def cgroup_cpu_us(self) -> int:
+        """CPU time used so far by everything that ran in the decision cgroup (0 without one)."""
+        return sum(cgroup_cpu_us(fd) for fd in self.cgroup_fds.get("cpu", []))
+
+    def decision_cpu_ms(self) -> float:
+        """CPU time of the decision cgroup since the last call (every process and thread of the decision)."""
+        now = self.cgroup_cpu_us()
+        used, self.cpu_mark_us = now - self.cpu_mark_us, now
+        return used / 1000
+
+    def kill_decision(self) -> None:
+        """``cgroup.kill`` the decision's cgroup and wait until nothing in it runs (daemons, threads, all)."""
+        kill, events = self.cgroup_fds.get("kill", []), self.cgroup_fds.get("events", [])
+        if not kill or b"populated 0" in os.pread(events[0], 4096, 0):
+            return  # nothing of the decision is left (the usual case): no kill to wait for
+        os.write(kill[0], b"1")
+        poller = select.poll()
+        poller.register(events[0], select.POLLPRI)
+        for _ in range(SWEEP_ROUNDS):
+            if b"populated 0" in os.pread(events[0], 4096, 0):
+                return
+            reap_all(block=False)
+            poller.poll(10)
 
     def resolve(self, name: str) -> str:
         if "/" in name:
@@ -224,18 +336,25 @@ class Helper:
         raise FileNotFoundError(f"{name} not found on PATH")
 
     # -- one-shot runs
-    def run(self, argv: list[str], stdin: bytes, wall: float, cpu: int | None) -> tuple[dict, bytes, bytes]:
-        """Run one program to completion under the wall limit; measure it; end whatever it left."""
-        out_r, out_w = os.pipe2(os.O_CLOEXEC)
-        errp_r, errp_w = os.pipe2(os.O_CLOEXEC)
-        if stdin:
-            in_r, in_w = os.pipe2(os.O_CLOEXEC)
-        else:
-            in_r, in_w = os.open(os.devnull, os.O_RDONLY | os.O_CLOEXEC), -1
+    def run(
+        self, argv: list[str], stdin: bytes, wall: float, cpu: int | None, budget_ms: float | None
+    ) -> tuple[dict, bytes, bytes]:
+        """Run one program to completion under its clocks; measure it; end whatever it left.
+
+        ``wall`` is the wall-clock cap; ``budget_ms`` (when the decision cgroup can measure it) the CPU time
+        every process and thread of the decision may use together before it is ended as ``cpu``.
+        """
+        if not self.cgroup_fds.get("cpu"):
+            budget_ms = None
+        prepared = self.ready or self.prepare()
+        self.ready = None
+        in_w, out_r, errp_r = prepared.stdin_w, prepared.stdout_r, prepared.stderr_r
+        if not stdin:
+            os.close(in_w)
+            in_w = -1
+        self.decision_cpu_ms()  # the decision's CPU clock starts here
         started = time.monotonic()
-        pid, problem = self.spawn(argv, in_r, out_w, errp_w, cpu)
-        for fd in (in_r, out_w, errp_w):
-            os.close(fd)
+        pid, problem = prepared.launch(argv, cpu if cpu is not None else self.default_cpu())
         if pid < 0:
             for fd in (out_r, errp_r, in_w):
                 if fd >= 0:
@@ -269,11 +388,11 @@ class Helper:
         deadline = started + wall
         exited = False
         while not exited:
-            remaining = deadline - time.monotonic()
-            if remaining <= 0:
-                reason = "timeout"
+            used_ms = (self.cgroup_cpu_us() - self.cpu_mark_us) / 1000 if budget_ms is not None else 0.0
+            reason, wait_s = next_wait(time.monotonic(), deadline, budget_ms, used_ms)
+            if reason:
                 break
-            for fd, events in poller.poll(remaining * 1000 + 1):
+            for fd, events in poller.poll(wait_s * 1000 + 1):
                 if fd == pidfd:
                     exited = True
                 elif fd == in_w:
@@ -293,6 +412,7 @@ class Helper:
                 break
         if not exited:
             os.kill(pid, signal.SIGKILL)
+        prepared.reap()  # long gone: the program has been the helper's child since
         _, status, usage = os.wait4(pid, 0)
         wall_ms = (time.monotonic() - started) * 1000
         for fd in outputs:
@@ -304,6 +424,7 @@ class Helper:
                 os.close(fd)
         self.sweep(keep=self.sessions.values())
         header = self.describe(status, usage, wall_ms, reason)
+        header["cpu_ms"] = max(header["cpu_ms"], self.decision_cpu_ms())  # every process of the decision
         cap = self.output_bytes
         return header, bytes(outputs[out_r][:cap]), bytes(outputs[errp_r][:cap])
 
@@ -338,11 +459,11 @@ class Helper:
         }
 
     # -- persistent sessions
-    def start(self, argv: list[str]) -> None:
+    def start(self, argv: list[str], *, machinery: bool) -> None:
         in_r, in_w = os.pipe2(os.O_CLOEXEC)
         out_r, out_w = os.pipe2(os.O_CLOEXEC)
         err_r, err_w = os.pipe2(os.O_CLOEXEC)
-        pid, problem = self.spawn(argv, in_r, out_w, err_w)
+        pid, problem = self.spawn(argv, in_r, out_w, err_w, machinery=machinery)
         for fd in (in_r, out_w, err_w):
             os.close(fd)
         if pid < 0:
@@ -354,6 +475,8 @@ class Helper:
         session = self.next_session
         self.next_session += 1
         self.sessions[session] = pid
+        if machinery:
+            self.machinery.add(session)
         header = json.dumps({"ok": True, "id": session, "started": time.monotonic()}).encode() + b"\n"
         socket.send_fds(self.channel, [header], [in_w, out_r, err_r, pidfd])
         for fd in (in_w, out_r, err_r, pidfd):
@@ -361,6 +484,7 @@ class Helper:
 
     def end(self, session: int, grace: float) -> tuple[dict, bytes, bytes]:
         pid = self.sessions.pop(session)
+        self.machinery.discard(session)
         ended_by_arena = False
         if pid in REAPED:
             status, usage = REAPED[pid]
@@ -382,8 +506,13 @@ class Helper:
     def sweep(self, keep) -> None:
         """End every process the programs left behind (daemons, fork bombs), except live sessions."""
         keep = set(keep)
+        self.discard_prepared()
+        if all(session in self.machinery for session in self.sessions):
+            self.kill_decision()  # no program's session runs: everything in the decision's cgroup ends now
         for pid in [pid for pid in REAPED if pid not in keep]:
             del REAPED[pid]  # only a session's own end is asked for later
+        if self.uid is not None:
+            remove_ipc_objects(self.uid)
         if self.mode == "ns":
             if keep:
                 self.kill_except(keep)
@@ -462,6 +591,44 @@ class Helper:
             os.close(root)
 
 
+class Prepared:
+    """A forked process ready to start the next run's program: its pid and the helper's pipe ends."""
+
+    def __init__(self, pid: int, control_w: int, problem_r: int, *pipes: int) -> None:
+        stdin_w, stdout_r, stderr_r = pipes
+        self.pid, self.control_w, self.problem_r = pid, control_w, problem_r
+        self.stdin_w, self.stdout_r, self.stderr_r = stdin_w, stdout_r, stderr_r
+
+    def launch(self, argv: list[str], cpu: int | None) -> tuple[int, str]:
+        """Hand it ``argv``; (the program's pid, "") once started, or (-1, why it could not start)."""
+        message = b""
+        try:
+            os.write(self.control_w, json.dumps({"argv": argv, "cpu": cpu}).encode())
+        except BrokenPipeError:
+            message = b"the prepared process is gone"
+        os.close(self.control_w)
+        while chunk := os.read(self.problem_r, 4096):
+            message += chunk
+            if message.startswith(b"pid ") and message.endswith(b"\n"):
+                break  # started: no need to wait for the prepared process's own exit
+        os.close(self.problem_r)
+        if message.startswith(b"pid "):
+            return int(message[4:]), ""
+        self.reap()
+        return -1, f"{argv[0]}: {message.decode(errors='replace') or 'the prepared process is gone'}"
+
+    def reap(self) -> None:
+        """Collect the prepared process (it exits once its program is started; the program is ours then)."""
+        with contextlib.suppress(ChildProcessError):
+            os.waitpid(self.pid, 0)
+
+    def discard(self) -> None:
+        os.close(self.control_w)  # it exits at once on an empty request
+        for fd in (self.problem_r, self.stdin_w, self.stdout_r, self.stderr_r):
+            os.close(fd)
+        self.reap()
+
+
 def namespace_pids() -> list[int]:
     return [int(name) for name in os.listdir("/proc") if name.isdigit()]
 
@@ -495,6 +662,50 @@ def reap_all(*, block: bool) -> None:
         REAPED[pid] = (status, usage)
 
 
+IPC_TABLES = (("/proc/sysvipc/shm", "shmid"), ("/proc/sysvipc/msg", "msqid"), ("/proc/sysvipc/sem", "semid"))
+IPC_RMID = 0
+KEYCTL_JOIN_SESSION_KEYRING = 1
+SYS_KEYCTL = {"x86_64": 250, "aarch64": 219}
+
+
+def remove_ipc_objects(uid: int) -> None:
+    """Remove every SysV shared memory segment, message queue and semaphore set of the sandbox's user."""
+    for table, id_column in IPC_TABLES:
+        try:
+            with open(table) as listing:
+                lines = listing.read().splitlines()
+        except OSError:
+            continue
+        header = lines[0].split() if lines else []
+        for row in lines[1:]:
+            fields = dict(zip(header, row.split(), strict=False))
+            if uid not in (int(fields["uid"]), int(fields["cuid"])):
+                continue
+            ident = int(fields[id_column])
+            if id_column == "semid":
+                LIBC.semctl(ident, 0, IPC_RMID)
+            elif id_column == "shmid":
+                LIBC.shmctl(ident, IPC_RMID, None)
+            else:
+                LIBC.msgctl(ident, IPC_RMID, None)
+
+
+OOM_NEVER, OOM_FIRST = -1000, 1000
+
+
+def write_oom_score_adj(value: int) -> None:
+    """Set this process's ``oom_score_adj`` (-1000: never an OOM victim; 1000: the first one)."""
+    with open("/proc/self/oom_score_adj", "w") as adjust:
+        adjust.write(str(value))
+
+
+def join_fresh_session_keyring() -> None:
+    """Replace the session keyring inherited from whoever started arena by a new, empty one."""
+    number = SYS_KEYCTL.get(os.uname().machine)
+    if number is not None and LIBC.syscall(number, KEYCTL_JOIN_SESSION_KEYRING, None) < 0:
+        raise OSError(ctypes.get_errno(), "could not join a fresh session keyring")
+
+
 DEFAULT_SIGNALS = (signal.SIGINT, signal.SIGPIPE, signal.SIGXFSZ)
 LINUX_CAPABILITY_VERSION_3 = 0x20080522
 LIBC = ctypes.CDLL(None, use_errno=True)
@@ -524,9 +735,14 @@ def _load_beside(name: str) -> types.ModuleType:
 
 
 _PRCTL = _load_beside("prctl")  # the one prctl wrapper and its options (arena/sandbox/prctl.py)
+_CLOCK = _load_beside("clock")  # the decision's clocks, shared with the fork server
+cgroup_cpu_us = _CLOCK.cgroup_cpu_us
+next_wait = _CLOCK.next_wait
+install_seccomp_filter = _load_beside("seccomp").install_seccomp_filter
 tree = _load_beside("tree")  # beneath a folder without following links (arena/sandbox/tree.py): empties /tmp
 prctl = _PRCTL.prctl
 PR_SET_PDEATHSIG = _PRCTL.PR_SET_PDEATHSIG
+PR_SET_CHILD_SUBREAPER = 36
 PR_SET_DUMPABLE = _PRCTL.PR_SET_DUMPABLE
 PR_SET_NO_NEW_PRIVS = _PRCTL.PR_SET_NO_NEW_PRIVS
 PR_CAP_AMBIENT = _PRCTL.PR_CAP_AMBIENT
@@ -557,6 +773,7 @@ def main() -> None:
     signal.signal(signal.SIGPIPE, signal.SIG_IGN)
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # as PID 1, a handled signal would reach it from inside
     set_no_new_privs()
+    prctl(PR_SET_CHILD_SUBREAPER, 1)  # programs started by a prepared process become the helper's children
     channel = socket.socket(fileno=0)
     try:
         Helper(channel, mode).serve()

@@ -19,6 +19,10 @@ HELPER_PATH = "/.arena/helper.py"
 HELPER_SOURCE = Path(__file__).with_name("helper.py")
 FORKSERVER_PATH = "/.arena/forkserver.py"
 FORKSERVER_SOURCE = Path(__file__).with_name("forkserver.py")
+SECCOMP_PATH = "/.arena/seccomp.py"
+SECCOMP_SOURCE = Path(__file__).with_name("seccomp.py")
+CLOCK_PATH = "/.arena/clock.py"
+CLOCK_SOURCE = Path(__file__).with_name("clock.py")
 PRCTL_PATH = "/.arena/prctl.py"  # the one prctl wrapper, loaded by the helper and the fork server
 PRCTL_SOURCE = Path(__file__).with_name("prctl.py")
 TREE_PATH = "/.arena/tree.py"  # walks beneath a folder without following links (the helper empties /tmp)
@@ -36,7 +40,8 @@ ETC_BINDS = (
     "/etc/java-17-openjdk",
     "/etc/perl",
 )
-HELPER_CAPS = ("CAP_SETUID", "CAP_SETGID", "CAP_KILL", "CAP_DAC_OVERRIDE", "CAP_FOWNER")
+# CAP_SYS_RESOURCE only to make oom_score_adj 1000 a floor programs cannot go below; all dropped at init.
+HELPER_CAPS = ("CAP_SETUID", "CAP_SETGID", "CAP_KILL", "CAP_DAC_OVERRIDE", "CAP_FOWNER", "CAP_SYS_RESOURCE")
 PROGRAM_PATH = "/usr/local/bin:/usr/bin:/bin"
 
 
@@ -108,6 +113,12 @@ def bwrap_argv(*, team_bytes: int, scratch_bytes: int, info_fd: int) -> list[str
         "--ro-bind",
         str(FORKSERVER_SOURCE),
         FORKSERVER_PATH,
+        "--ro-bind",
+        str(SECCOMP_SOURCE),
+        SECCOMP_PATH,
+        "--ro-bind",
+        str(CLOCK_SOURCE),
+        CLOCK_PATH,
         "--ro-bind",
         str(PRCTL_SOURCE),
         PRCTL_PATH,

@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+from typing import Literal
+
 import pydantic
+
+WALL_CAP_FACTOR = 5.0
+WALL_CAP_SLACK_S = 1.0
 
 
 class Limits(pydantic.BaseModel, frozen=True):
@@ -21,6 +26,13 @@ class Limits(pydantic.BaseModel, frozen=True):
     help_bytes_mb: int = pydantic.Field(default=16, ge=0)
     folder_depth: int = pydantic.Field(default=8, ge=1)
     output_bytes: int = pydantic.Field(default=64 * 1024, ge=0)
+    # What ``wall_time_s`` limits: the wall clock, or the decision's CPU time (all its processes and
+    # threads, from its cgroup) with a wall-clock cap of 5 x the limit + 1 s (docs/sandbox.md).
+    clock: Literal["wall", "cpu"] = "wall"
+
+    def wall_cap_s(self, limit_s: float) -> float:
+        """The wall-clock cap of a run limited to ``limit_s`` (the limit itself on the wall clock)."""
+        return limit_s if self.clock == "wall" else WALL_CAP_FACTOR * limit_s + WALL_CAP_SLACK_S
 
     def cpu_seconds(self, wall_time_s: float) -> int:
         """The RLIMIT_CPU value (whole seconds) for a run with the given wall limit."""

@@ -37,6 +37,8 @@ class RunResult:
     violations: tuple[str, ...] = ()
     wall_limit_s: float = 0.0
     limit_detail: str = ""
+    # Failures of arena's own machinery met (and recovered from) during the run: never the team's fault.
+    incidents: tuple[str, ...] = ()
 
     @property
     def ok(self) -> bool:
@@ -55,7 +57,8 @@ class RunResult:
             case RunStatus.TIMEOUT:
                 text = f"ran past the {self.wall_limit_s:.3g} s wall limit"
             case RunStatus.CPU_LIMIT:
-                text = f"used more than its CPU time limit ({self.cpu_ms:.0f} ms of CPU)"
+                limit = f"{self.limit_detail} " if self.limit_detail else ""
+                text = f"used more than its {limit}CPU time limit ({self.cpu_ms:.0f} ms of CPU)"
             case RunStatus.MEMORY_LIMIT:
                 text = f"ran out of memory ({self.limit_detail or 'memory limit'})"
             case RunStatus.OUTPUT_LIMIT:

@@ -20,10 +20,9 @@ from arena.sandbox.cgroup import SandboxCgroup
 from arena.sandbox.channel import Channel
 from arena.sandbox.limits import Limits
 from arena.sandbox.result import RunResult, RunStatus
+from arena.sandbox.uids import next_sandbox_uid
 
 RLIMITS_ONLY_NAME = isolation.RLIMITS_ONLY
-UID_BASE = 200_000
-HELPER_MEMORY_MB = 64
 SCRATCH_MB = 64
 TEAM_EXTRA_MB = 128
 SESSION_GRACE_S = 0.2
@@ -45,14 +44,28 @@ class Sandbox:
         # What the copies in and out left behind (links, FIFOs, past the caps), for the table to record.
         self.dropped: list[tree.Stray] = []
         self._oom_seen = 0
-        self._start_helper()
+        self.process: subprocess.Popen[bytes] | None = None
+        try:
+            self._start_helper()
+        except BaseException:
+            self._abandon()
+            raise
+
+    def _abandon(self) -> None:
+        """A sandbox that could not open: end its helper if it started, remove its cgroups."""
+        if self.process is not None and self.process.poll() is None:
+            self.process.kill()
+            self.process.wait()
+        self._remove_cgroup()
 
     # -- life cycle
     def _start_helper(self) -> None:
         limits = self.limits
         if SandboxCgroup.available():
-            memory = (limits.memory_mb + HELPER_MEMORY_MB) << 20
-            self.cgroup = SandboxCgroup(memory, limits.max_processes + 8)
+            try:
+                self.cgroup = SandboxCgroup(limits.memory_mb << 20, limits.max_processes + 8)
+            except OSError as error:
+                raise SandboxError(f"could not make the sandbox's cgroups: {error}") from error
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
         enter = self.cgroup.enter if self.cgroup is not None else None
         try:
@@ -98,25 +111,42 @@ class Sandbox:
                 self.helper_pid = self.process.pid
                 inner_dir, scratch = str(self.workdir), ""
         except (OSError, KeyError, ValueError) as error:
-            self._remove_cgroup()
             raise SandboxError(f"could not start the sandbox helper: {error}") from error
         finally:
             theirs.close()
         self.channel = Channel(ours)
         as_root = os.geteuid() == 0
-        self.uid = UID_BASE + self.process.pid if as_root else None
-        self._request(
-            {
-                "op": "init",
+        self.uid = next_sandbox_uid() if as_root else None
+        descriptors = self.cgroup.run_descriptors() if self.cgroup is not None else {}
+        fds = [fd for group in descriptors.values() for fd in group]
+        indexes, position = {}, 0
+        for name, group in descriptors.items():
+            indexes[name] = list(range(position, position + len(group)))
+            position += len(group)
+        try:
+            self.channel.send(
+                {
+                    "op": "init",
                 "uid": self.uid,
                 "gid": self.uid,
                 "cwd": inner_dir,
                 "scratch": scratch,
                 "env": self._program_env(inner_dir),
-                "output_bytes": limits.output_bytes,
-                "rlimits": self._rlimits(),
-            }
-        )
+                    "output_bytes": limits.output_bytes,
+                    "rlimits": self._rlimits(),
+                    "cgroup": indexes,
+                },
+                fds=fds,
+            )
+        finally:
+            for fd in fds:
+                os.close(fd)
+        try:
+            header, _, _ = self.channel.receive()
+            self.helper_oom_protected = bool(header.get("oom_protected"))
+        except SandboxError as error:
+            self.process.wait()
+            raise SandboxError(f"{error}: {self._helper_stderr()}") from error
         if self.isolation_level == isolation.NAMESPACES:
             self._copy_in()
         elif as_root:
@@ -136,7 +166,7 @@ class Sandbox:
         }
         if self.uid is not None:
             values["nproc"] = limits.max_processes
-        if self.cgroup is None or self.cgroup.memory is None:
+        if self.cgroup is None or not self.cgroup.has_memory:
             values["data"] = limits.memory_mb << 20
         return values
 
@@ -245,14 +275,28 @@ class Sandbox:
         """Run ``argv`` once to completion in the team folder; measure it; end whatever it left behind."""
         if not argv:
             raise ConfigError("nothing to run: empty command")
-        wall = wall_time_s if wall_time_s is not None else self.limits.wall_time_s
-        cpu = self.limits.cpu_seconds(wall)
-        header, out, err = self._request(
-            {"op": "run", "argv": list(argv), "stdin_len": len(stdin), "wall": wall, "cpu": cpu}, stdin
-        )
-        return self._result(header, out, err, wall)
+        limit = wall_time_s if wall_time_s is not None else self.limits.wall_time_s
+        wall, budget_ms = self.clocks(limit)
+        request = {"op": "run", "argv": list(argv), "stdin_len": len(stdin), "wall": wall}
+        request.update(budget_ms=budget_ms, cpu=self.limits.cpu_seconds(limit))
+        header, out, err = self._request(request, stdin)
+        return self._result(header, out, err, wall, budget_ms)
 
-    def _result(self, header: dict[str, Any], out: bytes, err: bytes, wall: float) -> RunResult:
+    @property
+    def clock(self) -> str:
+        """What a time limit limits here: ``cpu`` (if asked for and measurable by the cgroup) or ``wall``."""
+        can_measure = self.cgroup is not None and self.cgroup.can_kill
+        return "cpu" if self.limits.clock == "cpu" and can_measure else "wall"
+
+    def clocks(self, limit_s: float) -> tuple[float, float | None]:
+        """Wall-clock cap and CPU budget (ms) (None on the wall clock) for the time limit ``limit_s``."""
+        if self.clock == "cpu":
+            return self.limits.wall_cap_s(limit_s), limit_s * 1000
+        return limit_s, None
+
+    def _result(
+        self, header: dict[str, Any], out: bytes, err: bytes, wall: float, budget_ms: float | None = None
+    ) -> RunResult:
         status_text = header["status"]
         sig = header.get("signal")
         cpu_ms = header.get("cpu_ms", 0.0)
@@ -262,6 +306,8 @@ class Sandbox:
             status = RunStatus.NOT_STARTED
         elif status_text == "timeout":
             status = RunStatus.TIMEOUT
+        elif status_text == "cpu" and budget_ms is not None:
+            status, detail = RunStatus.CPU_LIMIT, f"{budget_ms / 1000:g} s"
         elif status_text == "output":
             status, detail = RunStatus.OUTPUT_LIMIT, f"{limits.output_bytes} bytes"
         elif status_text == "ok":
@@ -297,9 +343,13 @@ class Sandbox:
         self._oom_seen = count
         return happened
 
-    def sweep(self) -> None:
-        """End every process that is not a live session's (after work done inside a session)."""
-        self._request({"op": "sweep"})
+    def sweep(self) -> float:
+        """End the decision: every process that is not a live session's; return the decision's CPU ms.
+
+        The CPU time is the decision cgroup's since the last run or sweep (0 without a cgroup).
+        """
+        header, _, _ = self._request({"op": "sweep"})
+        return float(header.get("cpu_ms", 0.0))
 
     @property
     def forkserver_path(self) -> str:
@@ -308,11 +358,15 @@ class Sandbox:
             return isolation.FORKSERVER_PATH
         return str(isolation.FORKSERVER_SOURCE)
 
-    def start(self, argv: Sequence[str]) -> Session:
-        """Start a persistent process in the team folder; talk to it through the returned session."""
+    def start(self, argv: Sequence[str], *, machinery: bool = False) -> Session:
+        """Start a persistent process in the team folder; talk to it through the returned session.
+
+        ``machinery`` is for arena's own servers (the Python fork server): no CPU limit, outside the
+        programs' cgroup, handed the decision cgroup so that each decision it forks goes in there.
+        """
         if not argv:
             raise ConfigError("nothing to start: empty command")
-        header, _, _ = self._request({"op": "start", "argv": list(argv)})
+        header, _, _ = self._request({"op": "start", "argv": list(argv), "machinery": machinery})
         if not header.get("ok"):
             raise SandboxError(f"could not start {argv[0]}: {header.get('detail', '')}")
         stdin_w, stdout_r, stderr_r, pidfd = self.channel.take_fds(4)

@@ -33,17 +33,27 @@ def build(sandbox: Sandbox, source: Path) -> BuildResult:
 
 
 def processes_of(sandbox: Sandbox) -> list[psutil.Process]:
-    """Every live (non-zombie) process running as the sandbox's uid, other than its helper."""
+    """Every live (non-zombie) process running as the sandbox's uid, other than its helper's own.
+
+    Besides the helper, that is the process it prepares for the next run between decisions (a fork of the
+    helper running the helper's code, its child, waiting in the decision cgroup for the next program).
+    """
     if sandbox.uid is None:
         return []
     found = []
-    for process in psutil.process_iter(["uids", "status"]):
+    for process in psutil.process_iter(["uids", "status", "ppid", "cmdline"]):
         info = process.info
         if process.pid == sandbox.helper_pid and not sandbox.closed:
+            continue
+        if not sandbox.closed and info["ppid"] == sandbox.helper_pid and _runs_the_helper(info["cmdline"]):
             continue
         if info["uids"] and info["uids"].real == sandbox.uid and info["status"] != psutil.STATUS_ZOMBIE:
             found.append(process)
     return found
+
+
+def _runs_the_helper(cmdline: list[str] | None) -> bool:
+    return bool(cmdline) and any(part.endswith("helper.py") for part in cmdline or ())
 
 
 def snapshot(root: Path, *, skip: Path) -> dict[str, str]:

@@ -5,6 +5,7 @@
 * ``events.jsonl``      one line per deal: ``{"deal": N, "events": [...]}``
 * ``faults.jsonl``      one line per fault, with the three input files, stdout and stderr of its run
 * ``kept/<team>/deal<N>-decision<K>/`` the help files a faulted run started from (``arena replay``)
+* ``incidents.jsonl``   one line per failure of arena's own machinery it recovered from (not a fault), if any
 * ``seats.json``        the teams in seat order, written before the first deal
 * ``results.json``      per team: seat, final stack, profit, faults, timing; the seed and versions
 """
@@ -50,6 +51,11 @@ class TableFolder:
         """Append one fault to ``faults.jsonl``."""
         with (self.out_dir / "faults.jsonl").open("a") as out:
             out.write(json.dumps(fault.to_dict()) + "\n")
+
+    def write_incident(self, incident: dict[str, object]) -> None:
+        """Append one incident of arena's own (e.g. a fork server that died) to ``incidents.jsonl``."""
+        with (self.out_dir / "incidents.jsonl").open("a") as out:
+            out.write(json.dumps(incident) + "\n")
 
     def write_deal(self, number: int, events: Sequence[Event], final_text: str) -> None:
         """The deal's final ``deal.txt`` and its line of ``events.jsonl``."""

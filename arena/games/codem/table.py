@@ -64,7 +64,8 @@ class TableConfig(BaseModel):
     warm_python: bool = True
     build_cache: Path | None = None
     rules: TableRules = TableRules()
-    limits: Limits = Limits()
+    # Judged on CPU time (all of a decision's processes and threads) with a wall-clock cap (docs/sandbox.md).
+    limits: Limits = Limits(clock="cpu")
 
 
 @dataclass(frozen=True)
@@ -222,6 +223,9 @@ class _Table:
         run.help_before = seat.help_files
         reply = seat.transport.exchange(run.inputs)
         result = reply.run
+        for incident in result.incidents:  # arena's machinery failed and recovered: not the team's fault
+            what = {"team": seat.team, "deal": run.deal, "stage": run.stage, "what": incident}
+            self.folder.write_incident(what)
         run.stdout = result.stdout
         seat.help_files = seat.transport.help_files_snapshot(KEPT_BYTES) if reply.help_files else {}
         seat.wall_ms.append(result.wall_ms)

@@ -1,0 +1,39 @@
+"""The clocks a decision is judged by: its CPU time (every process and thread) and a wall-clock cap.
+
+Shared by the sandbox helper and the Python fork server (standard library only: both import it inside
+the sandbox). The CPU time is the decision cgroup's ``cpu.stat`` ``usage_usec``; it cannot grow faster
+than the machine's CPUs do, so the waiter sleeps until the earliest moment the budget could be spent,
+reads the clock again, and so on: a handful of wake-ups per decision, never a polling loop.
+"""
+
+from __future__ import annotations
+
+import os
+
+MIN_WAIT_S = 0.002
+CPUS = max(1, len(os.sched_getaffinity(0)))
+
+
+def cgroup_cpu_us(fd: int) -> int:
+    """``usage_usec`` of a cgroup's ``cpu.stat``, read through an open descriptor."""
+    for line in os.pread(fd, 4096, 0).decode().splitlines():
+        key, _, value = line.partition(" ")
+        if key == "usage_usec":
+            return int(value)
+    return 0
+
+
+def next_wait(now: float, deadline: float, budget_ms: float | None, used_ms: float) -> tuple[str, float]:
+    """The verdict (``"timeout"`` or ``"cpu"``, 0) once a limit is reached, else ("", seconds to wait).
+
+    ``deadline`` is the wall cap (monotonic seconds); ``budget_ms`` the CPU budget (None: wall clock only).
+    """
+    remaining = deadline - now
+    if remaining <= 0:
+        return "timeout", 0.0
+    if budget_ms is None:
+        return "", remaining
+    left_ms = budget_ms - used_ms
+    if left_ms <= 0:
+        return "cpu", 0.0
+    return "", min(remaining, max(left_ms / 1000 / CPUS, MIN_WAIT_S))
