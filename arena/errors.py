@@ -27,3 +27,7 @@ class ToolchainError(ArenaError):
 
 class ProgramChanged(ArenaError):
     """A team's program is not the one registered for the run: a run's programs are fixed."""
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM, raised where the process was, so the same clean-up as Ctrl-C runs (exit 143)."""

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from enum import StrEnum, unique
 from typing import Any
 
@@ -31,7 +31,13 @@ class FaultKind(StrEnum):
 
 @dataclass(frozen=True, slots=True)
 class Fault:
-    """One fault of one team: where it happened, what it was, and what the program printed."""
+    """One fault of one team: where it happened, what it was, and what the program printed.
+
+    At a Code'em table a fault also carries what a team needs to reproduce it: its ``seat``, the
+    ``decision`` (the program's K-th run in that deal), its ``cards`` and the ``stacks`` before the deal,
+    the three ``inputs`` files exactly as given, ``stdout`` (capped like ``stderr``) and where its help
+    files were kept as they were before the run (``help_kept``, a folder relative to the table's).
+    """
 
     team: str
     kind: FaultKind
@@ -39,13 +45,21 @@ class Fault:
     deal: int = 0
     stage: str = ""
     stderr: str = ""
+    seat: int = 0
+    decision: int = 0
+    cards: str = ""
+    stacks: tuple[int, ...] = ()
+    inputs: dict[str, str] = field(default_factory=dict)
+    stdout: str = ""
+    help_kept: str = ""
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready form."""
-        return asdict(self)
+        data = asdict(self)
+        data["stacks"] = list(self.stacks)
+        return data
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Fault:
         """Inverse of :meth:`to_dict`."""
-        return cls(**{**data, "kind": FaultKind(data["kind"])})
-
+        return cls(**{**data, "kind": FaultKind(data["kind"]), "stacks": tuple(data.get("stacks", ()))})

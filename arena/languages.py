@@ -11,6 +11,7 @@ import json
 import os
 import shutil
 import stat
+import subprocess
 import sys
 import tempfile
 import time
@@ -99,6 +100,19 @@ def tool_path(tool: str) -> str | None:
     if tool == "python3":
         return str(python_interpreter())
     return shutil.which(tool, path="/usr/local/bin:/usr/bin:/bin")
+
+
+def tool_version(tool: str) -> str:
+    """The first line a tool prints for ``--version`` ("" when it is missing or says nothing)."""
+    path = tool_path(tool)
+    if path is None:
+        return ""
+    try:
+        probe = subprocess.run([path, "--version"], capture_output=True, text=True, timeout=20, check=False)
+    except (OSError, subprocess.SubprocessError):
+        return ""
+    lines = [line.strip() for line in (probe.stdout + probe.stderr).splitlines() if line.strip()]
+    return lines[0] if lines else ""
 
 
 def missing_toolchains() -> dict[str, str]:

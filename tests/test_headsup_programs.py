@@ -15,8 +15,10 @@ from arena.cli import main
 from arena.evaluator import evaluate
 from arena.faults import FaultKind
 from arena.games.headsup.match import HeadsUpSettings, play_headsup
-from arena.games.headsup.player import TEXAS_DIR, guess_interface
+from arena.games.headsup.player import TEXAS, guess_interface
 from arena.games.headsup.player import HeadsUpInterface as Interface
+
+TEXAS_DIR = Path(str(TEXAS))  # the shipped files, on disk in a checkout
 
 BOTS = Path(__file__).resolve().parent.parent / "bots" / "headsup"
 

@@ -83,7 +83,9 @@ def test_30000_help_files_a_decision_give_short_reasons(tmp_path: Path) -> None:
     assert all(len(f.reason) <= REASON_CHARS for f in outcome.faults)
     assert "created 30001 help files and folders, the limit is 15" in outcome.faults[0].reason
     assert "and 29,981 more" in outcome.faults[0].reason
-    assert (outcome.out / "faults.jsonl").stat().st_size < 1000 * len(outcome.faults)
+    # Each fault also carries the decision's three input files (to reproduce it); never the 30,000 names.
+    inputs = sum(len(json.dumps(f.inputs)) for f in outcome.faults)
+    assert (outcome.out / "faults.jsonl").stat().st_size < 1000 * len(outcome.faults) + inputs
     helps = [path for path in outcome.team_folder.iterdir() if path.name.startswith("help-file-")]
     assert len(helps) == 14  # and canary.txt, the help file it was given
 

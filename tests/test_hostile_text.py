@@ -11,6 +11,7 @@ import pytest
 from rich.console import Console
 
 from arena.games.codem.check import CheckReport, Verdict, check_program, render_report
+from arena.games.codem.table import TableConfig
 from arena.tournament import watch
 from arena.untrusted import capped, listing, name, printable
 
@@ -34,7 +35,7 @@ def escapes_report(tmp_path_factory: pytest.TempPathFactory) -> CheckReport:
     folder = tmp_path_factory.mktemp("check")
     program = folder / "Escapes.py"
     shutil.copyfile(ATTACKS / "Escapes.py", program)
-    return check_program(program, deals=3, seed=1, time_limit_s=1.0, out=folder / "table")
+    return check_program(program, TableConfig(deals=3), seats=2, seed=1, out=folder / "table")
 
 
 def test_check_prints_escaped_text_and_fails_the_program(escapes_report: CheckReport) -> None:
@@ -44,7 +45,7 @@ def test_check_prints_escaped_text_and_fails_the_program(escapes_report: CheckRe
     assert "\x1b" not in shown and "\x07" not in shown and "\x9b" not in shown
     assert "[/x]" in shown and "\\x1b]0;pwned" in shown and "\\xff" in shown
     assert escapes_report.verdict is Verdict.FAIL
-    assert any(checked.fault.kind == "not_an_integer" for checked in escapes_report.faults)
+    assert any(fault.kind == "not_an_integer" for fault in escapes_report.faults)
 
 
 def test_the_watchers_report_is_written_escaped(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

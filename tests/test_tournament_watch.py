@@ -52,7 +52,6 @@ def test_a_program_saved_in_several_writes_is_checked_once_after_the_last(tmp_pa
     recorder = Recorder()
     watcher, observer = watch_folder(tmp_path, recorder)
     try:
-        (tmp_path / "notes.md").write_text("not a program\n")
         program = tmp_path / "Pr0023.py"
         with program.open("w") as out:
             out.write("import sys\n")
@@ -67,7 +66,7 @@ def test_a_program_saved_in_several_writes_is_checked_once_after_the_last(tmp_pa
         stop(watcher, observer)
     assert recorder.seen == [("Pr0023.py", program.read_text())]
     assert report_path(program).read_text() == "program: Pr0023.py\nresult: passed\n"
-    assert report_path(program).name == "Pr0023.report.txt"
+    assert report_path(program).name == "Pr0023.py.report.txt"
 
 
 def test_an_editor_style_save_by_rename_is_noticed(tmp_path: Path) -> None:
@@ -118,3 +117,38 @@ def test_the_default_check_is_arena_checks_own_report(tmp_path: Path) -> None:
     assert done is not None
     report = done.report.read_text()
     assert "arena check" in report and "crash" in report and "verdict: FAIL" in report
+
+
+def test_every_file_gets_a_report_saying_why_it_is_not_checked(tmp_path: Path) -> None:
+    recorder = Recorder()
+    watcher = SubmissionWatcher(tmp_path, checker=recorder.check, quiet_s=QUIET_S)
+    for name in ("my bot.c", "Team-1.java", "Bot.c", "Bot.py", "notes.md"):
+        (tmp_path / name).write_text("int main(void){return 0;}\n")
+    for name in ("my bot.c", "Team-1.java", "Bot.c", "notes.md"):
+        assert watcher.check(tmp_path / name) is not None
+    assert recorder.seen == []
+    reports = {name: report_path(tmp_path / name).read_text() for name in ("my bot.c", "Bot.c", "notes.md")}
+    assert reports["my bot.c"] == (
+        "program: my bot.c\nresult: not checked: the tournament will not play this file: team id 'my bot' "
+        "may hold only ASCII letters, digits, '_' and '-' and must start with a letter or digit "
+        "(no spaces or dots)\n"
+    )
+    assert reports["Bot.c"] == (
+        "program: Bot.c\nresult: not checked: team Bot has two programs (Bot.c and Bot.py); the tournament "
+        "stops with an error until one is removed\n"
+    )
+    assert "extension .md is not one of" in reports["notes.md"]
+    assert "not a Java class name" in report_path(tmp_path / "Team-1.java").read_text()
+
+
+def test_a_check_that_fails_still_writes_a_report(tmp_path: Path) -> None:
+    def broken(program: Path) -> str:
+        raise RuntimeError("the checker broke")
+
+    watcher = SubmissionWatcher(tmp_path, checker=broken, quiet_s=QUIET_S)
+    (tmp_path / "Ok.py").write_text("pass\n")
+    done = watcher.check(tmp_path / "Ok.py")
+    assert done is not None
+    assert done.report.read_text() == (
+        "program: Ok.py\nresult: not checked: the check itself failed (RuntimeError: the checker broke)\n"
+    )

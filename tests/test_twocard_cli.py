@@ -132,3 +132,13 @@ def test_play_prints_scores_beside_the_best_expected_profit(
     assert f"{case['profit']:+d}" in printed and f"{case['best_expected_profit']:+.0f}" in printed
     assert f"score {results['score']:.2f}" in printed
     assert (out / "case_1" / "hands.jsonl").exists()
+
+
+def test_play_exits_1_after_a_fault_as_headsup_does(
+    strategy_file: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    program = tmp_path / "crasher.py"
+    program.write_text("import sys\nsys.exit(3)\n")
+    argv = ["twocard", "play", str(program), "--strategy", str(strategy_file), "--hands", "5"]
+    assert main([*argv, "--interface", "lines"]) == 1
+    assert "fault" in capsys.readouterr().out

@@ -2,24 +2,45 @@
 
 Each sub-command is a module of this package exposing ``register(subparsers)``, which adds its parser
 and sets ``handler`` to a function ``(args) -> int`` (the exit code).
+
+Every ordinary mistake ends as ONE line on stderr and an exit code, never a traceback:
+
+====  ==========================================================================================
+code  meaning
+====  ==========================================================================================
+0     done (``check``: PASS)
+1     done, and what was played failed (``check``: FAIL; a program faulted in ``headsup``/``twocard``)
+2     a usage or configuration error, a bad or missing file, a damaged database
+130   interrupted by SIGINT (Ctrl-C); a tournament resumes with the same command
+141   the output pipe was closed by the reader (``arena ... | head``)
+143   terminated by SIGTERM; a tournament resumes with the same command
+====  ==========================================================================================
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
+import os
 import signal
+import sqlite3
 import sys
-from collections.abc import Sequence
-from types import FrameType
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from typing import NoReturn
+
+import pydantic
 
 from arena import __version__
-from arena.errors import ArenaError
+from arena.cli.say import HOLD
+from arena.errors import ArenaError, Terminated
 from arena.sandbox.cgroup import remove_leftovers
 
 COMMAND_MODULES = (
     "table",
     "check",
+    "replay",
     "doctor",
     "tournament",
     "headsup",
@@ -28,11 +49,24 @@ COMMAND_MODULES = (
     "view",
     "decks",
 )
+_ORDINARY = (ArenaError, pydantic.ValidationError, OSError, UnicodeDecodeError, sqlite3.DatabaseError)
+EXIT_ERROR = 2
+EXIT_INTERRUPTED = 130
+EXIT_BROKEN_PIPE = 141
+EXIT_TERMINATED = 143
+
+
+class OneLineParser(argparse.ArgumentParser):
+    """An argument parser whose errors are one line: what is wrong and where to read more."""
+
+    def error(self, message: str) -> NoReturn:
+        """Print ``PROG: error: MESSAGE (see PROG --help)`` and exit 2."""
+        self.exit(EXIT_ERROR, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
 
 
 def build_parser() -> argparse.ArgumentParser:
     """The top-level parser with every sub-command registered."""
-    parser = argparse.ArgumentParser(
+    parser = OneLineParser(
         prog="arena",
         description="Tournament server for poker-playing programs (Code'em Poker, "
         "TwoCardDraw, heads-up hold'em).",
@@ -50,23 +84,101 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+@contextmanager
+def _signals_as_exceptions() -> Iterator[list[int]]:
+    """SIGINT raises KeyboardInterrupt and SIGTERM raises Terminated; the list names the signals seen.
+
+    A Ctrl-C reaches the whole process group, so a sandbox helper may die of it first and the command
+    would see "the helper is gone": an error after a signal is reported as the interrupt it is.
+    """
+    seen: list[int] = []
+
+    def interrupt(number: int, _frame: object) -> None:
+        seen.append(number)
+        if HOLD.active:  # a line is being printed: it raises once the line is out
+            HOLD.pending.append(number)
+            return
+        raise Terminated() if number == signal.SIGTERM else KeyboardInterrupt()
+
+    previous = {number: signal.signal(number, interrupt) for number in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        yield seen
+    finally:
+        for number, handler in previous.items():
+            signal.signal(number, handler)
+
+
+def _flag(field: object) -> str:
+    names = {"time_limit_s": "time-limit", "small_blind": "blinds", "big_blind": "blinds"}
+    return "--" + names.get(str(field), str(field).replace("_", "-"))
+
+
+def describe_validation(error: pydantic.ValidationError) -> str:
+    """A settings model's complaints as one line naming the command-line options (each said once)."""
+    said = []
+    for problem in error.errors():
+        message = problem["msg"].removeprefix("Value error, ")
+        line = f"{_flag(problem['loc'][0])}: {message}" if problem["loc"] else message
+        if line not in said:
+            said.append(line)
+    return "; ".join(said)
+
+
+def _error_line(error: BaseException) -> str:
+    """The one line an ordinary failure prints (what and where)."""
+    match error:
+        case ArenaError():
+            return str(error)
+        case pydantic.ValidationError():
+            return describe_validation(error)
+        case OSError(filename=str() | bytes() as name) if error.strerror:
+            return f"{os.fsdecode(name)}: {error.strerror}"
+        case UnicodeDecodeError():
+            return f"a file is not UTF-8 text ({error.reason} at byte {error.start})"
+        case sqlite3.DatabaseError():
+            return f"the tournament database is damaged or not a database ({error})"
+        case _:
+            return f"{type(error).__name__}: {error}"
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; return the exit code (errors become one line on stderr)."""
     parser = build_parser()
-    args = parser.parse_args(argv)
-    signal.signal(signal.SIGTERM, _interrupt)
     try:
-        if args.command != "doctor":  # doctor reports them first, then removes them
-            remove_leftovers()
-        return int(args.handler(args) or 0)
-    except ArenaError as error:
-        print(f"arena {args.command}: error: {error}", file=sys.stderr)
-        return 2
-    except KeyboardInterrupt:
-        print(f"arena {args.command}: interrupted", file=sys.stderr)
-        return 130
+        args = parser.parse_args(argv)
+    except SystemExit as done:  # --help, --version, or a usage error already printed as one line
+        return done.code if isinstance(done.code, int) else EXIT_ERROR
+    with _signals_as_exceptions() as signals:
+        try:
+            if args.command != "doctor":  # doctor reports them first, then removes them
+                remove_leftovers()
+            return int(args.handler(args) or 0)
+        except KeyboardInterrupt as interrupt:
+            terminated = isinstance(interrupt, Terminated) or signal.SIGTERM in signals
+            return _interrupted(args.command, terminated=terminated)
+        except BrokenPipeError:
+            _silence_stdout()
+            return EXIT_BROKEN_PIPE
+        except _ORDINARY as error:
+            if signals:
+                return _interrupted(args.command, terminated=signal.SIGTERM in signals)
+            _print_error(f"arena {args.command}: error: {_error_line(error)}")
+            return EXIT_ERROR
 
 
-def _interrupt(signum: int, frame: FrameType | None) -> None:
-    """SIGTERM ends a command as cleanly as Ctrl-C: sandboxes close, cgroups go, the run can resume."""
-    raise KeyboardInterrupt
+def _interrupted(command: str, *, terminated: bool) -> int:
+    what = "terminated (SIGTERM)" if terminated else "interrupted (Ctrl-C)"
+    resume = "; run the same command again to resume" if command == "tournament" else ""
+    _print_error(f"arena {command}: {what}{resume}")
+    return EXIT_TERMINATED if terminated else EXIT_INTERRUPTED
+
+
+def _print_error(line: str) -> None:
+    with contextlib.suppress(OSError):  # stderr gone too: the exit code still tells
+        print(line, file=sys.stderr, flush=True)
+
+
+def _silence_stdout() -> None:
+    """After a reader closed the pipe, send what Python still flushes at exit nowhere."""
+    with contextlib.suppress(OSError, ValueError):
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())

@@ -12,7 +12,7 @@ from rich.console import Console
 from rich.table import Table
 
 from arena.errors import ArenaError
-from arena.languages import LANGUAGES, missing_toolchains, tool_path
+from arena.languages import LANGUAGES, missing_toolchains, tool_path, tool_version
 from arena.sandbox import Limits, open_sandbox
 from arena.sandbox.cgroup import SandboxCgroup, leftovers, remove_leftovers
 from arena.sandbox.isolation import namespaces_available
@@ -52,6 +52,7 @@ def diagnose() -> dict[str, Any]:
         language.name: {
             "present": language.name not in missing,
             "tools": {tool: tool_path(tool) for tool in language.tools},
+            "versions": {tool: tool_version(tool) for tool in language.tools},
             "install": missing.get(language.name, ""),
         }
         for language in LANGUAGES
@@ -80,10 +81,11 @@ def run(args: argparse.Namespace) -> int:
         console.print(f"  probe: a program ran as uid {probe['uid']} in {probe['wall_ms']} ms")
     else:
         console.print(f"  [red]probe failed[/red]: {probe.get('error', 'the probe program did not run')}")
-    table = Table("language", "toolchain", "tools")
+    table = Table("language", "toolchain", "tools", "version")
     for name, entry in report["toolchains"].items():
         state = "[green]present[/green]" if entry["present"] else f"[red]missing[/red]: {entry['install']}"
         tools = ", ".join(f"{tool}={path or '-'}" for tool, path in entry["tools"].items())
-        table.add_row(name, state, tools)
+        versions = "; ".join(version for version in entry["versions"].values() if version) or "-"
+        table.add_row(name, state, tools, versions)
     console.print(table)
     return 0 if probe["ok"] else 1

@@ -9,6 +9,8 @@ import pydantic
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
+from arena.cli.options import folder
+from arena.cli.say import say
 from arena.errors import ConfigError
 from arena.games.headsup.judge import HandRecord
 from arena.games.headsup.match import HeadsUpSettings, MatchReport, play_headsup
@@ -34,7 +36,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help="the player's CPU time for the whole match (default 10)")
     parser.add_argument("--interface", choices=[i.value for i in HeadsUpInterface], default=None,
                         help="how the program talks (guessed from the file when not given)")
-    parser.add_argument("--out", type=Path, default=None, metavar="DIR",
+    parser.add_argument("--out", type=folder, default=None, metavar="DIR",
                         help="folder for results.json and the per-hand log hands.jsonl")
     parser.add_argument("--isolation", default="auto",
                         help="sandbox isolation: auto, namespaces or rlimits-only")
@@ -57,7 +59,10 @@ def _settings(args: argparse.Namespace) -> HeadsUpSettings:
 def run(args: argparse.Namespace) -> int:
     """Play the match with a progress bar, print the figures; exit 1 when the program faulted."""
     settings = _settings(args)
+    if not args.program.is_file():
+        raise ConfigError(f"{args.program}: no such program file")
     console = Console(stderr=True)
+    say(console, f"headsup: {args.program.name} against Bob, {settings.hands} hands, seed {settings.seed}")
     with Progress(
         TextColumn("[bold]headsup[/] {task.description}"), BarColumn(), MofNCompleteColumn(),
         TextColumn("W {task.fields[w]:+.2f}"), TimeElapsedColumn(), console=console, transient=True,

@@ -8,11 +8,13 @@ from pathlib import Path
 
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
-from rich.table import Table
 
 from arena.cli.decks import add_deck_options, check_deck_options
+from arena.cli.options import folder
+from arena.cli.say import say
+from arena.cli.tables import FittingTable, fitting_table
 from arena.decks.commitment import reveal, start_single_table
-from arena.games.codem.table import PlayerSpec, TableConfig, TableResult, run_table
+from arena.games.codem.table import PlayerSpec, TableConfig, TableResult, run_table, validate_players
 
 TABLE = "table"
 
@@ -28,7 +30,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "commitment.json (the secret deck key's SHA-256) before the first card.",
     )
     parser.add_argument("programs", nargs="+", type=Path, metavar="PROGRAM", help="team programs, seat order")
-    parser.add_argument("--out", required=True, type=Path, metavar="DIR", help="folder for the table's files")
+    parser.add_argument("--out", required=True, type=folder, metavar="DIR", help="the table's folder")
     parser.add_argument("--deals", type=int, default=1000, metavar="N", help="deals to play (default 1000)")
     add_deck_options(parser)
     parser.add_argument(
@@ -52,25 +54,26 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.set_defaults(handler=run)
 
 
-def results_table(result: TableResult) -> Table:
-    """A terminal table of the teams, best first."""
+def results_table(result: TableResult) -> FittingTable:
+    """A terminal table of the teams, best first (figures never cut)."""
     decks = "secret deck key" if result.seed is None else f"seed {result.seed}"
-    table = Table(title=f"Table ({decks}): {result.deals_played} deals")
-    for column in ("seat", "team", "final stack", "profit", "faults", "status", "median ms", "max ms"):
-        table.add_column(column, justify="right" if column not in ("team", "status") else "left")
+    rows = []
     for team in sorted(result.teams, key=lambda t: -t.final_stack):
         status = "build failed" if not team.built else "disqualified" if team.disqualified else "ok"
-        table.add_row(
-            str(team.seat),
-            team.team,
-            str(team.final_stack),
-            f"{team.profit:+d}",
-            str(len(team.faults)),
-            status,
-            f"{team.timing['median_ms']:.1f}",
-            f"{team.timing['max_ms']:.1f}",
+        rows.append(
+            (
+                str(team.seat),
+                team.team,
+                str(team.final_stack),
+                f"{team.profit:+d}",
+                str(len(team.faults)),
+                status,
+                f"{team.timing['median_ms']:.1f}",
+                f"{team.timing['max_ms']:.1f}",
+            )
         )
-    return table
+    headers = ("seat", "team", "final stack", "profit", "faults", "status", "median ms", "max ms")
+    return fitting_table(f"Table ({decks}): {result.deals_played} deals", headers, rows)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -78,16 +81,18 @@ def run(args: argparse.Namespace) -> int:
     console = Console(stderr=args.json)
     players = [PlayerSpec(team=p.stem, program=p) for p in args.programs]
     check_deck_options(args)
+    settings = {
+        "deals": args.deals,
+        "seed": args.seed or 0,
+        "time_limit_s": args.time_limit,
+        "max_faults": args.max_faults,
+        "warm_python": args.warm_python,
+    }
+    TableConfig(**settings)  # bad values are one error line before a key is drawn or a file written
+    validate_players(players)
     decks = start_single_table(args.out, TABLE, key_file=args.deck_key, seed=args.seed)
-    Console(stderr=True).print(decks.describe(), highlight=False, soft_wrap=True)
-    config = TableConfig(
-        deals=args.deals,
-        seed=args.seed or 0,
-        table_secret=decks.secret(TABLE),
-        time_limit_s=args.time_limit,
-        max_faults=args.max_faults,
-        warm_python=args.warm_python,
-    )
+    say(Console(stderr=True), decks.describe())
+    config = TableConfig(**settings, table_secret=decks.secret(TABLE))
     with Progress(
         TextColumn("[bold]table"),
         BarColumn(),
@@ -103,7 +108,7 @@ def run(args: argparse.Namespace) -> int:
             args.out,
             config,
             on_deal=lambda n: progress.update(task, completed=n),
-            notify=lambda message: progress.console.print(message),
+            notify=lambda message: say(progress.console, message),
         )
     if args.json:
         print(json.dumps(result.to_dict(), indent=2))

@@ -6,13 +6,10 @@ The CLI registry imports only this module for all four: they are one job, hostin
 from __future__ import annotations
 
 import argparse
-import signal
 import threading
-from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from pydantic import ValidationError
 from rich.console import Console
 from rich.progress import (
     BarColumn,
@@ -25,15 +22,18 @@ from rich.progress import (
     TimeElapsedColumn,
     TimeRemainingColumn,
 )
-from rich.table import Table
 from rich.text import Text
 
 from arena.cli.decks import add_deck_options, check_deck_options
+from arena.cli.options import add_rule_options, folder, rule_settings
+from arena.cli.say import say
+from arena.cli.tables import FittingTable, fitting_table
+from arena.cli.tournament_view import announce_plan, fault_line, print_outcome, print_standings
 from arena.errors import ConfigError
+from arena.faults import Fault
 
 if TYPE_CHECKING:  # the library is imported when a command runs, so ``arena --help`` stays quick
     from arena.tournament.final import FinalReport
-    from arena.tournament.standings import Standing
 
 
 def register(subparsers: Any) -> None:
@@ -41,19 +41,21 @@ def register(subparsers: Any) -> None:
     tournament = subparsers.add_parser(
         "tournament",
         help="play a whole Code'em tournament of the programs in a folder",
-        description="Find <TeamId>.<ext> programs, seat them at tables of six so every pair meets, play the "
-        "tables in parallel, and write standings.csv, results.json and awards.csv. The decks come from a "
-        "secret key committed in commitment.json before the first card ('arena reveal', 'arena verify'). "
-        "Each program is hashed when registered and again when each of its tables starts: a changed "
-        "program stops the tournament. Running the same command again after an interruption finishes "
-        "the tournament.",
+        description="Find <TeamId>.<ext> programs (every other file is listed with the reason it is not "
+        "played), seat them at tables of six so every pair meets, play the tables in parallel, and write "
+        "standings.csv, results.json, submissions.csv and reports/<TeamId>.md (every fault with its "
+        "'arena replay' command). Says what it plays before play, each fault as it happens, and where every "
+        "output went. Running the same command again after an interruption (Ctrl-C, SIGTERM, a crash) "
+        "finishes the tournament. The decks come from a secret key committed in commitment.json before the "
+        "first card ('arena reveal', 'arena verify'); a program changed after registration stops the "
+        "tournament.",
     )
     tournament.add_argument(
         "submissions", type=Path, metavar="SUBMISSIONS_DIR", help="folder of <TeamId>.<ext> programs"
     )
     tournament.add_argument(
         "--out",
-        type=Path,
+        type=folder,
         required=True,
         metavar="RUN_DIR",
         help="where the database, tables and standings go",
@@ -71,8 +73,12 @@ def register(subparsers: Any) -> None:
         "(docs/cluster.md)",
     )
     tournament.add_argument("--duplicate", action="store_true", help="replay each table with seats rotated")
+    add_rule_options(tournament, what="at every table and the final")
     tournament.add_argument(
-        "--time-limit", type=float, default=1.0, metavar="T", help="seconds per decision (default 1)"
+        "--format",
+        choices=("table", "csv", "json"),
+        default="table",
+        help="the standings on stdout as a terminal table (default), CSV or JSON; the rest goes to stderr",
     )
     add_deck_options(tournament)
     tournament.set_defaults(handler=_tournament)
@@ -119,7 +125,7 @@ def register(subparsers: Any) -> None:
 
     logs = subparsers.add_parser("finals-logs", help="write Code'em's finals log folders for the finalists")
     logs.add_argument("run_dir", type=Path, metavar="RUN_DIR", help="a finished tournament's RUN_DIR")
-    logs.add_argument("--out", type=Path, required=True, metavar="DIR", help="where the folders go")
+    logs.add_argument("--out", type=folder, required=True, metavar="DIR", help="where the folders go")
     logs.add_argument(
         "--allow-disqualified",
         action="store_true",
@@ -186,6 +192,10 @@ class BarsOnTerminal:
             self.bars.advance(self.tables, tables)
             self.bars.advance(self.deals, deals)
 
+    def fault(self, table: str, fault: Fault) -> None:
+        """One line per fault, above the bars, as it happens."""
+        say(self.console, fault_line(table, fault))
+
     def cluster(self, *, workers: int, in_flight: int) -> None:
         """A line when the cluster's workers or tables in flight change."""
         line = f"cluster: {workers} workers connected, {in_flight} tables in flight"
@@ -198,73 +208,40 @@ class BarsOnTerminal:
             self.bars = None
 
 
-def standings_table(standings: Sequence[Standing], *, title: str = "Standings") -> Table:
-    """The tournament's standings as a rich table for the terminal."""
-    table = Table(title=title)
-    for header in ("#", "team", "tables", "deals", "profit", "per deal", "±95%", "faults", "DQ", "unbuilt"):
-        table.add_column(header, justify="left" if header == "team" else "right")
-    for s in standings:
-        table.add_row(
-            str(s.rank),
-            s.team,
-            str(s.tables),
-            str(s.deals),
-            str(s.profit),
-            f"{s.profit_per_deal:+.2f}",
-            f"{s.ci95_half_width:.2f}",
-            str(s.faults),
-            str(s.disqualified),
-            str(s.build_failed),
-        )
-    return table
-
-
-def final_table(report: FinalReport) -> Table:
-    """The final's places as a rich table, winner first, titled with the deals played."""
-    table = Table(title=f"Final table: {report.deals_played} of {report.deals} deals played")
-    for header in ("place", "seat", "team", "chips", "profit", "out in deal", "faults", "DQ"):
-        table.add_column(header, justify="left" if header == "team" else "right")
+def final_table(report: FinalReport) -> FittingTable:
+    """The final's places, winner first, titled with the deals played (figures never cut)."""
+    rows = []
     for p in report.places:
         out = "-" if p.out_in_deal is None else str(p.out_in_deal or "did not build")
-        table.add_row(
-            str(p.place),
-            str(p.seat),
-            p.team,
-            str(p.final_stack),
-            f"{p.profit:+d}",
-            out,
-            str(p.faults),
-            "yes" if p.disqualified else "",
-        )
-    return table
+        rows.append([f"{p.place}", f"{p.seat}", p.team, f"{p.final_stack}", f"{p.profit:+d}", out])
+        rows[-1] += [f"{p.faults}", "yes" if p.disqualified else ""]
+    headers = ("place", "seat", "team", "chips", "profit", "out in deal", "faults", "DQ")
+    return fitting_table(f"Final table: {report.deals_played} of {report.deals} deals played", headers, rows)
 
 
 def _tournament(args: argparse.Namespace) -> int:
-    from arena.tournament.host import TournamentSettings, run_tournament
+    from arena.tournament.host import run_tournament
 
     check_deck_options(args)
-    try:
-        settings = TournamentSettings(
-            deals=args.deals, seed=args.seed, duplicate=args.duplicate, time_limit_s=args.time_limit
-        )
-    except ValidationError as error:
-        raise ConfigError(_first_problem(error)) from None
+    settings = rule_settings(args, duplicate=args.duplicate)
+    console = Console(stderr=True)
     report = run_tournament(
         args.submissions,
         args.out,
         settings,
         jobs=args.jobs,
         scheduler=args.scheduler,
-        progress=BarsOnTerminal(Console(stderr=True)),
+        progress=BarsOnTerminal(console),
         deck_key=args.deck_key,
         reveal_at_end=args.reveal_at_end,
+        announce=lambda plan: announce_plan(console, plan),
     )
-    console = Console()
-    console.print(standings_table(report.standings))
+    print_standings(report.standings, args.format, args.out)
     for standing in report.standings:
         if standing.disqualified_tables:
             tables = ", ".join(standing.disqualified_tables.split())
-            console.print(f"{standing.team} was disqualified at {tables}", highlight=False, soft_wrap=True)
+            say(console, f"{standing.team} was disqualified at {tables}")
+    print_outcome(console, args.out, report)
     if report.failures:
         raise ConfigError(
             f"{len(report.failures)} table(s) failed (first: {report.failures[0]}); "
@@ -311,25 +288,15 @@ def _watch(args: argparse.Namespace) -> int:
     from arena.tournament.watch import Checked, watch
 
     if not args.submissions.is_dir():
-        raise ConfigError(f"submissions folder {args.submissions} does not exist")
+        what = "is not a folder" if args.submissions.exists() else "does not exist"
+        raise ConfigError(f"submissions folder {args.submissions} {what}")
     console = Console()
-    stop = threading.Event()
 
     def checked(done: Checked) -> None:
         lines = done.report.read_text().splitlines()
         verdict = next((line for line in lines if line.startswith(("verdict:", "result:"))), "checked")
-        console.print(f"{done.program.name}: {verdict} -> {done.report.name}", highlight=False)
+        console.print(f"{done.program.name}: {verdict} -> {done.report.name}", highlight=False, markup=False)
 
-    signal.signal(signal.SIGTERM, lambda *_: stop.set())
-    console.print(f"watching {args.submissions} (Ctrl-C to stop)")
-    try:
-        watch(args.submissions, quiet_s=args.quiet, on_checked=checked, stop=stop)
-    except KeyboardInterrupt:
-        stop.set()
+    say(console, f"watching {args.submissions} (Ctrl-C to stop)")
+    watch(args.submissions, quiet_s=args.quiet, on_checked=checked, stop=threading.Event())
     return 0
-
-
-def _first_problem(error: ValidationError) -> str:
-    problem = error.errors()[0]
-    field = {"time_limit_s": "--time-limit"}.get(str(problem["loc"][0]), f"--{problem['loc'][0]}")
-    return f"{field}: {problem['msg']}"

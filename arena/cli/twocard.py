@@ -11,8 +11,9 @@ import numpy as np
 import pydantic
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
-from rich.table import Table
 
+from arena.cli.options import folder
+from arena.cli.tables import fitting_table
 from arena.engines.twocard.generator import generate
 from arena.engines.twocard.rules import HANDS, OUTCOMES
 from arena.engines.twocard.strategy import check_bets, read_strategy, write_strategy
@@ -87,7 +88,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         choices=[i.value for i in TwoCardInterface],
         help="how the program is called (default: guessed)",
     )
-    play.add_argument("--out", type=Path, metavar="DIR", help="folder for results.json and the hand logs")
+    play.add_argument("--out", type=folder, metavar="DIR", help="folder for results.json and the hand logs")
     play.add_argument(
         "--time-limit",
         type=float,
@@ -169,6 +170,8 @@ def run_generate(args: argparse.Namespace) -> int:
         args.bet1 = draw.randint(1, 5)
         args.bet2 = draw.randint(args.bet1, 3 * args.bet1)
     check_bets(args.bet1, args.bet2)
+    if not args.output.parent.is_dir():
+        raise ConfigError(f"-o {args.output}: the folder {args.output.parent} does not exist")
     console = Console(stderr=True)
     columns = (
         TextColumn("[bold]generate"),
@@ -196,7 +199,7 @@ def run_generate(args: argparse.Namespace) -> int:
 
 
 def run_play(args: argparse.Namespace) -> int:
-    """``arena twocard play``."""
+    """``arena twocard play``: exit 1 when the program faulted or did not build (as ``arena headsup``)."""
     try:
         config = TwoCardSettings(
             hands=args.hands,
@@ -229,35 +232,27 @@ def run_play(args: argparse.Namespace) -> int:
             out_dir=args.out,
             on_hand=lambda case, hands: progress.update(bars[case - 1], completed=hands),
         )
+    faulted = 1 if any(case.fault is not None for case in result.cases) or not result.cases else 0
     if args.json:
         print(json.dumps(result.to_dict(), indent=2))
-        return 0
-    table = Table(title=f"{args.program.name} ({result.interface}): {len(result.cases)} test case(s)")
-    for column in (
-        "case",
-        "strategy",
-        "bets",
-        "value",
-        "profit",
-        "best expected",
-        "share",
-        "score",
-        "time s",
-    ):
-        table.add_column(column, justify="left" if column == "strategy" else "right")
-    for case in result.cases:
-        share = f"{case.share:.0%}" if case.share is not None else "-"
-        table.add_row(
+        return faulted
+    rows = [
+        (
             str(case.case),
             Path(case.strategy).name,
             f"{case.bet1}/{case.bet2}",
             f"{case.value:.5f}",
             f"{case.profit:+d}",
             f"{case.best_expected_profit:+.0f}",
-            share,
+            f"{case.share:.0%}" if case.share is not None else "-",
             f"{case.score:.0f}",
             f"{case.time_s:.2f}",
         )
+        for case in result.cases
+    ]
+    headers = ("case", "strategy", "bets", "value", "profit", "best expected", "share", "score", "time s")
+    title = f"{args.program.name} ({result.interface}): {len(result.cases)} test case(s)"
+    table = fitting_table(title, headers, rows)
     out = Console()
     out.print(table)
     for case in result.cases:
@@ -270,4 +265,4 @@ def run_play(args: argparse.Namespace) -> int:
     out.print(f"score {overall_score(result.cases):.2f} (average of the test cases)")
     if args.out is not None:
         out.print(f"results in {args.out / 'results.json'}")
-    return 0
+    return faulted

@@ -55,7 +55,7 @@ class RunResult:
             case RunStatus.SIGNALED:
                 text = f"was killed by signal {_signal_name(self.signal)}"
             case RunStatus.TIMEOUT:
-                text = f"ran past the {self.wall_limit_s:g} s wall limit"
+                text = f"ran past the {self.wall_limit_s:.3g} s wall limit"
             case RunStatus.CPU_LIMIT:
                 limit = f"{self.limit_detail} " if self.limit_detail else ""
                 text = f"used more than its {limit}CPU time limit ({self.cpu_ms:.0f} ms of CPU)"

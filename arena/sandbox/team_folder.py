@@ -122,6 +122,38 @@ def police(root: int, limits: Limits, *, protected: Collection[str], program_uid
     return Policed(len(kept) - len(removed), tuple(breaches))
 
 
+def snapshot(
+    root: int, limits: Limits, *, protected: Collection[str], program_uid: int | None, cap_bytes: int
+) -> dict[str, bytes | None] | None:
+    """The help files in the open folder ``root`` as they are: each file's bytes (a folder: None) by its
+    ``/``-joined path, read beneath ``root`` without following links; None when they exceed ``cap_bytes``.
+    """
+    scan = tree.scan(
+        root,
+        max_depth=limits.folder_depth,
+        skip=lambda name, info: _is_arenas(name, info, protected, program_uid),
+    )
+    if sum(entry.size for entry in scan.entries) > cap_bytes:
+        return None
+    found: dict[str, bytes | None] = {}
+    for entry in scan.entries:
+        if entry.is_dir:
+            found[entry.path] = None
+            continue
+        parent, _, name = entry.path.rpartition("/")
+        try:
+            folder = tree.open_beneath(root, parent)
+        except OSError:
+            continue  # changed meanwhile
+        try:
+            data = tree.read_file(folder, name, entry.size)
+        finally:
+            os.close(folder)
+        if data is not None:
+            found[entry.path] = data
+    return found
+
+
 def _strays_by_kind(strays: list[tree.Stray]) -> dict[BreachKind, list[tree.Stray]]:
     grouped: dict[BreachKind, list[tree.Stray]] = {}
     for stray in strays:

@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from arena.errors import ConfigError
+from arena.faults import Fault
 from arena.games.codem.table import PlayerSpec
 from arena.languages import LANGUAGES, language_for, missing_toolchains
 from arena.seats import namespaces_sandbox
@@ -288,6 +289,10 @@ class ClusterPool:
             name, number = self.reports.get()
             reports.append((str(name), int(number)))
         return reports
+
+    def faults(self) -> list[tuple[str, Fault]]:
+        """Nothing: on a cluster a table's faults arrive with its result (and the summary after play)."""
+        return []
 
     def poll(self, progress: Progress) -> None:
         """Announce workers that joined; report workers connected and tables in flight."""

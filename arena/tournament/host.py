@@ -3,28 +3,31 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
-from dataclasses import asdict, dataclass
+from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from arena.atomic import write_atomically
 from arena.decks.commitment import TableDeck, commit, open_stage, reveal
 from arena.engines.nlhe.events import event_from_dict
+from arena.engines.nlhe.rules import TableRules
 from arena.errors import ConfigError
 from arena.games.codem.stats import PlayerStats, stats_csv, team_stats
 from arena.games.codem.table import PlayerSpec, TableConfig
 from arena.tournament.awards import AWARDS, awards_csv, tournament_awards
 from arena.tournament.progress import Progress, Quiet
+from arena.tournament.reports import write_team_reports
 from arena.tournament.runner import TABLES_DIR, TableRunner, TableTask, execute, run_lock
 from arena.tournament.schedule import plan_tournament
 from arena.tournament.standings import Standing, compute_standings, standings_csv
-from arena.tournament.store import Store, TableKind, TableRow, TableStatus, TeamRow
-from arena.tournament.submissions import find_submissions, ignored_warning
+from arena.tournament.store import DB_NAME, Store, TableKind, TableRow, TableStatus, TeamRow
+from arena.tournament.submissions import Skipped, Submission, find_submissions, submissions_csv
 
 TOURNAMENT = "tournament"
+SUBMISSIONS_CSV = "submissions.csv"
 
 
 class TournamentSettings(BaseModel):
@@ -37,6 +40,39 @@ class TournamentSettings(BaseModel):
     """A known seed for tests and demos; None (the default): decks from a secret key (``arena.decks``)."""
     duplicate: bool = False
     time_limit_s: float = Field(1.0, gt=0)
+    max_faults: int = Field(10, ge=1)
+    small_blind: int = Field(5, ge=1)
+    big_blind: int = Field(10, ge=1)
+    stack: int = Field(1500, ge=1)
+
+    @model_validator(mode="after")
+    def _blinds_fit(self) -> TournamentSettings:
+        if self.small_blind > self.big_blind:
+            raise ValueError(
+                f"--blinds: the small blind {self.small_blind} exceeds the big blind {self.big_blind}"
+            )
+        if self.stack < 2 * self.big_blind:
+            raise ValueError(f"--stack: {self.stack} is less than two big blinds ({2 * self.big_blind})")
+        return self
+
+    def rules(self) -> TableRules:
+        """The table rules these settings give (seats are set per table)."""
+        return TableRules(small_blind=self.small_blind, big_blind=self.big_blind, starting_stack=self.stack)
+
+
+@dataclass(frozen=True)
+class TournamentPlan:
+    """What a run is about to do, told before the first deal."""
+
+    teams: list[Submission]
+    skipped: list[Skipped]
+    tables: int
+    tables_left: int
+    deals_per_table: int
+    settings: TournamentSettings
+    decks: str = ""
+    """Where the cards come from: the committed secret key's hash, or the warning that goes with a seed."""
+
 
 
 @dataclass(frozen=True)
@@ -47,6 +83,10 @@ class TournamentReport:
     tables: int
     played_now: int
     failures: list[str]
+    faults: dict[str, dict[str, int]] = field(default_factory=dict)
+    """Per team, its faults counted by kind (build failures included, as ``build_failed``)."""
+    build_failures: dict[str, str] = field(default_factory=dict)
+    """Per team whose program did not build, the first line of why."""
 
     @property
     def complete(self) -> bool:
@@ -68,6 +108,8 @@ def table_config(
         seed=seed,
         table_secret=secret,
         time_limit_s=settings.time_limit_s,
+        max_faults=settings.max_faults,
+        rules=settings.rules(),
         build_cache=run_dir / "builds",
     )
 
@@ -98,20 +140,25 @@ def run_tournament(
     table_runner: TableRunner | None = None,
     deck_key: Path | None = None,
     reveal_at_end: bool = False,
+    announce: Callable[[TournamentPlan], None] | None = None,
 ) -> TournamentReport:
     """Play (or finish) the tournament of the programs in ``submissions``; write RUN_DIR's outputs.
 
     The decks come from ``deck_key`` (a file), the run's stored key when resuming, or a fresh secret key,
     committed in ``commitment.json`` before the first card (``settings.seed``: a known seed instead).
+    ``announce`` hears the plan before the first deal; ``progress`` hears each fault as it happens.
     """
     progress = progress or Quiet()
     if jobs < 1:
         raise ConfigError(f"--jobs must be at least 1, got {jobs}")
-    found, ignored = find_submissions(submissions)
-    if ignored:
-        progress.warn(ignored_warning(ignored))
+    found, skipped = find_submissions(submissions)
     if len(found) < 2:
-        raise ConfigError(f"{submissions} holds {len(found)} program(s); a tournament needs at least 2")
+        unplayed = "; ".join(f"{s.name}: {s.reason}" for s in skipped)
+        raise ConfigError(
+            f"{submissions} holds {len(found)} program(s); a tournament needs at least 2"
+            + (f" (not played: {unplayed})" if unplayed else "")
+        )
+    _refuse_orphaned_tables(run_dir)
     with run_lock(run_dir):
         store = Store(run_dir)
         try:
@@ -123,11 +170,12 @@ def run_tournament(
                 settings.model_dump(),
                 [TeamRow(s.team, str(s.program), s.language, s.sha256) for s in found],
                 jobs_planned,
+                defaults=TournamentSettings().model_dump(),
             )
+            write_atomically(run_dir / SUBMISSIONS_CSV, submissions_csv(found, skipped))
             players = registered_players(store)
             tables = store.tables(TableKind.ROUND)
             commit(run_dir, decks, table_decks(tables))
-            progress.note(decks.describe())
             todo = [
                 TableTask(
                     t.name,
@@ -139,8 +187,11 @@ def run_tournament(
             ]
             if todo:
                 decks.require_unrevealed()
-            if len(todo) < len(tables):
-                progress.note(f"resuming: {len(tables) - len(todo)} of {len(tables)} tables already played")
+            if announce is not None:
+                plan = TournamentPlan(found, skipped, len(tables), len(todo), settings.deals, settings)
+                announce(replace(plan, decks=decks.describe()))
+            else:
+                progress.note(decks.describe())
             failures = execute(
                 store,
                 run_dir,
@@ -156,14 +207,41 @@ def run_tournament(
                 run_dir / "results.json",
                 json.dumps(results_document(store, settings, standings), indent=2) + "\n",
             )
-            write_atomically(run_dir / "stats.csv", stats_csv(tournament_stats(store)))
+            stats = tournament_stats(store)
+            write_atomically(run_dir / "stats.csv", stats_csv(stats))
             write_atomically(run_dir / AWARDS, awards_csv(tournament_awards(store, standings)))
+            write_team_reports(store, run_dir, settings, stats)
+            faults, builds = fault_summary(store)
             if reveal_at_end and not failures:
                 for line in reveal(run_dir, [TOURNAMENT]):
                     progress.note(line)
         finally:
             store.close()
-    return TournamentReport(standings, len(tables), len(todo) - len(failures), failures)
+    return TournamentReport(standings, len(tables), len(todo) - len(failures), failures, faults, builds)
+
+
+def fault_summary(store: Store) -> tuple[dict[str, dict[str, int]], dict[str, str]]:
+    """Faults per team by kind, and the first line of each unbuilt program's compiler output."""
+    faults: dict[str, dict[str, int]] = {}
+    builds: dict[str, str] = {}
+    for fault in store.fault_records(TableKind.ROUND):
+        kinds = faults.setdefault(fault["team"], {})
+        kinds[fault["kind"]] = kinds.get(fault["kind"], 0) + 1
+        if fault["kind"] == "build_failed" and fault["team"] not in builds:
+            lines = [line for line in fault["stderr"].splitlines() if line.strip()]
+            builds[fault["team"]] = lines[0] if lines else fault["reason"]
+    return faults, builds
+
+
+def _refuse_orphaned_tables(run_dir: Path) -> None:
+    """Played tables without their database would be overwritten by a fresh start: refuse instead."""
+    tables = run_dir / TABLES_DIR
+    played = [p for p in tables.iterdir() if not p.name.startswith(".")] if tables.is_dir() else []
+    if played and not (run_dir / DB_NAME).exists():
+        raise ConfigError(
+            f"{run_dir} holds {len(played)} played table folder(s) in {TABLES_DIR}/ but no {DB_NAME}; "
+            "they are left as they are: use a new --out folder, or move tables/ away to start again"
+        )
 
 
 def tournament_stats(store: Store) -> dict[str, PlayerStats]:

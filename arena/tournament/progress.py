@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import Protocol
 
+from arena.faults import Fault
+
 
 class Progress(Protocol):
     """What the tournament reports while it runs."""
@@ -23,6 +25,9 @@ class Progress(Protocol):
 
     def advance(self, *, tables: int = 0, deals: int = 0) -> None:
         """This many more tables finished and deals played."""
+
+    def fault(self, table: str, fault: Fault) -> None:
+        """A team's program faulted at ``table`` (as it happens, before the table is recorded)."""
 
     def cluster(self, *, workers: int, in_flight: int) -> None:
         """On a Dask cluster: workers connected, tables being played now."""
@@ -44,6 +49,9 @@ class Quiet:
         """Nothing."""
 
     def advance(self, *, tables: int = 0, deals: int = 0) -> None:
+        """Nothing."""
+
+    def fault(self, table: str, fault: Fault) -> None:
         """Nothing."""
 
     def cluster(self, *, workers: int, in_flight: int) -> None:

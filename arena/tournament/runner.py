@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from arena.errors import ArenaError, ConfigError, ProgramChanged
+from arena.faults import Fault
 from arena.games.codem.results import TableResult
 from arena.games.codem.table import PlayerSpec, TableConfig, run_table
 from arena.sandbox.prctl import PR_SET_PDEATHSIG, prctl
@@ -71,6 +72,9 @@ class TablePool(Protocol):
 
     def deals_played(self) -> list[tuple[str, int]]:
         """``(table, deals played so far)`` reports received since the last call."""
+
+    def faults(self) -> list[tuple[str, Fault]]:
+        """``(table, fault)`` for each fault recorded since the last call, as the tables play."""
 
     def poll(self, progress: Progress) -> None:
         """Report the pool's own state (workers joining, tables in flight) to ``progress``."""
@@ -123,15 +127,29 @@ def _init_worker(progress: Any, parent: int) -> None:
 def _report_deal(name: str) -> Callable[[int], None]:
     def on_deal(number: int) -> None:
         if _progress_queue is not None:
-            _progress_queue.put((name, number))
+            _progress_queue.put(("deal", name, number))
 
     return on_deal
+
+
+def _report_fault(name: str) -> Callable[[Fault], None]:
+    def on_fault(fault: Fault) -> None:
+        if _progress_queue is not None:
+            _progress_queue.put(("fault", name, fault.to_dict()))
+
+    return on_fault
 
 
 def play_table(task: TableTask, tables_dir: Path, table_runner: TableRunner) -> TableOutcome:
     """Worker side: play one table in a new hidden folder; return its result."""
     folder = Path(tempfile.mkdtemp(prefix=f".{task.name}.", dir=tables_dir))
-    result = table_runner(list(task.players), folder, task.config, on_deal=_report_deal(task.name))
+    result = table_runner(
+        list(task.players),
+        folder,
+        task.config,
+        on_deal=_report_deal(task.name),
+        on_fault=_report_fault(task.name),
+    )
     return TableOutcome(task.name, result, folder=folder)
 
 
@@ -141,6 +159,8 @@ class LocalPool:
     def __init__(self, jobs: int) -> None:
         context = multiprocessing.get_context("spawn")
         self.queue: Any = context.Queue()
+        self._deals: list[tuple[str, int]] = []
+        self._faults: list[tuple[str, Fault]] = []
         with _workers_ignore_ctrl_c():
             self.pool = ProcessPoolExecutor(
                 max_workers=jobs,
@@ -156,12 +176,26 @@ class LocalPool:
 
     def deals_played(self) -> list[tuple[str, int]]:
         """The workers' deal reports waiting in the queue."""
-        reports = []
+        self._drain()
+        reports, self._deals = self._deals, []
+        return reports
+
+    def faults(self) -> list[tuple[str, Fault]]:
+        """The workers' faults waiting in the queue."""
+        self._drain()
+        faults, self._faults = self._faults, []
+        return faults
+
+    def _drain(self) -> None:
         while True:
             try:
-                reports.append(self.queue.get_nowait())
+                what, name, value = self.queue.get_nowait()
             except queue.Empty:
-                return reports
+                return
+            if what == "fault":
+                self._faults.append((name, Fault.from_dict(value)))
+            else:
+                self._deals.append((name, value))
 
     def poll(self, progress: Progress) -> None:
         """Nothing: local workers neither join nor leave."""
@@ -266,6 +300,8 @@ def execute(
         while pending:
             done, _ = wait(pending, timeout=0.2, return_when=FIRST_COMPLETED)
             _count_deals(pool.deals_played(), progress, deals_seen)
+            for table, fault in pool.faults():
+                progress.fault(table, fault)
             pool.poll(progress)
             for future in done:
                 name = pending.pop(future)

@@ -65,7 +65,7 @@ CREATE TABLE IF NOT EXISTS deals (
 CREATE TABLE IF NOT EXISTS faults (
     table_name TEXT NOT NULL, idx INTEGER NOT NULL, team TEXT NOT NULL, kind TEXT NOT NULL,
     reason TEXT NOT NULL, deal INTEGER NOT NULL, stage TEXT NOT NULL, stderr TEXT NOT NULL,
-    PRIMARY KEY (table_name, idx));
+    details TEXT NOT NULL DEFAULT '{}', PRIMARY KEY (table_name, idx));
 CREATE TABLE IF NOT EXISTS results (
     table_name TEXT NOT NULL, team TEXT NOT NULL, seat INTEGER NOT NULL, final_stack INTEGER NOT NULL,
     profit INTEGER NOT NULL, faults INTEGER NOT NULL, disqualified INTEGER NOT NULL,
@@ -119,13 +119,22 @@ class Store:
     def __init__(self, run_dir: Path) -> None:
         run_dir.mkdir(parents=True, exist_ok=True)
         self.path = run_dir / DB_NAME
-        self.conn = sqlite3.connect(self.path, isolation_level=None, timeout=30)
-        self.conn.execute("PRAGMA journal_mode=WAL")
-        self.conn.execute("PRAGMA synchronous=NORMAL")
-        self.conn.execute("PRAGMA foreign_keys=ON")
-        with self.transaction() as conn:
-            for statement in _statements():
-                conn.execute(statement)
+        if self.path.exists() and self.path.stat().st_size == 0:
+            raise ConfigError(f"{self.path} is empty (0 bytes), not a tournament database; {_LEFT_ALONE}")
+        try:
+            self.conn = sqlite3.connect(self.path, isolation_level=None, timeout=30)
+            _require_ours(self.conn, self.path)
+            self.conn.execute("PRAGMA journal_mode=WAL")
+            self.conn.execute("PRAGMA synchronous=NORMAL")
+            self.conn.execute("PRAGMA foreign_keys=ON")
+            with self.transaction() as conn:
+                for statement in _statements():
+                    conn.execute(statement)
+                columns = {row[1] for row in conn.execute("PRAGMA table_info(faults)")}
+                if "details" not in columns:  # a database from before faults carried their decision
+                    conn.execute("ALTER TABLE faults ADD COLUMN details TEXT NOT NULL DEFAULT '{}'")
+        except sqlite3.DatabaseError as error:
+            raise ConfigError(f"{self.path} is damaged or not a database ({error}); {_LEFT_ALONE}") from None
 
     @classmethod
     def open_read_only(cls, run_dir: Path) -> Store:
@@ -161,12 +170,20 @@ class Store:
         return {key: json.loads(value) for key, value in rows}
 
     def initialise(
-        self, settings: dict[str, Any], teams: Sequence[TeamRow], jobs: Sequence[TableJob]
+        self,
+        settings: dict[str, Any],
+        teams: Sequence[TeamRow],
+        jobs: Sequence[TableJob],
+        *,
+        defaults: dict[str, Any] | None = None,
     ) -> None:
-        """Record settings, teams and schedule once; on a later run, check they are unchanged."""
+        """Record settings, teams and schedule once; on a later run, check they are unchanged.
+
+        ``defaults`` stand for settings a run recorded by an older arena did not store (what it played by).
+        """
         stored = self.meta()
         if stored:
-            self._check_same(stored, settings, teams)
+            self._check_same({**(defaults or {}), **stored}, settings, teams)
             return
         with self.transaction() as conn:
             conn.executemany(
@@ -285,14 +302,24 @@ class Store:
             yield deal, json.loads(zlib.decompress(blob))
 
     def faults(self, kind: TableKind = TableKind.ROUND) -> list[dict[str, Any]]:
-        """Every recorded fault at tables of one kind."""
+        """The faults at tables of one kind: table, team, kind, reason, deal, stage, seat, decision."""
+        keys = ("table", "team", "kind", "reason", "deal", "stage", "seat", "decision")
+        return [{key: fault[key] for key in keys} for fault in self.fault_records(kind)]
+
+    def fault_records(self, kind: TableKind | None = TableKind.ROUND) -> list[dict[str, Any]]:
+        """Every recorded fault in full (``Fault.to_dict()`` plus its ``table``), in play order."""
         rows = self.conn.execute(
-            "SELECT f.table_name, f.team, f.kind, f.reason, f.deal, f.stage FROM faults f "
-            "JOIN tables t ON t.name = f.table_name WHERE t.kind = ? ORDER BY t.position, f.idx",
-            (kind,),
+            "SELECT f.table_name, f.team, f.kind, f.reason, f.deal, f.stage, f.stderr, f.details "
+            "FROM faults f JOIN tables t ON t.name = f.table_name "
+            "WHERE ? IS NULL OR t.kind = ? ORDER BY t.position, f.idx",
+            (kind, kind),
         )
-        keys = ("table", "team", "kind", "reason", "deal", "stage")
-        return [dict(zip(keys, row, strict=True)) for row in rows]
+        keys = ("table", "team", "kind", "reason", "deal", "stage", "stderr")
+        records = []
+        for *values, details in rows:
+            record = {"seat": 0, "decision": 0, **dict(zip(keys, values, strict=True)), **json.loads(details)}
+            records.append(record)
+        return records
 
     def table_errors(self) -> dict[str, str]:
         """The error of every table whose run raised (status ``failed``)."""
@@ -352,8 +379,10 @@ class Store:
                     ),
                 )
                 for fault in team.faults:
+                    core = ("team", "kind", "reason", "deal", "stage", "stderr")
+                    details = {k: v for k, v in fault.to_dict().items() if k not in core}
                     conn.execute(
-                        "INSERT INTO faults VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                        "INSERT INTO faults VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                         (
                             name,
                             index,
@@ -363,6 +392,7 @@ class Store:
                             fault.deal,
                             fault.stage,
                             fault.stderr,
+                            json.dumps(details),
                         ),
                     )
                     index += 1
@@ -378,6 +408,17 @@ class Store:
                 "UPDATE tables SET status = ?, error = ? WHERE name = ? AND status != ?",
                 (TableStatus.FAILED, error, name, TableStatus.DONE),
             )
+
+
+_LEFT_ALONE = "it is left as it is: move it away to start a new tournament in this folder"
+
+
+def _require_ours(conn: sqlite3.Connection, path: Path) -> None:
+    """A database that holds tables must hold a tournament's (a new, empty one gets the schema)."""
+    names = {row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    if names and "meta" not in names:
+        conn.close()
+        raise ConfigError(f"{path} is an SQLite database but not a tournament's; {_LEFT_ALONE}")
 
 
 @contextmanager

@@ -1,20 +1,19 @@
-"""Find the teams' programs: ``<TeamId>.<ext>`` in one folder, ext one of Code'em's six languages."""
+"""Find the teams' programs in a submissions folder, and every file that will not be played, with why.
+
+The naming rule is :mod:`arena.names`, shared with ``arena check`` and ``arena watch``.
+"""
 
 from __future__ import annotations
 
+import csv
 import hashlib
-import re
+import io
 from dataclasses import dataclass
 from pathlib import Path
 
 from arena.errors import ConfigError
-from arena.languages import LANGUAGES as ALL_LANGUAGES
-
-# The six languages of Code'em by their canonical extension (arena.languages also accepts aliases such as
-# .cc for single programs; a submissions folder holds Code'em's names only).
-LANGUAGES = {language.suffix: language.title for language in ALL_LANGUAGES}
-TEAM_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]*")
-REPORT_SUFFIX = ".report.txt"
+from arena.languages import language_for
+from arena.names import name_problem
 
 
 @dataclass(frozen=True, slots=True)
@@ -27,9 +26,12 @@ class Submission:
     sha256: str
 
 
-def is_program_name(path: Path) -> bool:
-    """Whether a file name has the form ``<TeamId>.<ext>`` of a program."""
-    return path.suffix[1:] in LANGUAGES and TEAM_ID.fullmatch(path.stem) is not None
+@dataclass(frozen=True, slots=True)
+class Skipped:
+    """A file of the submissions folder that is not played, and why."""
+
+    name: str
+    reason: str
 
 
 def file_digest(path: Path) -> str:
@@ -37,29 +39,38 @@ def file_digest(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
-def find_submissions(folder: Path) -> tuple[list[Submission], list[str]]:
-    """The programs in ``folder`` in team order, and the names of the other files found there."""
+def find_submissions(folder: Path) -> tuple[list[Submission], list[Skipped]]:
+    """The programs in ``folder`` in team order, and every other file with the reason it is not played.
+
+    Two programs for one team is an error naming both: which one the team meant is theirs to say.
+    """
     if not folder.is_dir():
-        raise ConfigError(f"submissions folder {folder} does not exist")
+        what = "is not a folder" if folder.exists() else "does not exist"
+        raise ConfigError(f"submissions folder {folder} {what}")
     found: dict[str, Submission] = {}
-    ignored: list[str] = []
+    skipped: list[Skipped] = []
     for path in sorted(folder.iterdir()):
-        if path.name.startswith(".") or path.name.endswith(REPORT_SUFFIX) or path.stem.upper() == "README":
-            continue  # hidden files, the watcher's reports and the folder's own README are not submissions
-        if not path.is_file() or not is_program_name(path):
-            ignored.append(path.name)
+        problem = name_problem(path)
+        if problem is not None:
+            skipped.append(Skipped(path.name, problem))
             continue
         if path.stem in found:
             raise ConfigError(
-                f"team {path.stem} has two programs: {found[path.stem].program.name} and {path.name}"
+                f"team {path.stem} has two programs in {folder}: {found[path.stem].program.name} and "
+                f"{path.name}; remove one"
             )
         found[path.stem] = Submission(
-            path.stem, path.resolve(), LANGUAGES[path.suffix[1:]], file_digest(path)
+            path.stem, path.resolve(), language_for(path).title, file_digest(path)
         )
-    return [found[team] for team in sorted(found)], ignored
+    return [found[team] for team in sorted(found)], skipped
 
 
-def ignored_warning(ignored: list[str]) -> str:
-    """One line naming the files that are not programs."""
-    exts = "|".join(LANGUAGES)
-    return f"ignored {len(ignored)} file(s) not named <TeamId>.{{{exts}}}: {', '.join(ignored)}"
+def submissions_csv(found: list[Submission], skipped: list[Skipped]) -> str:
+    """``RUN/submissions.csv``: every file of the folder, played or not, with the reason."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(["file", "team", "language", "sha256", "played", "reason"])
+    rows = [(s.program.name, s.team, s.language, s.sha256, "yes", "") for s in found]
+    rows += [(s.name, "", "", "", "no", s.reason) for s in skipped]
+    writer.writerows(sorted(rows))
+    return out.getvalue()

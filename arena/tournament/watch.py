@@ -4,6 +4,10 @@ The Code'em timeline promises teams to learn of their programs' errors before th
 several writes produces several file-system events; each event restarts the program's quiet timer, and
 the check runs once the timer runs out, so a program is checked once, after its last write. A file whose
 bytes did not change since its last check is not checked again.
+
+Every file gets its report ``<file name>.report.txt``, always: a file the tournament would not play
+(by :mod:`arena.names`) says why; a second program of one team says which; a check that itself fails
+says so instead of ending the watcher's thread.
 """
 
 from __future__ import annotations
@@ -21,10 +25,13 @@ from arena import untrusted
 from arena.atomic import write_atomically
 from arena.errors import ArenaError
 from arena.games.codem.check import check_program, render_report
-from arena.tournament.submissions import REPORT_SUFFIX, file_digest, is_program_name
+from arena.games.codem.table import TableConfig
+from arena.names import REPORT_SUFFIX, name_problem
+from arena.tournament.submissions import file_digest
 
 Checker = Callable[[Path], str]
 CHECK_DEALS = 50
+CHECK_SEATS = 3
 
 
 @dataclass(frozen=True)
@@ -37,18 +44,28 @@ class Checked:
 
 
 def report_path(program: Path) -> Path:
-    """``<TeamId>.report.txt`` beside the program."""
-    return program.with_name(program.stem + REPORT_SUFFIX)
+    """``<file name>.report.txt`` beside the file (``Bot.c.report.txt``: one per file, even per team)."""
+    return program.with_name(program.name + REPORT_SUFFIX)
+
+
+def is_watched(path: Path) -> bool:
+    """Every file of the folder but hidden ones (editors' drafts) and the watcher's own reports."""
+    return not path.name.startswith(".") and not path.name.endswith(REPORT_SUFFIX)
+
+
+def not_checked(program: Path, why: str) -> str:
+    """The report of a file that was not checked."""
+    return f"program: {untrusted.name(program.name)}\nresult: not checked: {untrusted.printable(why)}\n"
 
 
 def check_in_process(program: Path) -> str:
     """Check a program as ``arena check`` does; the report as it prints it (or why it was not checked)."""
     try:
         with tempfile.TemporaryDirectory(prefix="arena-watch-") as folder:
-            report = check_program(program, deals=CHECK_DEALS, seed=None, time_limit_s=1.0, out=Path(folder))
+            config = TableConfig(deals=CHECK_DEALS)
+            report = check_program(program, config, seats=CHECK_SEATS, out=Path(folder), seed=None)
     except ArenaError as error:
-        problem = untrusted.printable(str(error))
-        return f"program: {untrusted.name(program.name)}\nresult: not checked: {problem}\n"
+        return not_checked(program, str(error))
     return render_report(report)
 
 
@@ -80,7 +97,7 @@ class SubmissionWatcher(FileSystemEventHandler):
             return
         target = getattr(event, "dest_path", "") or event.src_path
         path = Path(str(target))
-        if path.parent.resolve() == self.folder and is_program_name(path):
+        if path.parent.resolve() == self.folder and is_watched(path):
             self.touch(path.resolve())
 
     def touch(self, program: Path) -> None:
@@ -111,7 +128,7 @@ class SubmissionWatcher(FileSystemEventHandler):
             digest = file_digest(program)
             if self._checked.get(program) == digest:
                 return None
-            text = self.checker(program)
+            text = self._report_text(program)
             report = report_path(program)
             write_atomically(report, text)
             self._checked[program] = digest
@@ -120,10 +137,31 @@ class SubmissionWatcher(FileSystemEventHandler):
             self.on_checked(done)
         return done
 
+    def _report_text(self, program: Path) -> str:
+        """The check's report, or why the file was not checked; never an exception."""
+        problem = name_problem(program)
+        if problem is not None:
+            return not_checked(program, f"the tournament will not play this file: {problem}")
+        twins = sorted(
+            p.name
+            for p in self.folder.iterdir()
+            if p != program and p.stem == program.stem and is_watched(p) and name_problem(p) is None
+        )
+        if twins:
+            return not_checked(
+                program,
+                f"team {program.stem} has two programs ({program.name} and {', '.join(twins)}); "
+                "the tournament stops with an error until one is removed",
+            )
+        try:
+            return self.checker(program)
+        except Exception as error:  # a report per file, always: the watcher's thread goes on
+            return not_checked(program, f"the check itself failed ({type(error).__name__}: {error})")
+
     def check_stale(self) -> None:
-        """At start: check programs whose report is missing or older than the program."""
+        """At start: check files whose report is missing or older than the file."""
         for program in sorted(self.folder.iterdir()):
-            if not (program.is_file() and is_program_name(program)):
+            if not (program.is_file() and is_watched(program)):
                 continue
             report = report_path(program)
             if not report.exists() or report.stat().st_mtime < program.stat().st_mtime:

@@ -8,7 +8,7 @@ from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 
 from arena.sandbox import RunResult, Sandbox, tree
-from arena.sandbox.team_folder import Breach, police
+from arena.sandbox.team_folder import Breach, police, snapshot
 
 _WRITE_FLAGS = os.O_WRONLY | os.O_TRUNC | os.O_NOFOLLOW | os.O_CLOEXEC
 _CREATE_FLAGS = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
@@ -75,6 +75,23 @@ class FileTransport:
             os.close(root)
         text = None if data is None else data.decode("utf-8", errors="replace")
         return FileReply(text=text, run=run, help_files=policed.kept, violations=policed.breaches)
+
+    def help_files_snapshot(self, cap_bytes: int) -> dict[str, bytes | None] | None:
+        """The help files as they are now (a folder: None), read without following links; None past
+        ``cap_bytes``. A copy of the folder's state between runs, so a run that faults can be reproduced
+        with the help files it started from.
+        """
+        root = tree.open_folder(self.folder)
+        try:
+            return snapshot(
+                root,
+                self.sandbox.limits,
+                protected=self.protected | self.owned | self.sandbox.build_products,
+                program_uid=self.sandbox.uid,
+                cap_bytes=cap_bytes,
+            )
+        finally:
+            os.close(root)
 
     def _run(self) -> RunResult:
         """Run the program once (a warm transport overrides this)."""

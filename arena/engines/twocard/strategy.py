@@ -261,7 +261,10 @@ def parse_strategy(text: str, source: str = "strategy") -> Strategy:
 def read_strategy(path: Path) -> Strategy:
     """Parse the strategy file at ``path``."""
     try:
-        text = path.read_text()
+        text = path.read_text(encoding="utf-8")
     except OSError as error:
         raise FormatError(f"{path}: cannot read ({error.strerror})") from None
+    except UnicodeDecodeError as error:
+        line = path.read_bytes()[: error.start].count(b"\n") + 1
+        raise FormatError(f"{path}, line {line}: not UTF-8 text (byte {error.start})") from None
     return parse_strategy(text, str(path))

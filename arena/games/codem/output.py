@@ -3,7 +3,8 @@
 * ``teams/<team>/``     each team's folder as it ended (program, build products, help files)
 * ``deals/deal<N>.txt`` the final ``deal.txt`` of every deal
 * ``events.jsonl``      one line per deal: ``{"deal": N, "events": [...]}``
-* ``faults.jsonl``      one line per fault
+* ``faults.jsonl``      one line per fault, with the three input files, stdout and stderr of its run
+* ``kept/<team>/deal<N>-decision<K>/`` the help files a faulted run started from (``arena replay``)
 * ``incidents.jsonl``   one line per failure of arena's own machinery it recovered from (not a fault), if any
 * ``seats.json``        the teams in seat order, written before the first deal
 * ``results.json``      per team: seat, final stack, profit, faults, timing; the seed and versions

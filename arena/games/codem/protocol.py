@@ -10,7 +10,9 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
+from arena import untrusted
 from arena.engines.nlhe.actions import Action, CheckCall, Fold, RaiseTo
 from arena.engines.nlhe.deal import Deal
 from arena.faults import FaultKind
@@ -94,3 +96,26 @@ def read_answer(text: str | None, deal: Deal) -> Reading:
             f"raise by {value} is below the minimum raise of {minimum}; played as a call",
         )
     return Reading(RaiseTo(target))
+
+
+def help_files_left(folder: Path, program_name: str) -> list[str]:
+    """The help files a program left in its team folder: everything but the protocol files and its build
+    (folders count, ``name/``, as at the table), names escaped as a program chose them.
+
+    A build is the source ``<TeamId>.<ext>``, the executable ``<TeamId>`` and, for Java, the classes at
+    the top of the folder. Links are listed, never followed.
+    """
+    if not folder.is_dir():
+        return []
+    stem = program_name.rsplit(".", 1)[0]
+    java = program_name.endswith(".java")
+    kept = []
+    for path in sorted(folder.rglob("*")):
+        name = path.relative_to(folder).as_posix()
+        if name in PROTOCOL_FILES or name in (program_name, stem):
+            continue
+        if java and path.parent == folder and path.suffix == ".class":
+            continue
+        folder_mark = "/" if path.is_dir() and not path.is_symlink() else ""
+        kept.append(untrusted.name(name + folder_mark))
+    return kept

@@ -13,10 +13,12 @@ from collections.abc import Callable, Sequence
 from contextlib import ExitStack
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, SecretBytes
 
 from arena import untrusted
+from arena.cards import cards_text
 from arena.decks.derive import sha256_hex, table_decks
 from arena.engines.nlhe.actions import Action, Fold
 from arena.engines.nlhe.deal import Deal
@@ -27,6 +29,7 @@ from arena.faults import Fault, FaultKind
 from arena.games.codem.deal_file import DealText
 from arena.games.codem.output import TableFolder
 from arena.games.codem.protocol import (
+    OUTPUT_FILE,
     PROTOCOL_FILES,
     Reading,
     decision_files,
@@ -41,6 +44,10 @@ from arena.seats import breach_kind, check_team_name, kept_stderr, open_player, 
 from arena.transports.files import FileReply, FileTransport
 
 __all__ = ["PlayerSpec", "TableConfig", "TableResult", "TeamResult", "run_table"]
+
+KEPT_DIR = "kept"
+KEPT_BYTES = 8 << 20
+"""Per team and table: help files kept as they were before faulted runs, at most this many bytes."""
 
 
 class TableConfig(BaseModel):
@@ -87,13 +94,35 @@ class _Seat:
     wall_ms: list[float] = field(default_factory=list)
     cpu_ms: list[float] = field(default_factory=list)
     peak_memory_kb: int = 0
+    deal: int = 0
+    runs_in_deal: int = 0
+    help_files: dict[str, bytes | None] | None = field(default_factory=dict)
+    """The help files as the last run left them (None when over the cap): the next run's start."""
+    kept_bytes: int = 0
+    allowance_ms: float = 0.0
+    """The runtime's start-up, added to this team's wall limit (docs/sandbox.md)."""
 
     @property
     def plays(self) -> bool:
         return self.transport is not None
 
 
-def _validate_players(players: Sequence[PlayerSpec]) -> None:
+@dataclass
+class _Run:
+    """One run of a program at one decision: what it was given, and what is needed to reproduce it."""
+
+    deal: int
+    stage: str
+    inputs: dict[str, str]
+    cards: str
+    stacks: Sequence[int]
+    decision: int = 0
+    help_before: dict[str, bytes | None] | None = None
+    stdout: bytes = b""
+
+
+def validate_players(players: Sequence[PlayerSpec]) -> None:
+    """One error line unless 2 to 6 programs of distinct teams, each an existing file of a known language."""
     if not 2 <= len(players) <= 6:
         raise ConfigError(f"a table needs 2 to 6 programs, got {len(players)}")
     names = [p.team for p in players]
@@ -118,14 +147,41 @@ def _validate_players(players: Sequence[PlayerSpec]) -> None:
 class _Table:
     """The state of a running table (kept small: the engine holds the deal)."""
 
-    def __init__(self, seats: list[_Seat], config: TableConfig, folder: TableFolder) -> None:
+    def __init__(
+        self,
+        seats: list[_Seat],
+        config: TableConfig,
+        folder: TableFolder,
+        on_fault: Callable[[Fault], None] | None = None,
+    ) -> None:
         self.seats = seats
         self.config = config
         self.folder = folder
+        self.on_fault = on_fault
 
     def record(
-        self, seat: _Seat, kind: FaultKind, reason: str, *, deal: int, stage: str, stderr: bytes = b""
+        self,
+        seat: _Seat,
+        kind: FaultKind,
+        reason: str,
+        *,
+        deal: int,
+        stage: str,
+        stderr: bytes = b"",
+        run: _Run | None = None,
     ) -> None:
+        """Record a fault; with ``run``, everything needed to reproduce the decision it happened in."""
+        details: dict[str, Any] = {}
+        if run is not None:
+            details = {
+                "seat": seat.seat,
+                "decision": run.decision,
+                "cards": run.cards,
+                "stacks": tuple(run.stacks),
+                "inputs": run.inputs,
+                "stdout": kept_stderr(run.stdout),
+                "help_kept": self._keep_help_files(seat, run),
+            }
         fault = Fault(
             team=seat.team,
             kind=kind,
@@ -133,27 +189,57 @@ class _Table:
             deal=deal,
             stage=stage,
             stderr=kept_stderr(stderr),
+            **details,
         )
         seat.faults.append(fault)
         self.folder.write_fault(fault)
+        if self.on_fault is not None:
+            self.on_fault(fault)
         if not seat.disqualified and len(seat.faults) >= self.config.max_faults:
             seat.disqualified = True
 
-    def exchange(self, seat: _Seat, files: dict[str, str], *, deal: int, stage: str) -> FileReply | None:
+    def _keep_help_files(self, seat: _Seat, run: _Run) -> str:
+        """Write the help files the faulted run started from under ``kept/`` (once per run, capped)."""
+        size = sum(len(data) for data in (run.help_before or {}).values() if data is not None)
+        if not run.help_before or seat.kept_bytes + size > KEPT_BYTES:
+            return ""
+        folder = Path(KEPT_DIR) / seat.team / f"deal{run.deal}-decision{run.decision}"
+        target = self.folder.out_dir / folder
+        if not target.exists():
+            target.mkdir(parents=True)
+            for name, data in sorted(run.help_before.items()):  # a folder comes before what it holds
+                if data is None:
+                    (target / name).mkdir(parents=True, exist_ok=True)
+                else:
+                    (target / name).parent.mkdir(parents=True, exist_ok=True)
+                    (target / name).write_bytes(data)
+            seat.kept_bytes += size
+        return folder.as_posix()
+
+    def exchange(self, seat: _Seat, run: _Run) -> FileReply | None:
         """Run the seat's program once; record run-level faults; the reply if the run was clean."""
         assert seat.transport is not None
-        reply = seat.transport.exchange(files)
-        run = reply.run
-        for incident in run.incidents:  # arena's own machinery failed and recovered: never the team's fault
-            self.folder.write_incident({"team": seat.team, "deal": deal, "stage": stage, "what": incident})
-        seat.wall_ms.append(run.wall_ms)
-        seat.cpu_ms.append(run.cpu_ms)
-        seat.peak_memory_kb = max(seat.peak_memory_kb, run.peak_memory_kb)
+        if seat.deal != run.deal:
+            seat.deal, seat.runs_in_deal = run.deal, 0
+        seat.runs_in_deal += 1
+        run.decision = seat.runs_in_deal
+        run.help_before = seat.help_files
+        reply = seat.transport.exchange(run.inputs)
+        result = reply.run
+        for incident in result.incidents:  # arena's machinery failed and recovered: not the team's fault
+            what = {"team": seat.team, "deal": run.deal, "stage": run.stage, "what": incident}
+            self.folder.write_incident(what)
+        run.stdout = result.stdout
+        seat.help_files = seat.transport.help_files_snapshot(KEPT_BYTES) if reply.help_files else {}
+        seat.wall_ms.append(result.wall_ms)
+        seat.cpu_ms.append(result.cpu_ms)
+        seat.peak_memory_kb = max(seat.peak_memory_kb, result.peak_memory_kb)
+        where = {"deal": run.deal, "stage": run.stage, "stderr": result.stderr, "run": run}
         for breach in reply.violations:
-            self.record(seat, breach_kind(breach), breach.reason, deal=deal, stage=stage, stderr=run.stderr)
-        kind = run_fault_kind(run)
+            self.record(seat, breach_kind(breach), breach.reason, **where)
+        kind = run_fault_kind(result)
         if kind is not None:
-            self.record(seat, kind, run.describe(), deal=deal, stage=stage, stderr=run.stderr)
+            self.record(seat, kind, result.describe(), **where)
             return None
         return reply
 
@@ -177,14 +263,23 @@ class _Table:
             deal, seat.seat, deal_number=number, stacks_before=stacks_before,
             deal_text=deal_text.render(deal.events),
         )
-        stage = deal.street.value
-        reply = self.exchange(seat, files, deal=number, stage=stage)
+        run = _Run(number, deal.street.value, files, cards_text(deal.hole_cards(seat.seat)), stacks_before)
+        reply = self.exchange(seat, run)
         if reply is None:
             return default_action(deal)
         reading: Reading = read_answer(reply.text, deal)
         if reading.fault is not None:
+            reason = reading.reason
+            if reading.fault is FaultKind.NO_ANSWER and reply.run.stdout.strip():
+                reason += f" (it printed on stdout instead; the answer goes in {OUTPUT_FILE})"
             self.record(
-                seat, reading.fault, reading.reason, deal=number, stage=stage, stderr=reply.run.stderr
+                seat,
+                reading.fault,
+                reason,
+                deal=number,
+                stage=run.stage,
+                stderr=reply.run.stderr,
+                run=run,
             )
         return reading.action
 
@@ -198,7 +293,8 @@ class _Table:
                 files = decision_files(
                     deal, seat_no, deal_number=number, stacks_before=stacks_before, deal_text=final_text
                 )
-                self.exchange(seat, files, deal=number, stage=Street.SHOWDOWN.value)
+                cards = cards_text(deal.hole_cards(seat_no))
+                self.exchange(seat, _Run(number, Street.SHOWDOWN.value, files, cards, stacks_before))
 
 
 def _open_seat(
@@ -219,7 +315,10 @@ def _open_seat(
         return _Seat(player.team, seat_no, None, build_output=opened.build.output), isolation
     # A help file the team prepared may share a protocol file's name; the products never count.
     transport = opened.file_transport(protected=set(PROTOCOL_FILES) - helps, warm_python=config.warm_python)
-    return _Seat(player.team, seat_no, transport, build_output=opened.build.output), isolation
+    build = opened.build
+    seat = _Seat(player.team, seat_no, transport, build_output=build.output, allowance_ms=build.startup_ms)
+    seat.help_files = transport.help_files_snapshot(KEPT_BYTES) if helps else {}
+    return seat, isolation
 
 
 def run_table(
@@ -229,9 +328,13 @@ def run_table(
     *,
     on_deal: Callable[[int], None] | None = None,
     notify: Callable[[str], None] | None = None,
+    on_fault: Callable[[Fault], None] | None = None,
 ) -> TableResult:
-    """Play one table of ``config.deals`` deals; write its files in ``out_dir``; return the result."""
-    _validate_players(players)
+    """Play one table of ``config.deals`` deals; write its files in ``out_dir``; return the result.
+
+    ``on_deal`` hears each finished deal's number, ``notify`` lines for people, ``on_fault`` each fault.
+    """
+    validate_players(players)
     rules = replace(config.rules, seats=len(players))
     limits = config.limits.model_copy(update={"wall_time_s": config.time_limit_s})
     stacks = [rules.starting_stack] * len(players)
@@ -245,7 +348,7 @@ def run_table(
             seats.append(seat)
         if notify is not None:
             notify(f"sandbox isolation: {isolation}")
-        table = _Table(seats, config, folder)
+        table = _Table(seats, config, folder, on_fault)
         for seat in seats:
             if not seat.plays:
                 table.record(
@@ -312,6 +415,7 @@ def run_table(
                     **timing_summary(s.wall_ms),
                     "cpu_median_ms": timing_summary(s.cpu_ms)["median_ms"],
                     "peak_memory_kb": s.peak_memory_kb,
+                    "allowance_ms": round(s.allowance_ms, 3),
                 },
                 build_output=s.build_output,
             )

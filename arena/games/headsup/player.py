@@ -11,13 +11,20 @@ from __future__ import annotations
 import re
 import shutil
 from enum import StrEnum, unique
+from importlib import resources
 from pathlib import Path
 
 from arena.errors import ConfigError, ToolchainError
 from arena.languages import CPP, PYTHON, BuildResult, build_in_sandbox, build_program, run_command, tool_path
 from arena.sandbox import Sandbox
 
-TEXAS_DIR = Path(__file__).resolve().parent / "texas"
+TEXAS = resources.files("arena.games.headsup.texas")
+"""Statement 003's interface files, shipped as package data."""
+
+
+def _copy_shipped(name: str, folder: Path) -> None:
+    """Write one of the shipped ``texas`` files into a player's folder."""
+    (folder / name).write_bytes(TEXAS.joinpath(name).read_bytes())
 _INCLUDES_TEXAS = re.compile(r'^\s*#\s*include\s*[<"]texas\.h[>"]', re.MULTILINE)
 _DEFINES_DECISION = re.compile(r"^def\s+(make_decision|makeDecision)\s*\(", re.MULTILINE)
 
@@ -57,8 +64,8 @@ def build_player(program: Path, interface: HeadsUpInterface, sandbox: Sandbox) -
             return _build_texas(program, sandbox)
         case HeadsUpInterface.PYTHON:
             folder = sandbox.folder
-            shutil.copyfile(TEXAS_DIR / "texas.py", folder / "texas.py")
-            shutil.copyfile(TEXAS_DIR / "texas_driver.py", folder / "texas_driver.py")
+            _copy_shipped("texas.py", folder)
+            _copy_shipped("texas_driver.py", folder)
             shutil.copyfile(program, folder / "player_module.py")
             argv = (*run_command(PYTHON, "texas_driver.py", sandbox=sandbox), "player_module.py")
             return BuildResult(True, "", argv, 0.0)
@@ -70,8 +77,8 @@ def _build_texas(program: Path, sandbox: Sandbox) -> BuildResult:
     if tool_path("g++") is None:
         raise ToolchainError("texas players need g++, which is not installed; install the Debian package g++")
     folder = sandbox.folder
-    shutil.copyfile(TEXAS_DIR / "texas.h", folder / "texas.h")
-    shutil.copyfile(TEXAS_DIR / "texas_driver.cpp", folder / "texas_driver.cpp")
+    _copy_shipped("texas.h", folder)
+    _copy_shipped("texas_driver.cpp", folder)
     shutil.copyfile(program, folder / "player.cpp")
     sources = ["player.cpp", "texas_driver.cpp"]
     return build_in_sandbox(CPP, sources, output="player", entry="player", sandbox=sandbox)

@@ -1,0 +1,106 @@
+"""What ``arena tournament`` tells people: the plan, a line per fault, the standings, where it all went.
+
+Tables fit the terminal or wrap their text; a number is never cut (its column keeps its full width).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import asdict
+from pathlib import Path
+
+from rich.console import Console
+
+from arena.cli.say import say
+from arena.cli.tables import FittingTable, fitting_table
+from arena.faults import Fault
+from arena.sandbox import NAMESPACES, RLIMITS_ONLY
+from arena.sandbox.isolation import namespaces_available
+from arena.tournament.host import SUBMISSIONS_CSV, TournamentPlan, TournamentReport
+from arena.tournament.reports import REPORTS_DIR
+from arena.tournament.standings import Standing, standings_csv
+
+
+def standings_table(standings: Sequence[Standing], *, title: str = "Standings") -> FittingTable:
+    """The standings as a rich table: team names fold when the terminal is narrow, figures never do."""
+    rows = [
+        (
+            str(s.rank),
+            s.team,
+            str(s.tables),
+            str(s.deals),
+            f"{s.profit:+d}",
+            f"{s.profit_per_deal:+.2f}",
+            f"{s.ci95_half_width:.2f}",
+            str(s.faults),
+            str(s.disqualified),
+            str(s.build_failed),
+        )
+        for s in standings
+    ]
+    headers = ("#", "team", "tables", "deals", "profit", "per deal", "±95%", "faults", "DQ", "unbuilt")
+    return fitting_table(title, headers, rows)
+
+
+def announce_plan(console: Console, plan: TournamentPlan) -> None:
+    """Before the first deal: teams, skipped files and why, tables, deals, isolation, deck commitment."""
+    s = plan.settings
+    say(console, f"teams: {len(plan.teams)} ({', '.join(f'{t.team} [{t.language}]' for t in plan.teams)})")
+    for skipped in plan.skipped:
+        say(console, f"skipped: {skipped.name}: {skipped.reason}")
+    resumed = plan.tables - plan.tables_left
+    say(
+        console,
+        f"tables: {plan.tables} of 6 seats ({plan.deals_per_table} deals each"
+        + (f"; {resumed} already played, {plan.tables_left} to play" if resumed else "")
+        + f"); {s.time_limit_s:g} s a decision, disqualified after {s.max_faults} faults, "
+        f"blinds {s.small_blind}/{s.big_blind}, stacks {s.stack}, seed {s.seed}",
+    )
+    if plan.decks:
+        say(console, plan.decks)
+    available, detail = namespaces_available()
+    say(console, f"sandbox isolation: {NAMESPACES if available else RLIMITS_ONLY} ({detail})")
+
+
+def fault_line(table: str, fault: Fault) -> str:
+    """One line per fault as it happens."""
+    where = f"deal {fault.deal}, {fault.stage}" if fault.deal else fault.stage
+    return f"fault: {fault.team} at {table} ({where}): {fault.kind.value}: {fault.reason.splitlines()[0]}"
+
+
+def print_standings(standings: Sequence[Standing], fmt: str, run_dir: Path) -> None:
+    """The standings on stdout as a table, CSV or JSON."""
+    match fmt:
+        case "csv":
+            print(standings_csv(standings), end="")
+        case "json":
+            print(json.dumps([asdict(s) for s in standings], indent=2))
+        case _:
+            Console().print(standings_table(standings, title=f"Standings ({run_dir})"))
+
+
+def print_outcome(console: Console, run_dir: Path, report: TournamentReport) -> None:
+    """After play: faults and build failures per team, and where every output is."""
+    if report.build_failures:
+        say(console, "build failures:")
+        for team, line in sorted(report.build_failures.items()):
+            say(console, f"  {team}: {line}")
+    if report.faults:
+        say(console, "faults per team:")
+        for team, kinds in sorted(report.faults.items()):
+            counted = ", ".join(f"{count} {kind}" for kind, count in sorted(kinds.items()))
+            say(console, f"  {team}: {sum(kinds.values())} ({counted})")
+    else:
+        say(console, "faults: none")
+    outputs = [
+        ("standings", run_dir / "standings.csv"),
+        ("results", run_dir / "results.json"),
+        ("submissions", run_dir / SUBMISSIONS_CSV),
+        ("team reports", run_dir / REPORTS_DIR),
+        ("tables", run_dir / "tables"),
+        ("database", run_dir / "tournament.sqlite"),
+    ]
+    say(console, "outputs:")
+    for name, path in outputs:
+        say(console, f"  {name + ':':<14}{path}")

@@ -1,0 +1,158 @@
+"""``RUN/reports/<TeamId>.md``: what one team needs after a tournament, rendered from the store.
+
+Its tables and seats, profit per table, every fault with its reason and the ``arena replay`` command
+that reruns it, decision times against the limit, help-file use, and its playing statistics.
+"""
+
+from __future__ import annotations
+
+import json
+import shlex
+from collections import defaultdict
+from pathlib import Path
+from typing import Any
+
+from arena.atomic import write_atomically
+from arena.games.codem.protocol import help_files_left
+from arena.games.codem.stats import PlayerStats, stats_text
+from arena.tournament.standings import compute_standings
+from arena.tournament.store import Store, TableKind
+
+REPORTS_DIR = "reports"
+TABLES_DIR = "tables"
+
+
+def replay_command(run_dir: Path, fault: dict[str, Any]) -> str:
+    """The ``arena replay`` command that reruns the decision a fault happened in."""
+    argv = ["arena", "replay", str(run_dir), "--table", fault["table"], "--deal", str(fault["deal"])]
+    argv += ["--team", fault["team"]]
+    if fault.get("decision"):
+        argv += ["--decision", str(fault["decision"])]
+    return shlex.join(argv)
+
+
+def write_team_reports(
+    store: Store, run_dir: Path, settings: Any, stats: dict[str, PlayerStats]
+) -> list[Path]:
+    """Write one report per registered team (``stats``: each team's playing statistics); return the paths."""
+    folder = run_dir / REPORTS_DIR
+    folder.mkdir(exist_ok=True)
+    faults: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    for fault in store.fault_records(TableKind.ROUND):
+        faults[fault["team"]].append(fault)
+    results = defaultdict(list)
+    for row in store.results(TableKind.ROUND):
+        results[row.team].append(row)
+    deals = {t.name: t.deals_played for t in store.tables(TableKind.ROUND)}
+    standings = {s.team: s for s in compute_standings(store, duplicate=settings.duplicate)}
+    written = []
+    for team in store.teams():
+        text = _report(
+            team.team,
+            Path(team.program).name,
+            run_dir,
+            settings,
+            standing=standings.get(team.team),
+            rows=results[team.team],
+            deals=deals,
+            faults=faults[team.team],
+            stats=stats.get(team.team, PlayerStats()),
+            teams=len(standings),
+        )
+        path = folder / f"{team.team}.md"
+        write_atomically(path, text)
+        written.append(path)
+    return written
+
+
+def _table_file(run_dir: Path, table: str) -> dict[str, Any]:
+    try:
+        return json.loads((run_dir / TABLES_DIR / table / "results.json").read_text())
+    except (OSError, ValueError):
+        return {}
+
+
+def _report(
+    team: str,
+    program: str,
+    run_dir: Path,
+    settings: Any,
+    *,
+    standing: Any,
+    rows: list[Any],
+    deals: dict[str, int],
+    faults: list[dict[str, Any]],
+    stats: PlayerStats,
+    teams: int,
+) -> str:
+    limit_ms = settings.time_limit_s * 1000
+    lines = [
+        f"# {team}: tournament report",
+        "",
+        f"Program `{program}`. Run `{run_dir}`: seed {settings.seed}, {settings.deals} deals a table, "
+        f"{settings.time_limit_s:g} s a decision, disqualified from a table after {settings.max_faults} "
+        f"faults, blinds {settings.small_blind}/{settings.big_blind}, stacks {settings.stack}.",
+        "",
+    ]
+    if standing is not None:
+        lines += [
+            f"Standing: **{standing.rank} of {teams}**, profit {standing.profit:+d} over {standing.deals} "
+            f"deals ({standing.profit_per_deal:+.2f} a deal, 95% interval "
+            f"[{standing.ci95_low:+.2f}, {standing.ci95_high:+.2f}]).",
+            "",
+        ]
+    lines += ["## Tables", "", "| table | seat | deals | profit | final stack | faults | status |"]
+    lines.append("|---|--:|--:|--:|--:|--:|---|")
+    timing_rows, help_rows = [], []
+    for row in rows:
+        status = "build failed" if not row.built else "disqualified" if row.disqualified else "played"
+        lines.append(
+            f"| {row.table_name} | {row.seat} | {deals.get(row.table_name, 0)} | {row.profit:+d} | "
+            f"{row.final_stack} | {row.faults} | {status} |"
+        )
+        entry = next(
+            (t for t in _table_file(run_dir, row.table_name).get("teams", []) if t["team"] == team), {}
+        )
+        timing = entry.get("timing", {})
+        if row.decisions:
+            timing_rows.append(
+                f"| {row.table_name} | {row.decisions} | {timing.get('median_ms', 0):.1f} | "
+                f"{timing.get('p99_ms', 0):.1f} | {timing.get('max_ms', 0):.1f} | "
+                f"{100 * timing.get('max_ms', 0) / limit_ms:.0f}% |"
+            )
+        helps = help_files_left(run_dir / TABLES_DIR / row.table_name / "teams" / team, program)
+        help_faults = sum(
+            1 for f in faults if f["table"] == row.table_name and f["kind"] == "help_file_limit"
+        )
+        help_rows.append(f"| {row.table_name} | {len(helps)} | {help_faults} | {', '.join(helps[:15])} |")
+    lines += ["", f"## Decision times (limit {limit_ms:.0f} ms)", ""]
+    if timing_rows:
+        lines += [
+            "| table | decisions | median ms | p99 ms | max ms | max of limit |",
+            "|---|--:|--:|--:|--:|--:|",
+        ]
+        lines += timing_rows
+    else:
+        lines.append("No decisions were run.")
+    lines += ["", "## Help files (at the end of each table)", ""]
+    lines += ["| table | files | help-file faults | names |", "|---|--:|--:|---|", *help_rows]
+    lines += ["", f"## Faults ({len(faults)})", ""]
+    if not faults:
+        lines.append("None.")
+    for number, fault in enumerate(faults, start=1):
+        where = f"table {fault['table']}, deal {fault['deal']}, {fault['stage']}"
+        if fault.get("seat"):
+            where += f", seat {fault['seat']}, decision {fault['decision']}, cards {fault.get('cards', '')}"
+        lines += [f"{number}. **{fault['kind']}** at {where}: {fault['reason']}"]
+        if fault["kind"] != "build_failed":
+            lines += [f"   replay: `{replay_command(run_dir, fault)}`"]
+    lines += [
+        "",
+        "## Playing statistics",
+        "",
+        "```",
+        stats_text(team, stats, tables=len(rows)).rstrip(),
+        "```",
+        "",
+    ]
+    return "\n".join(lines)

@@ -1,0 +1,70 @@
+"""The small things an organiser saw: limits stated once and alike, a build error printed once, versions."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from arena.cli import main
+from arena.languages import tool_path
+from arena.sandbox import RunResult, RunStatus
+
+from support.sandbox import TINY, needs_namespaces
+
+
+def test_a_timeout_states_its_limit_rounded_like_a_person_would() -> None:
+    run = RunResult(RunStatus.TIMEOUT, None, None, 1100.0, 10.0, 0, wall_limit_s=1.04737)
+    assert run.describe() == "ran past the 1.05 s wall limit"
+
+
+@needs_namespaces
+def test_check_prints_a_build_error_once(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    program = tmp_path / "Broken.c"
+    shutil.copyfile(TINY / "Broken.c", program)
+    assert main(["check", str(program), "--deals", "1", "--seats", "2"]) == 1
+    out = capsys.readouterr().out
+    build_part, rest = out.split("\ntables: ", 1)
+    assert "build: failed" in build_part and "undefined_name" in build_part
+    assert "undefined_name" not in rest
+
+
+@needs_namespaces
+def test_check_states_the_python_start_up_allowance_beside_the_limit(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    caller = Path(__file__).resolve().parents[1] / "bots" / "codem" / "Caller.py"
+    assert main(["check", str(caller), "--deals", "1", "--seats", "2"]) == 0
+    out = capsys.readouterr().out
+    assert re.search(r"\(limit 1000 ms \+ \d+ ms python start-up allowance\)", out), out
+
+
+def test_doctor_shows_each_toolchains_version(capsys: pytest.CaptureFixture[str]) -> None:
+    main(["doctor", "--json"])
+    report = json.loads(capsys.readouterr().out)
+    gcc = tool_path("gcc")
+    if gcc is None:
+        pytest.skip("gcc is not installed")
+    first = subprocess.run(
+        [gcc, "--version"], capture_output=True, text=True, check=True
+    ).stdout.splitlines()[0]
+    assert report["toolchains"]["c"]["versions"] == {"gcc": first}
+    assert report["toolchains"]["python"]["versions"]["python3"].startswith("Python 3.")
+
+
+@needs_namespaces
+def test_an_answer_printed_instead_of_written_gets_a_hint(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    program = tmp_path / "Printer.py"
+    program.write_text("print(0)\n")
+    assert main(["check", str(program), "--deals", "1", "--seats", "2", "--json"]) == 1
+    fault = json.loads(capsys.readouterr().out)["faults"][0]
+    assert fault["kind"] == "no_answer" and fault["stdout"] == "0\n"
+    assert fault["reason"] == (
+        "outputf.txt was empty or missing (it printed on stdout instead; the answer goes in outputf.txt)"
+    )
