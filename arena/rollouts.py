@@ -160,8 +160,13 @@ def _strengths(known: _Known, placed: np.ndarray) -> np.ndarray:
     return few_strengths_from_sums(sums[0].reshape(-1), sums[1].reshape(-1)).reshape(sums.shape[1:])
 
 
-def rollout_outcomes(hero: Sequence[int], board: Sequence[int], samples: int, rng: np.random.Generator,
-                     exclude: Sequence[int] = ()) -> np.ndarray:
+def rollout_outcomes(
+    hero: Sequence[int],
+    board: Sequence[int],
+    samples: int,
+    rng: np.random.Generator,
+    exclude: Sequence[int] = (),
+) -> np.ndarray:
     """Outcome for the hero of each of ``samples`` rollouts: int8 +1 win, 0 tie, -1 loss.
 
     ``hero`` is two card indices, ``board`` the 0..5 visible community cards, ``exclude`` further cards
@@ -178,8 +183,13 @@ def rollout_outcomes(hero: Sequence[int], board: Sequence[int], samples: int, rn
     return outcomes
 
 
-def deal_unknown(hero: Sequence[int], board: Sequence[int], samples: int, rng: np.random.Generator,
-                 exclude: Sequence[int] = ()) -> np.ndarray:
+def deal_unknown(
+    hero: Sequence[int],
+    board: Sequence[int],
+    samples: int,
+    rng: np.random.Generator,
+    exclude: Sequence[int] = (),
+) -> np.ndarray:
     """Cards each rollout deals, shape ``(samples, 2 + 5 - len(board))``: opponent's two, then the board's.
 
     Draws exactly what :func:`rollout_outcomes` draws from the same generator state.
@@ -190,8 +200,13 @@ def deal_unknown(hero: Sequence[int], board: Sequence[int], samples: int, rng: n
     return np.flatnonzero(known.unseen).take(_deal(known, samples, rng).T)
 
 
-def win_tie_rates(hero: Sequence[int], board: Sequence[int], samples: int, rng: np.random.Generator,
-                  exclude: Sequence[int] = ()) -> tuple[float, float]:
+def win_tie_rates(
+    hero: Sequence[int],
+    board: Sequence[int],
+    samples: int,
+    rng: np.random.Generator,
+    exclude: Sequence[int] = (),
+) -> tuple[float, float]:
     """``(P(hero strictly better), P(tie))`` estimated over ``samples`` rollouts (heads-up's RATE)."""
     if samples < 1:
         raise ValueError(f"samples {samples} must be at least 1")

@@ -63,11 +63,20 @@ def check_same_ranking(hands: np.ndarray) -> None:
     ph = np.array([phevaluator.evaluate_cards(*(phevaluator_id(c) for c in h)) for h in hands.tolist()])
     e7 = np.array([eval7.evaluate([eval7.Card(card_text(c)) for c in h]) for h in hands.tolist()])
     tr_eval = treys.Evaluator()
-    tr = np.array([tr_eval.evaluate([treys.Card.new(card_text(c)) for c in h[:2]],
-                                    [treys.Card.new(card_text(c)) for c in h[2:]]) for h in hands.tolist()])
+    tr = np.array(
+        [
+            tr_eval.evaluate(
+                [treys.Card.new(card_text(c)) for c in h[:2]], [treys.Card.new(card_text(c)) for c in h[2:]]
+            )
+            for h in hands.tolist()
+        ]
+    )
     order = np.sign(np.diff(ours))
-    for name, theirs in (("phevaluator", -np.sign(np.diff(ph))), ("eval7", np.sign(np.diff(e7))),
-                         ("treys", -np.sign(np.diff(tr)))):
+    for name, theirs in (
+        ("phevaluator", -np.sign(np.diff(ph))),
+        ("eval7", np.sign(np.diff(e7))),
+        ("treys", -np.sign(np.diff(tr))),
+    ):
         if not np.array_equal(order, theirs):
             raise SystemExit(f"{name} ranks the benchmark hands differently from arena.evaluator")
 
@@ -128,8 +137,10 @@ def main() -> int:
     ph_cards = [[phevaluator_id(c) for c in h] for h in few_list]
     e7_cards = [[eval7.Card(card_text(c)) for c in h] for h in few_list]
     treys_count = max(1, args.per_hand // 4)
-    tr_cards = [([treys.Card.new(card_text(c)) for c in h[:2]], [treys.Card.new(card_text(c)) for c in h[2:]])
-                for h in few_list[:treys_count]]
+    tr_cards = [
+        ([treys.Card.new(card_text(c)) for c in h[:2]], [treys.Card.new(card_text(c)) for c in h[2:]])
+        for h in few_list[:treys_count]
+    ]
     tr_eval = treys.Evaluator()
     deck = [eval7.Card(card_text(c)) for c in range(52)]
 
@@ -204,8 +215,10 @@ def main() -> int:
     cpu_rate = {name: counts[name] / max(best_cpu[name], 1e-9) for name in counts}
     wall_rate = {name: counts[name] / best_wall[name] for name in counts}
 
-    table = Table(title=f"Evaluator: {len(hands):,} hands in batch, {len(few_list):,} per hand; "
-                  f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
+    table = Table(
+        title=f"Evaluator: {len(hands):,} hands in batch, {len(few_list):,} per hand; "
+        f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores"
+    )
     for column in ("measure", "ours (CPU)", "reference (CPU)", "ratio CPU", "ratio wall", "goal", "met"):
         table.add_column(column, justify="left" if column in ("measure", "met") else "right")
 
@@ -214,36 +227,71 @@ def main() -> int:
         wall_ratio = wall_rate[ours] / wall_rate[reference]
         goal_text = "-" if goal is None else f">= {goal:g}x"
         met = "-" if goal is None else "yes" if ratio >= goal else "NO"
-        table.add_row(name, f"{cpu_rate[ours]:,.0f}/s", f"{cpu_rate[reference]:,.0f}/s", f"{ratio:.1f}x",
-                      f"{wall_ratio:.1f}x", goal_text, met)
+        table.add_row(
+            name,
+            f"{cpu_rate[ours]:,.0f}/s",
+            f"{cpu_rate[reference]:,.0f}/s",
+            f"{ratio:.1f}x",
+            f"{wall_ratio:.1f}x",
+            goal_text,
+            met,
+        )
 
-    row("batch vs phevaluator.evaluate_cards", "arena batch", "phevaluator.evaluate_cards",
-        GOALS["batch vs phevaluator"])
+    row(
+        "batch vs phevaluator.evaluate_cards",
+        "arena batch",
+        "phevaluator.evaluate_cards",
+        GOALS["batch vs phevaluator"],
+    )
     row("batch vs eval7.evaluate", "arena batch", "eval7.evaluate", GOALS["batch vs eval7"])
-    row("(info) batch called again at once (memory reused) vs eval7", "arena batch again", "eval7.evaluate",
-        None)
-    row("(info) batch vs phevaluator's bare C evaluate_7cards", "arena batch",
-        "phevaluator C evaluate_7cards", None)
+    row(
+        "(info) batch called again at once (memory reused) vs eval7",
+        "arena batch again",
+        "eval7.evaluate",
+        None,
+    )
+    row(
+        "(info) batch vs phevaluator's bare C evaluate_7cards",
+        "arena batch",
+        "phevaluator C evaluate_7cards",
+        None,
+    )
     row("(info) batch of int64 rows vs eval7.evaluate", "arena batch int64", "eval7.evaluate", None)
-    row("(info) batch vs eval7 fed the same uint8 rows (Cards per hand)", "arena batch",
-        "eval7.evaluate from rows", None)
+    row(
+        "(info) batch vs eval7 fed the same uint8 rows (Cards per hand)",
+        "arena batch",
+        "eval7.evaluate from rows",
+        None,
+    )
     row("single evaluate vs treys", "arena evaluate", "treys", GOALS["single vs treys"])
     bob_ms = 1000 / cpu_rate["Bob decision (arena)"]
     bob_wall_ms = 1000 / wall_rate["Bob decision (arena)"]
     reference_ms = 1000 / cpu_rate["Bob decision (eval7 loop)"]
     reference_wall_ms = 1000 / wall_rate["Bob decision (eval7 loop)"]
-    table.add_row("Bob decision, 100 rollouts", f"{bob_ms:.3f} ms", f"{reference_ms:.3f} ms (eval7)",
-                  f"{reference_ms / bob_ms:.1f}x", f"{reference_wall_ms / bob_wall_ms:.1f}x",
-                  f"< {BOB_GOAL_MS} ms", "yes" if bob_ms < BOB_GOAL_MS else "NO")
+    table.add_row(
+        "Bob decision, 100 rollouts",
+        f"{bob_ms:.3f} ms",
+        f"{reference_ms:.3f} ms (eval7)",
+        f"{reference_ms / bob_ms:.1f}x",
+        f"{reference_wall_ms / bob_wall_ms:.1f}x",
+        f"< {BOB_GOAL_MS} ms",
+        "yes" if bob_ms < BOB_GOAL_MS else "NO",
+    )
     console.print(table)
-    console.print(f"Bob decision wall time: {bob_wall_ms:.3f} ms. Figures are the best of {args.repeats} "
-                  "interleaved rounds;")
+    console.print(
+        f"Bob decision wall time: {bob_wall_ms:.3f} ms. Figures are the best of {args.repeats} "
+        "interleaved rounds;"
+    )
     console.print("CPU time is this process's own, wall time includes waiting for a core.")
     faults, again = best_faults["arena batch"], best_faults["arena batch again"]
-    console.print(f"Minor page faults in the best round: batch {faults:,}, called again at once {again:,} "
-                  f"(fresh pages for the {len(hands) * 8 / 1e6:.0f} MB of strengths returned).")
-    console.print(f"evaluate_batch's first call built its tables in {build_seconds:.2f} s wall; resident "
-                  f"memory grew by {table_bytes / 1e6:.1f} MB.")
+    console.print(
+        f"Minor page faults in the best round: batch {faults:,}, called again at once {again:,} "
+        f"(fresh pages for the {len(hands) * 8 / 1e6:.0f} MB of strengths returned)."
+    )
+    console.print(
+        f"evaluate_batch's first call built its tables in {build_seconds:.2f} s wall; resident "
+        f"memory grew by {table_bytes / 1e6:.1f} MB."
+    )
     return 0
 
 

@@ -32,14 +32,26 @@ def per_hand_ms(report: MatchReport) -> float:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--hands", type=int, default=10_000, help="hands per match with the shipped judge")
-    parser.add_argument("--reference-hands", type=int, default=500,
-                        help="hands per match with the plain-Python reference (it is slow)")
+    parser.add_argument(
+        "--reference-hands",
+        type=int,
+        default=500,
+        help="hands per match with the plain-Python reference (it is slow)",
+    )
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
     console = Console()
     table = Table(title="heads-up judge CPU per hand")
-    for column in ("player", "hands", "judge CPU s", "ms/hand", "Bob raises", "RATE rollouts",
-                   "reference ms/hand", "speed-up"):
+    for column in (
+        "player",
+        "hands",
+        "judge CPU s",
+        "ms/hand",
+        "Bob raises",
+        "RATE rollouts",
+        "reference ms/hand",
+        "speed-up",
+    ):
         table.add_column(column, justify="right")
     verdicts = []
     for name in PLAYERS:
@@ -48,19 +60,30 @@ def main() -> None:
         fast = play_headsup(program, HeadsUpSettings(hands=args.hands, seed=args.seed, time_limit_s=60))
         console.print(f"[bold]{name}[/]: {args.reference_hands} hands with the plain-Python reference ...")
         slow = play_headsup(
-            program, HeadsUpSettings(hands=args.reference_hands, seed=args.seed, time_limit_s=60),
-            bob_outcomes=naive_outcomes, rates=naive_rates,
+            program,
+            HeadsUpSettings(hands=args.reference_hands, seed=args.seed, time_limit_s=60),
+            bob_outcomes=naive_outcomes,
+            rates=naive_rates,
         )
         for report in (fast, slow):
             if not report.scored:
                 raise SystemExit(f"{name}: the match did not finish: {report.fault}")
         ratio = per_hand_ms(slow) / per_hand_ms(fast)
-        table.add_row(name, str(args.hands), f"{fast.judge_cpu_s:.2f}", f"{per_hand_ms(fast):.3f}",
-                      str(fast.outcome.raises), str(fast.outcome.rate_used), f"{per_hand_ms(slow):.3f}",
-                      f"{ratio:.1f}x")
+        table.add_row(
+            name,
+            str(args.hands),
+            f"{fast.judge_cpu_s:.2f}",
+            f"{per_hand_ms(fast):.3f}",
+            str(fast.outcome.raises),
+            str(fast.outcome.rate_used),
+            f"{per_hand_ms(slow):.3f}",
+            f"{ratio:.1f}x",
+        )
         projected = per_hand_ms(fast) * 10_000 / 1000
-        verdicts.append(f"{name}: {projected:.2f} s of judge CPU projected for 10,000 hands "
-                        f"(goal: well under {GOAL_S:g} s)")
+        verdicts.append(
+            f"{name}: {projected:.2f} s of judge CPU projected for 10,000 hands "
+            f"(goal: well under {GOAL_S:g} s)"
+        )
     console.print(table)
     for line in verdicts:
         console.print(line)

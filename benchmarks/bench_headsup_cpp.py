@@ -63,7 +63,8 @@ def build(player: Path, tmp: Path) -> tuple[Path, Path]:
     binary = folder / "player"
     subprocess.run(
         ["g++", "-O2", "-pipe", "-std=c++17", "-o", binary, "player.cpp", "texas_driver.cpp", "-lm"],
-        cwd=folder, check=True,
+        cwd=folder,
+        check=True,
     )
     return interactor, binary
 
@@ -83,8 +84,9 @@ def run_cpp(interactor: Path, binary: Path, hands: int, seed: int) -> tuple[floa
     """(wall s, all CPU s, W) of one match under the C++ interactor."""
     cpu0 = sum(_cpu())
     start = time.perf_counter()
-    done = subprocess.run([interactor, str(hands), str(seed), binary], capture_output=True, text=True,
-                          cwd=binary.parent)
+    done = subprocess.run(
+        [interactor, str(hands), str(seed), binary], capture_output=True, text=True, cwd=binary.parent
+    )
     wall = time.perf_counter() - start
     found = re.search(r"W=(\S+)", done.stderr)
     if done.returncode != 0 or found is None:
@@ -106,8 +108,10 @@ def main() -> None:
         interactor, binary = build(args.player, Path(scratch))
         run_arena(args.player, 50, args.seed)  # warm-up: imports, the evaluator's tables, caches
         wall_ratios, cpu_ratios = [], []
-        print(f"{'round':>5} {'load':>5} {'side':>6} {'wall s':>8} {'CPU s':>8} {'W':>8}  "
-              f"(per {args.hands} hands, minus a {args.short}-hand match)")
+        print(
+            f"{'round':>5} {'load':>5} {'side':>6} {'wall s':>8} {'CPU s':>8} {'W':>8}  "
+            f"(per {args.hands} hands, minus a {args.short}-hand match)"
+        )
         for n in range(args.rounds):
             load = _load()
             seed = args.seed + n
@@ -129,9 +133,11 @@ def main() -> None:
             wall_ratios.append(figures["arena"][0] / figures["c++"][0])
             cpu_ratios.append(figures["arena"][1] / figures["c++"][1])
             print(f"{'':>5} {'':>5} {'ratio':>6} {wall_ratios[-1]:>7.2f}x {cpu_ratios[-1]:>7.2f}x")
-        print(f"arena / C++ interactor, median of {args.rounds} paired rounds: wall "
-              f"{statistics.median(wall_ratios):.2f}x, CPU {statistics.median(cpu_ratios):.2f}x "
-              f"(goal: wall at most 1.0x); load average now {_load():.1f}")
+        print(
+            f"arena / C++ interactor, median of {args.rounds} paired rounds: wall "
+            f"{statistics.median(wall_ratios):.2f}x, CPU {statistics.median(cpu_ratios):.2f}x "
+            f"(goal: wall at most 1.0x); load average now {_load():.1f}"
+        )
 
 
 if __name__ == "__main__":

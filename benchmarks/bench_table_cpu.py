@@ -63,10 +63,15 @@ def child_table(program: Path, deals: int, out: Path) -> None:
     result = run_table(players, out / "table", TableConfig(deals=deals, seed=1, time_limit_s=5), on_deal=mark)
     played = marks[deals] - marks[SET_UP_DEALS] if deals > SET_UP_DEALS else 0.0
     own = resource.getrusage(resource.RUSAGE_SELF)
-    print(json.dumps({
-        "runs": sum(t.decisions for t in result.teams), "wall_after_set_up": played,
-        "own_cpu": own.ru_utime + own.ru_stime,
-    }))
+    print(
+        json.dumps(
+            {
+                "runs": sum(t.decisions for t in result.teams),
+                "wall_after_set_up": played,
+                "own_cpu": own.ru_utime + own.ru_stime,
+            }
+        )
+    )
 
 
 def child_bare(argv: list[str], folder: Path, count: int) -> None:
@@ -100,9 +105,7 @@ def measured(command: list[str], tree: Path) -> tuple[float, float, dict]:
     return wall, _children_cpu() - cpu, json.loads(done.stdout.strip().splitlines()[-1])
 
 
-def table_cost(
-    tree: Path, program: Path, deals: int, scratch: Path
-) -> tuple[float, float, int, Path, float]:
+def table_cost(tree: Path, program: Path, deals: int, scratch: Path) -> tuple[float, float, int, Path, float]:
     """(wall s, CPU s, program runs) of ``deals`` deals after set-up, a team folder of the long table, and
     the CPU s of the table's own process (arena's side of the sandbox, without helpers and programs).
 
@@ -148,15 +151,17 @@ def bare_command(language: str, team_folder: Path, scratch: Path) -> tuple[list[
 def compare(language: str, deals: int, rounds: int, trees: dict[str, Path], scratch: Path) -> None:
     program = PROGRAMS[language]
     print(f"\n{language}: six copies of {program.name}, {deals} deals (minus set-up), per decision")
-    print(f"{'round':>5} {'load':>5} {'side':>10} {'runs':>6} {'CPU ms':>8} {'wall ms':>8} "
-          f"{'CPU x':>7} {'wall x':>7} {'arena ms':>9}")
+    print(
+        f"{'round':>5} {'load':>5} {'side':>10} {'runs':>6} {'CPU ms':>8} {'wall ms':>8} "
+        f"{'CPU x':>7} {'wall x':>7} {'arena ms':>9}"
+    )
     ratios: dict[str, list[tuple[float, float]]] = {name: [] for name in trees}
     argv: list[str] | None = None
     folder = scratch
     for n in range(rounds):
         load = os.getloadavg()[0]
         names = list(trees)
-        names = names[n % len(names):] + names[: n % len(names)]
+        names = names[n % len(names) :] + names[: n % len(names)]
         tables = {side: table_cost(trees[side], program, deals, scratch) for side in names}
         if argv is None:
             argv, folder = bare_command(language, next(iter(tables.values()))[3], scratch)
@@ -168,13 +173,17 @@ def compare(language: str, deals: int, rounds: int, trees: dict[str, Path], scra
             wall, cpu, table_runs, _, own = tables[name]
             cpu_ms, wall_ms = cpu / table_runs * 1000, wall / table_runs * 1000
             ratios[name].append((cpu_ms / bare_cpu, wall_ms / bare_wall))
-            print(f"{'':>5} {'':>5} {name:>10} {table_runs:>6} {cpu_ms:>8.3f} {wall_ms:>8.3f} "
-                  f"{cpu_ms / bare_cpu:>6.2f}x {wall_ms / bare_wall:>6.2f}x {own / table_runs * 1000:>9.3f}")
+            print(
+                f"{'':>5} {'':>5} {name:>10} {table_runs:>6} {cpu_ms:>8.3f} {wall_ms:>8.3f} "
+                f"{cpu_ms / bare_cpu:>6.2f}x {wall_ms / bare_wall:>6.2f}x {own / table_runs * 1000:>9.3f}"
+            )
     for name, pairs in ratios.items():
         cpu = statistics.median(p[0] for p in pairs)
         wall = statistics.median(p[1] for p in pairs)
-        print(f"{language} {name}: table / bare, median of {rounds} rounds: CPU {cpu:.2f}x, wall {wall:.2f}x"
-              " (goal: at most 1.3x)")
+        print(
+            f"{language} {name}: table / bare, median of {rounds} rounds: CPU {cpu:.2f}x, wall {wall:.2f}x"
+            " (goal: at most 1.3x)"
+        )
 
 
 def main() -> None:

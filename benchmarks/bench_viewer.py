@@ -58,8 +58,13 @@ def make_table(folder: Path, deals: int, seed: int = 7) -> None:
         for number in range(1, deals + 1):
             stacks = [s if s > 0 else rules.starting_stack for s in stacks]
             dealer = choose_first_dealer(policy, stacks) if dealer == 0 else next_dealer(stacks, dealer)
-            deal = Deal(rules=rules, deal_number=number, dealer=dealer, stacks=stacks,
-                        deck=shuffled_deck(derive_seed(seed, "deal", number)))
+            deal = Deal(
+                rules=rules,
+                deal_number=number,
+                dealer=dealer,
+                stacks=stacks,
+                deck=shuffled_deck(derive_seed(seed, "deal", number)),
+            )
             while not deal.is_over:
                 roll = policy.random()
                 if roll < 0.25 and not deal.can_check():

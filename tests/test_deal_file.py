@@ -161,8 +161,11 @@ def test_deal_text_brought_up_to_date_renders_every_prefix_like_a_fresh_render()
         seats = rng.randint(2, 6)
         stacks = [rng.choice((rng.randint(1, 60), 1500)) for _ in range(seats)]
         deal = Deal(
-            rules=TableRules(seats=seats), deal_number=number, dealer=rng.randint(1, seats),
-            stacks=stacks, deck=shuffled_deck(number),
+            rules=TableRules(seats=seats),
+            deal_number=number,
+            dealer=rng.randint(1, seats),
+            stacks=stacks,
+            deck=shuffled_deck(number),
         )
         text = DealText(seats=seats)
         assert text.render(deal.events) == render_deal_file(deal.events, seats=seats)

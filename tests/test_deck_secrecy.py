@@ -26,8 +26,7 @@ CANARY = "0f1e2d3c4b5a69788796a5b4c3d2e1f00f1e2d3c4b5a69788796a5b4c3d2e1f0"
 
 pytestmark = pytest.mark.skipif(
     not namespaces_available()[0],
-    reason="the key is out of a program's reach only in the namespaced sandbox: "
-    + namespaces_available()[1],
+    reason="the key is out of a program's reach only in the namespaced sandbox: " + namespaces_available()[1],
 )
 
 

@@ -255,13 +255,15 @@ def test_agrees_with_brute_force_reference(first: list[int], second: list[int]) 
 
 
 @settings(max_examples=200, deadline=None)
-@given(rows=st.integers(min_value=5, max_value=7).flatmap(
-    lambda n: st.lists(
-        st.lists(st.integers(min_value=0, max_value=51), min_size=n, max_size=n, unique=True),
-        min_size=1,
-        max_size=20,
+@given(
+    rows=st.integers(min_value=5, max_value=7).flatmap(
+        lambda n: st.lists(
+            st.lists(st.integers(min_value=0, max_value=51), min_size=n, max_size=n, unique=True),
+            min_size=1,
+            max_size=20,
+        )
     )
-))
+)
 def test_batch_matches_single_hand_calls(rows: list[list[int]]) -> None:
     assert evaluate_batch(np.array(rows)).tolist() == [evaluate(row) for row in rows]
 

@@ -37,11 +37,14 @@ def test_random_rows_of_each_width_match_evaluate(width: int) -> None:
 @pytest.mark.parametrize("width", [5, 6, 7])
 def test_every_rank_multiset_without_a_flush(width: int) -> None:
     # Sorted ranks dealt to suits in turn: a rank's copies get distinct suits, no suit gets five cards.
-    rows = np.array([
-        [(j % 4) * 13 + rank for j, rank in enumerate(ranks)]
-        for ranks in itertools.combinations_with_replacement(range(13), width)
-        if max(ranks.count(r) for r in ranks) <= 4
-    ], dtype=np.uint8)
+    rows = np.array(
+        [
+            [(j % 4) * 13 + rank for j, rank in enumerate(ranks)]
+            for ranks in itertools.combinations_with_replacement(range(13), width)
+            if max(ranks.count(r) for r in ranks) <= 4
+        ],
+        dtype=np.uint8,
+    )
     strengths = evaluate_batch(rows)
     assert strengths.tolist() == one_by_one(rows)
     assert len(np.unique(strengths)) > 1_000

@@ -32,15 +32,21 @@ def deal_of(text: str) -> Deal:
 @pytest.mark.parametrize(
     ("wins", "ties", "calls"),
     [
-        (33, 1, True), (33, 0, False), (34, 0, True), (0, 66, False), (0, 67, True), (100, 0, True),
+        (33, 1, True),
+        (33, 0, False),
+        (34, 0, True),
+        (0, 66, False),
+        (0, 67, True),
+        (100, 0, True),
         (0, 0, False),
     ],
 )
 def test_bob_calls_iff_mean_profit_of_calling_beats_folding(wins: int, ties: int, calls: bool) -> None:
     # Pot 10, raise 10: calling wins 30 on a win, 15 on a tie, so he calls iff 30w + 15t > 1000.
     bob = BobPolicy(fixed_outcomes(wins, ties, 100 - wins - ties))
-    estimate = bob.estimate(bob=(0, 1), board=(), pot=10, bob_stack=100, raise_by=10,
-                            rng=np.random.default_rng(0))
+    estimate = bob.estimate(
+        bob=(0, 1), board=(), pot=10, bob_stack=100, raise_by=10, rng=np.random.default_rng(0)
+    )
     assert estimate.ev_fold == 0.0
     assert estimate.ev_call == pytest.approx((wins * 20 + ties * 5 - (100 - wins - ties) * 10) / 100)
     assert estimate.calls is calls

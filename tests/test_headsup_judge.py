@@ -61,37 +61,60 @@ def test_a_scripted_hand_with_known_cards_gives_every_line_of_the_transcript() -
     # Alice: As Ah; Bob: 2c 3d; board Ac Ad Kh Qs Js. A raise of 1 is always called; on the river
     # Bob only ties the board at best, so a shove of 99 into 12 (he needs 47.1%) is always folded.
     player = ScriptedPlayer(["RATE 100", "ACTION RAISE 1", "ACTION CHECK", "ACTION CHECK", "ACTION RAISE 99"])
-    j = Judge(player, MatchConfig(hands=1, seed=5), bob=BobPolicy(rollout_outcomes), rates=win_tie_rates,
-              keep_transcript=True, deck_for=stacked("AsAh 2c3d AcAdKh QsJs"))
+    j = Judge(
+        player,
+        MatchConfig(hands=1, seed=5),
+        bob=BobPolicy(rollout_outcomes),
+        rates=win_tie_rates,
+        keep_transcript=True,
+        deck_for=stacked("AsAh 2c3d AcAdKh QsJs"),
+    )
     outcome = j.run()
     assert outcome.completed and outcome.deltas == [11]
     rates = player.sent[4]
     assert re.fullmatch(r"RATES (0|1)\.\d{6} 0\.\d{6}", rates)
     assert player.sent == [
         "1",
-        "STATE 1 1 100 100 10 0", "ALICE 0 13 2 13", "BOARD",
+        "STATE 1 1 100 100 10 0",
+        "ALICE 0 13 2 13",
+        "BOARD",
         rates,
         "OPP CALL 1",
-        "STATE 1 2 99 99 12 3", "ALICE 0 13 2 13", "BOARD 1 13 3 13 2 12",
+        "STATE 1 2 99 99 12 3",
+        "ALICE 0 13 2 13",
+        "BOARD 1 13 3 13 2 12",
         "OPP CHECK",
-        "STATE 1 3 99 99 12 4", "ALICE 0 13 2 13", "BOARD 1 13 3 13 2 12 0 11",
+        "STATE 1 3 99 99 12 4",
+        "ALICE 0 13 2 13",
+        "BOARD 1 13 3 13 2 12 0 11",
         "OPP CHECK",
-        "STATE 1 4 99 99 12 5", "ALICE 0 13 2 13", "BOARD 1 13 3 13 2 12 0 11 0 10",
+        "STATE 1 4 99 99 12 5",
+        "ALICE 0 13 2 13",
+        "BOARD 1 13 3 13 2 12 0 11 0 10",
         "OPP FOLD",
         "RESULT 11",
         "SCORE 11.000000",
     ]
     assert outcome.transcript is not None
     assert [line for line in outcome.transcript if line.startswith("<")] == [
-        "< RATE 100", "< ACTION RAISE 1", "< ACTION CHECK", "< ACTION CHECK", "< ACTION RAISE 99",
+        "< RATE 100",
+        "< ACTION RAISE 1",
+        "< ACTION CHECK",
+        "< ACTION CHECK",
+        "< ACTION RAISE 99",
     ]
     assert outcome.rate_used == 100 and outcome.raises == 2 and outcome.calls == 1
 
 
 def test_a_fold_is_answered_by_the_result_alone() -> None:
     player = ScriptedPlayer(["ACTION FOLD"])
-    outcome = Judge(player, MatchConfig(hands=1), bob=BobPolicy(rollout_outcomes), rates=win_tie_rates,
-                    deck_for=stacked("AsAh 2c3d AcAdKh QsJs")).run()
+    outcome = Judge(
+        player,
+        MatchConfig(hands=1),
+        bob=BobPolicy(rollout_outcomes),
+        rates=win_tie_rates,
+        deck_for=stacked("AsAh 2c3d AcAdKh QsJs"),
+    ).run()
     assert player.sent[-2:] == ["RESULT 0", "SCORE 0.000000"]
     assert outcome.deltas == [0]
 
@@ -108,11 +131,17 @@ def test_a_fold_is_answered_by_the_result_alone() -> None:
     ],
 )
 def test_bad_lines_end_the_match_with_minus_one_and_a_recorded_fault(
-    replies: list[str], kind: FaultKind, reason: str,
+    replies: list[str],
+    kind: FaultKind,
+    reason: str,
 ) -> None:
     player = ScriptedPlayer(replies)
-    outcome = Judge(player, MatchConfig(hands=3, rate_budget=1000, team="t"), bob=BobPolicy(rollout_outcomes),
-                    rates=win_tie_rates).run()
+    outcome = Judge(
+        player,
+        MatchConfig(hands=3, rate_budget=1000, team="t"),
+        bob=BobPolicy(rollout_outcomes),
+        rates=win_tie_rates,
+    ).run()
     assert player.sent[-1] == "-1"
     assert not outcome.completed
     assert outcome.fault is not None
@@ -137,8 +166,13 @@ def raise_then_check(state: list[int], board: list[int], *, ask: bool) -> list[s
 def play(ask: bool, seed: int = 11, hands: int = 150):
     player = PolicyPlayer(lambda s, b: raise_then_check(s, b, ask=ask))
     records = []
-    outcome = Judge(player, MatchConfig(hands=hands, seed=seed), bob=BobPolicy(rollout_outcomes),
-                    rates=win_tie_rates, on_hand=records.append).run()
+    outcome = Judge(
+        player,
+        MatchConfig(hands=hands, seed=seed),
+        bob=BobPolicy(rollout_outcomes),
+        rates=win_tie_rates,
+        on_hand=records.append,
+    ).run()
     return outcome, records
 
 
@@ -164,8 +198,9 @@ def test_the_seed_fixes_every_deck_and_another_seed_changes_them() -> None:
 
 def test_always_check_wins_half_the_dead_pot() -> None:
     player = PolicyPlayer(lambda s, b: ["ACTION CHECK"])
-    outcome = Judge(player, MatchConfig(hands=10_000, seed=0), bob=BobPolicy(rollout_outcomes),
-                    rates=win_tie_rates).run()
+    outcome = Judge(
+        player, MatchConfig(hands=10_000, seed=0), bob=BobPolicy(rollout_outcomes), rates=win_tie_rates
+    ).run()
     w = mean_interval(outcome.deltas)
     assert w.low <= 5.0 <= w.high
     assert set(outcome.deltas) <= {0, 5, 10}
@@ -173,7 +208,8 @@ def test_always_check_wins_half_the_dead_pot() -> None:
 
 
 @pytest.mark.parametrize(
-    ("w", "score"), [(8.0, 0), (9.0, 13), (11.0, 40), (12.5, 61), (14.0, 82), (16.0, 88), (20.0, 100)],
+    ("w", "score"),
+    [(8.0, 0), (9.0, 13), (11.0, 40), (12.5, 61), (14.0, 82), (16.0, 88), (20.0, 100)],
 )
 def test_points_follow_001s_piecewise_formula(w: float, score: int) -> None:
     assert points(w) == score

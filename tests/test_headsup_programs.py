@@ -75,14 +75,18 @@ def test_the_strong_player_runs_on_the_lines_protocol() -> None:
         (
             "import sys\nfor line in sys.stdin:\n"
             "    if line.startswith('BOARD'):\n        print('HI', flush=True)\n",
-            FaultKind.PROTOCOL_ERROR, 10.0,
+            FaultKind.PROTOCOL_ERROR,
+            10.0,
         ),
         ("import sys\nsys.stdin.readline()\nsys.exit(3)\n", FaultKind.CRASH, 10.0),
         ("import sys\nsys.stdin.readline()\nwhile True:\n    pass\n", FaultKind.TIMEOUT, 1.0),
     ],
 )
 def test_a_hostile_program_gets_a_recorded_fault(
-    tmp_path: Path, source: str, kind: FaultKind, limit: float,
+    tmp_path: Path,
+    source: str,
+    kind: FaultKind,
+    limit: float,
 ) -> None:
     program = tmp_path / "hostile.py"
     program.write_text(source)
@@ -128,10 +132,14 @@ def test_texas_getresult_agrees_with_the_shared_evaluator(tmp_path: Path) -> Non
     shutil.copy(TEXAS_DIR / "texas_driver.cpp", tmp_path)
     subprocess.run(
         ["g++", "-O1", "-std=c++17", "-Dmain=texas_driver_main", "-c", "texas_driver.cpp"],
-        cwd=tmp_path, check=True,
+        cwd=tmp_path,
+        check=True,
     )
-    subprocess.run(["g++", "-O1", "-std=c++17", "-o", "harness", "harness.cpp", "texas_driver.o"],
-                   cwd=tmp_path, check=True)
+    subprocess.run(
+        ["g++", "-O1", "-std=c++17", "-o", "harness", "harness.cpp", "texas_driver.o"],
+        cwd=tmp_path,
+        check=True,
+    )
     rng = random.Random(5)
     deals = [rng.sample(range(52), 9) for _ in range(3000)]
     text = "\n".join(" ".join(f"{c // 13} {c % 13 + 1}" for c in deal) for deal in deals)
@@ -177,7 +185,9 @@ def test_the_cli_prints_the_figures(tmp_path: Path, capsys: pytest.CaptureFixtur
     ],
 )
 def test_bad_arguments_give_one_error_line(
-    argv: list[str], message: str, capsys: pytest.CaptureFixture[str],
+    argv: list[str],
+    message: str,
+    capsys: pytest.CaptureFixture[str],
 ) -> None:
     assert main(["headsup", str(BOTS / "always_check.py"), *argv]) == 2
     err = capsys.readouterr().err.strip().splitlines()

@@ -337,14 +337,19 @@ def test_the_same_seating_under_other_blinds_posts_those_blinds() -> None:
     stacks = [1500, 1500, 60, 1500, 1500, 1500]
     small = Deal(rules=RULES, deal_number=1, dealer=1, stacks=stacks, deck=shuffled_deck(1))
     big = Deal(
-        rules=TableRules(small_blind=50, big_blind=100), deal_number=2, dealer=1, stacks=stacks,
+        rules=TableRules(small_blind=50, big_blind=100),
+        deal_number=2,
+        dealer=1,
+        stacks=stacks,
         deck=shuffled_deck(2),
     )
     assert [e for e in small.events if isinstance(e, BlindPosted)] == [
-        BlindPosted(2, "small", 5, False), BlindPosted(3, "big", 10, False)
+        BlindPosted(2, "small", 5, False),
+        BlindPosted(3, "big", 10, False),
     ]
     assert [e for e in big.events if isinstance(e, BlindPosted)] == [
-        BlindPosted(2, "small", 50, False), BlindPosted(3, "big", 60, True)
+        BlindPosted(2, "small", 50, False),
+        BlindPosted(3, "big", 60, True),
     ]
     assert (small.current_bet, small.pot_total, small.actor) == (10, 15, 4)
     assert (big.current_bet, big.pot_total, big.actor) == (60, 110, 4)

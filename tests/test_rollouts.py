@@ -145,8 +145,9 @@ def test_rates_in_several_chunks_equal_one_long_run_of_outcomes() -> None:
 )
 def test_bad_known_cards_are_value_errors(hero: str, board: str, exclude: str, message: str) -> None:
     with pytest.raises(ValueError, match=message):
-        rollout_outcomes(parse_cards(hero), parse_cards(board), 10, np.random.default_rng(0),
-                         exclude=parse_cards(exclude))
+        rollout_outcomes(
+            parse_cards(hero), parse_cards(board), 10, np.random.default_rng(0), exclude=parse_cards(exclude)
+        )
 
 
 def test_zero_samples() -> None:
@@ -158,6 +159,7 @@ def test_zero_samples() -> None:
 # --- The vectorised implementation as it was before its per-call cost was cut (frozen copy). Every
 # judge seed's decks, Bob's decisions and RATE answers depend on these exact draws, so the shipped
 # functions must consume a generator identically and return identical values.
+
 
 def _frozen_unseen(hero: Sequence[int], board: Sequence[int], exclude: Sequence[int]) -> np.ndarray:
     if len(hero) != 2:
@@ -203,13 +205,19 @@ def _frozen_outcomes(hero: Sequence[int], board: Sequence[int], dealt: np.ndarra
     hero_bits = shared_bits + ((1 << hero[0]) | (1 << hero[1]))
     opponent_key = shared_key + keys[:, 0] + keys[:, 1]
     opponent_bits = shared_bits + bits[:, 0] + bits[:, 1]
-    strengths = strengths_from_sums(np.concatenate([hero_key, opponent_key]),
-                                    np.concatenate([hero_bits, opponent_bits]))
+    strengths = strengths_from_sums(
+        np.concatenate([hero_key, opponent_key]), np.concatenate([hero_bits, opponent_bits])
+    )
     return np.sign(strengths[:samples] - strengths[samples:]).astype(np.int8)
 
 
-def frozen_rollout_outcomes(hero: Sequence[int], board: Sequence[int], samples: int,
-                            rng: np.random.Generator, exclude: Sequence[int] = ()) -> np.ndarray:
+def frozen_rollout_outcomes(
+    hero: Sequence[int],
+    board: Sequence[int],
+    samples: int,
+    rng: np.random.Generator,
+    exclude: Sequence[int] = (),
+) -> np.ndarray:
     if samples < 0:
         raise ValueError(f"samples {samples} must be at least 0")
     unseen = _frozen_unseen(hero, board, exclude)
@@ -218,15 +226,25 @@ def frozen_rollout_outcomes(hero: Sequence[int], board: Sequence[int], samples: 
     return _frozen_outcomes(hero, board, _frozen_deal(unseen, 7 - len(board), samples, rng))
 
 
-def frozen_deal_unknown(hero: Sequence[int], board: Sequence[int], samples: int, rng: np.random.Generator,
-                        exclude: Sequence[int] = ()) -> np.ndarray:
+def frozen_deal_unknown(
+    hero: Sequence[int],
+    board: Sequence[int],
+    samples: int,
+    rng: np.random.Generator,
+    exclude: Sequence[int] = (),
+) -> np.ndarray:
     if samples < 0:
         raise ValueError(f"samples {samples} must be at least 0")
     return _frozen_deal(_frozen_unseen(hero, board, exclude), 7 - len(board), samples, rng)
 
 
-def frozen_win_tie_rates(hero: Sequence[int], board: Sequence[int], samples: int, rng: np.random.Generator,
-                         exclude: Sequence[int] = ()) -> tuple[float, float]:
+def frozen_win_tie_rates(
+    hero: Sequence[int],
+    board: Sequence[int],
+    samples: int,
+    rng: np.random.Generator,
+    exclude: Sequence[int] = (),
+) -> tuple[float, float]:
     if samples < 1:
         raise ValueError(f"samples {samples} must be at least 1")
     unseen = _frozen_unseen(hero, board, exclude)
@@ -246,8 +264,8 @@ def random_case(rng: np.random.Generator) -> tuple[list[int], list[int], list[in
     spare = 52 - 2 - board_size - (2 + 5 - board_size)
     excluded = int(rng.choice([0, 0, int(rng.integers(0, 6)), int(rng.integers(0, spare + 1))]))
     samples = int(rng.choice([1, 2, 60, 100, int(rng.integers(0, 300)), int(rng.integers(0, 3_000))]))
-    hero, board = deck[:2], deck[2:2 + board_size]
-    return hero, board, deck[2 + board_size:2 + board_size + excluded], samples
+    hero, board = deck[:2], deck[2 : 2 + board_size]
+    return hero, board, deck[2 + board_size : 2 + board_size + excluded], samples
 
 
 def test_same_draws_and_results_as_the_frozen_implementation() -> None:
@@ -255,14 +273,18 @@ def test_same_draws_and_results_as_the_frozen_implementation() -> None:
     for case in range(3_000):
         hero, board, exclude, samples = random_case(cases)
         seed = int(cases.integers(2**63))
-        for shipped, frozen in ((rollout_outcomes, frozen_rollout_outcomes),
-                                (deal_unknown, frozen_deal_unknown),
-                                (win_tie_rates, frozen_win_tie_rates)):
+        for shipped, frozen in (
+            (rollout_outcomes, frozen_rollout_outcomes),
+            (deal_unknown, frozen_deal_unknown),
+            (win_tie_rates, frozen_win_tie_rates),
+        ):
             if shipped is win_tie_rates and samples == 0:
                 continue
             ours, theirs = np.random.default_rng(seed), np.random.default_rng(seed)
-            got, expected = shipped(hero, board, samples, ours, exclude), frozen(hero, board, samples, theirs,
-                                                                                   exclude)
+            got, expected = (
+                shipped(hero, board, samples, ours, exclude),
+                frozen(hero, board, samples, theirs, exclude),
+            )
             context = (case, shipped.__name__, hero, board, exclude, samples)
             if isinstance(expected, tuple):
                 assert got == expected, context
@@ -277,8 +299,10 @@ def test_same_draws_as_the_frozen_implementation_across_chunks_and_calls() -> No
     ours, theirs = np.random.default_rng(77), np.random.default_rng(77)
     for samples in (45_001, 100, 20_000, 3):  # several chunks, then the small cached layouts again
         assert win_tie_rates(hero, board, samples, ours) == frozen_win_tie_rates(hero, board, samples, theirs)
-        assert np.array_equal(rollout_outcomes(hero, board, samples, ours),
-                              frozen_rollout_outcomes(hero, board, samples, theirs))
+        assert np.array_equal(
+            rollout_outcomes(hero, board, samples, ours),
+            frozen_rollout_outcomes(hero, board, samples, theirs),
+        )
     assert ours.bit_generator.state == theirs.bit_generator.state
 
 
@@ -307,8 +331,10 @@ def test_bad_known_cards_fail_as_in_the_frozen_implementation(
 def test_numpy_card_arrays_give_the_frozen_results() -> None:
     hero, board, exclude = np.array([3, 44]), np.array([8, 21, 34, 47]), np.array([0, 13])
     ours, theirs = np.random.default_rng(5), np.random.default_rng(5)
-    assert np.array_equal(rollout_outcomes(hero, board, 100, ours, exclude),
-                          frozen_rollout_outcomes(hero, board, 100, theirs, exclude))
+    assert np.array_equal(
+        rollout_outcomes(hero, board, 100, ours, exclude),
+        frozen_rollout_outcomes(hero, board, 100, theirs, exclude),
+    )
     expected = frozen_win_tie_rates(hero, board, 60, theirs, exclude)
     assert win_tie_rates(hero, board, 60, ours, exclude) == expected
 

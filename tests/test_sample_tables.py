@@ -19,8 +19,11 @@ def test_every_derived_team_is_what_its_bot_gives() -> None:
 @pytest.mark.parametrize("team", sorted(generator.TEAMS))
 def test_the_readme_names_each_teams_bot(team: str) -> None:
     readme = (generator.SAMPLES / "README.md").read_text()
-    row = next(line for line in readme.splitlines() if line.startswith(f"| {Path(team).stem} ") or
-               line.startswith(f"| **{Path(team).stem}** "))
+    row = next(
+        line
+        for line in readme.splitlines()
+        if line.startswith(f"| {Path(team).stem} ") or line.startswith(f"| **{Path(team).stem}** ")
+    )
     assert Path(generator.TEAMS[team].bot).stem in row
 
 

@@ -18,8 +18,6 @@ from support.sandbox import HOSTILE, TINY, build, needs_namespaces, processes_of
 LEVELS = [pytest.param(NAMESPACES, marks=needs_namespaces), RLIMITS_ONLY]
 
 
-
-
 @pytest.fixture(params=LEVELS)
 def sandbox(request: pytest.FixtureRequest, open_root: Path) -> Iterator[Sandbox]:
     with open_sandbox(open_root / "team", Limits(), isolation=request.param) as opened:

@@ -32,7 +32,12 @@ def test_a_sample_bot_passes(capsys: pytest.CaptureFixture[str]) -> None:
     assert report["build"]["ok"] and report["faults"] == []
     assert report["opponents"] == ["Raiser", "Bluffer", "Caller", "Tracker", "Learner"]
     assert report["rules"] == {
-        "seats": 6, "small_blind": 5, "big_blind": 10, "stack": 1500, "time_limit_s": 1.0, "max_faults": 10
+        "seats": 6,
+        "small_blind": 5,
+        "big_blind": 10,
+        "stack": 1500,
+        "time_limit_s": 1.0,
+        "max_faults": 10,
     }
     tried = seats_to_try(3, 0)
     assert tried[0] == 1 and tried[-1] == 6 and len(tried) == 3

@@ -110,9 +110,7 @@ def _csv(path: Path) -> list[dict[str, str]]:
 
 def test_the_standings_name_each_teams_disqualified_tables(run: Path) -> None:
     results = json.loads((run / "results.json").read_text())
-    banned = {
-        (t["name"], r["team"]) for t in results["tables"] for r in t["results"] if r["disqualified"]
-    }
+    banned = {(t["name"], r["team"]) for t in results["tables"] for r in t["results"] if r["disqualified"]}
     assert banned and {team for _table, team in banned} == {"Tiny"}
     for row in _csv(run / "standings.csv"):
         expected = sorted(table for table, team in banned if team == row["team"])

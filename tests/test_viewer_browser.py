@@ -36,7 +36,11 @@ pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="needs Debia
 def _arena(*args: str, timeout: float = 300) -> subprocess.CompletedProcess:
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     return subprocess.run(
-        [sys.executable, "-m", "arena", *args], env=env, capture_output=True, text=True, timeout=timeout,
+        [sys.executable, "-m", "arena", *args],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
         check=True,
     )
 
@@ -220,8 +224,13 @@ def test_markup_from_teams_and_programs_changes_nothing(page: Page, hostile_tabl
     assert any("<script>" in f["stderr"] for f in faults) and any("<script>" in f["reason"] for f in faults)
     assert answered, "Marker.py answers with markup on the flop"
     # Team pages are named by their order: '<img ...' sorts first, then '<script>'.
-    paths = ["index.html", "tables/table.html", f"tables/table/deal{answered[0]}.html", "teams/team1.html",
-             "teams/team2.html"]
+    paths = [
+        "index.html",
+        "tables/table.html",
+        f"tables/table/deal{answered[0]}.html",
+        "teams/team1.html",
+        "teams/team2.html",
+    ]
     with serve(hostile_table) as url:
         for path in paths:
             page.goto(url + path)
@@ -229,8 +238,9 @@ def test_markup_from_teams_and_programs_changes_nothing(page: Page, hostile_tabl
             assert page.locator("img").count() == 0, path
             scripts = page.locator("script")
             assert scripts.first.get_attribute("src").endswith("viewer.js"), path
-            assert all(scripts.nth(i).get_attribute("type") == "application/json"
-                       for i in range(1, scripts.count())), path
+            assert all(
+                scripts.nth(i).get_attribute("type") == "application/json" for i in range(1, scripts.count())
+            ), path
         page.goto(url + "teams/team2.html")
         expect(page.locator("h1 .team-name")).to_have_text(SCRIPT_TEAM)
         page.locator("pre.stderr").first.evaluate("(pre) => pre.closest('details').open = true")
@@ -262,9 +272,22 @@ def test_a_table_followed_live_shows_new_deals_as_they_are_played(page: Page, tm
         page.goto(f"{url}live/table.html?broadcast=1&pace=150")
         expect(page.locator("#waiting")).to_be_visible()
         table = subprocess.Popen(
-            [sys.executable, "-m", "arena", "table", *programs, "--out", str(out), "--deals", "14",
-             "--seed", "3"],
-            env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+            [
+                sys.executable,
+                "-m",
+                "arena",
+                "table",
+                *programs,
+                "--out",
+                str(out),
+                "--deals",
+                "14",
+                "--seed",
+                "3",
+            ],
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
         )
         try:
             items = page.locator("#live-deals li")
@@ -316,8 +339,17 @@ def test_headsup_and_twocard_match_views(page: Page, tmp_path: Path) -> None:
     headsup, twocard = tmp_path / "headsup", tmp_path / "twocard"
     _arena("headsup", str(ROOT / "bots/headsup/example2.py"), "--hands", "300", "--out", str(headsup))
     strategies = sorted((ROOT / "bots/twocard/strategies").glob("*.txt"))[:2]
-    _arena("twocard", "play", str(ROOT / "bots/twocard/sample.py"), "--strategy", *map(str, strategies),
-           "--hands", "250", "--out", str(twocard))
+    _arena(
+        "twocard",
+        "play",
+        str(ROOT / "bots/twocard/sample.py"),
+        "--strategy",
+        *map(str, strategies),
+        "--hands",
+        "250",
+        "--out",
+        str(twocard),
+    )
     results = json.loads((headsup / "results.json").read_text())
     with serve(headsup) as url:
         page.goto(url)

@@ -12,8 +12,13 @@ def test_ticks_are_round_and_cover_the_range() -> None:
 
 
 def test_points_span_the_plot_and_the_band_goes_out_on_the_highs_and_back_on_the_lows() -> None:
-    chart = line_chart([("W", [0.0, 10.0, 5.0])], xs=[1, 2, 3], band=([-5.0, 0.0, 0.0], [5.0, 20.0, 10.0]),
-                       x_label="hand", y_label="W")
+    chart = line_chart(
+        [("W", [0.0, 10.0, 5.0])],
+        xs=[1, 2, 3],
+        band=([-5.0, 0.0, 0.0], [5.0, 20.0, 10.0]),
+        x_label="hand",
+        y_label="W",
+    )
     points = [tuple(map(float, p.split(","))) for p in chart.series[0].points.split()]
     assert [x for x, _ in points][-1] == chart.right
     assert points[0][1] > points[2][1] > points[1][1]  # SVG's y grows downwards

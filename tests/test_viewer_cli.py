@@ -70,8 +70,14 @@ def test_export_writes_every_page_and_the_static_files(small_table: Path, tmp_pa
 
 def test_unknown_paths_are_not_pages(small_table: Path) -> None:
     site = Site(Run(small_table))
-    for path in ("tables/other.html", "tables/table/deal5.html", "teams/West.html", "../etc/passwd",
-                 "hands/1.html", "live/table.html/x"):
+    for path in (
+        "tables/other.html",
+        "tables/table/deal5.html",
+        "teams/West.html",
+        "../etc/passwd",
+        "hands/1.html",
+        "live/table.html/x",
+    ):
         with pytest.raises(PageNotFound):
             render(site, path)
     assert "Live: table" in render(site, "live/table.html")
@@ -107,8 +113,9 @@ def test_a_tournament_table_in_its_hidden_folder_is_running_while_the_run_is_loc
 
 
 def _deal_line(number: int) -> str:
-    deal = Deal(rules=TableRules(seats=3), deal_number=number, dealer=1, stacks=[1500] * 3,
-                deck=shuffled_deck(number))
+    deal = Deal(
+        rules=TableRules(seats=3), deal_number=number, dealer=1, stacks=[1500] * 3, deck=shuffled_deck(number)
+    )
     while not deal.is_over:
         deal.apply(CheckCall())
     return json.dumps({"deal": number, "events": [event_to_dict(e) for e in deal.events]}) + "\n"
@@ -119,8 +126,11 @@ def test_the_live_stream_follows_a_tournament_table_in_its_hidden_folder(tmp_pat
     failed table ends it."""
     store = Store(tmp_path)
     teams = [TeamRow(t, f"{t}.py", "python", "0" * 64) for t in ("A", "B", "C")]
-    store.initialise({"deals": 5, "seed": 0, "duplicate": False, "time_limit_s": 1.0}, teams,
-                     [TableJob("table001", 1, 0, 11, ("A", "B", "C"))])
+    store.initialise(
+        {"deals": 5, "seed": 0, "duplicate": False, "time_limit_s": 1.0},
+        teams,
+        [TableJob("table001", 1, 0, 11, ("A", "B", "C"))],
+    )
     hidden = tmp_path / "tables" / ".table001.q7w8"
     hidden.mkdir(parents=True)
     (hidden / "events.jsonl").write_text(_deal_line(1) + _deal_line(2))
@@ -151,7 +161,10 @@ def test_the_live_stream_follows_a_tournament_table_in_its_hidden_folder(tmp_pat
         watch.stop()
     store.close()
     assert [(kind, data.get("deal")) for kind, data in seen] == [
-        ("deal", 1), ("deal", 2), ("deal", 3), ("end", None)
+        ("deal", 1),
+        ("deal", 2),
+        ("deal", 3),
+        ("end", None),
     ]
     assert seen[0][1]["names"] == ["A", "B", "C"]
     assert seen[-1][1] == {"deals": 3, "status": "failed"}

@@ -20,11 +20,21 @@ def side_pot_deal() -> Deal:
     cards, a main pot for seats 2, 5, 6 and a side pot for seats 2 and 6."""
     deal = Deal(rules=TableRules(), deal_number=1, dealer=3, stacks=STACKS, deck=shuffled_deck(2026))
     for action in (
-        RaiseTo(amount=30), Fold(), CheckCall(), Fold(), Fold(),  # seats 6, 1, 2, 3, 4
-        RaiseTo(amount=200), CheckCall(), CheckCall(),  # seat 5 all-in; 6 and 2 call
-        RaiseTo(amount=100), RaiseTo(amount=300), CheckCall(),  # flop: 6 bets, 2 raises, 6 calls
-        CheckCall(), CheckCall(),  # turn
-        CheckCall(), CheckCall(),  # river
+        RaiseTo(amount=30),
+        Fold(),
+        CheckCall(),
+        Fold(),
+        Fold(),  # seats 6, 1, 2, 3, 4
+        RaiseTo(amount=200),
+        CheckCall(),
+        CheckCall(),  # seat 5 all-in; 6 and 2 call
+        RaiseTo(amount=100),
+        RaiseTo(amount=300),
+        CheckCall(),  # flop: 6 bets, 2 raises, 6 calls
+        CheckCall(),
+        CheckCall(),  # turn
+        CheckCall(),
+        CheckCall(),  # river
     ):
         deal.apply(action)
     assert deal.is_over

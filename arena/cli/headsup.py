@@ -32,22 +32,41 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--hands", type=int, default=10_000, help="hands to play, G (default 10000)")
     parser.add_argument("--seed", type=int, default=0, help="match seed: fixes every deck and Bob's draws")
     parser.add_argument("--rate-budget", type=int, default=3_000_000, help="total RATE rollouts allowed")
-    parser.add_argument("--time-limit", type=float, default=10.0, metavar="SECONDS",
-                        help="the player's CPU time for the whole match (default 10)")
-    parser.add_argument("--interface", choices=[i.value for i in HeadsUpInterface], default=None,
-                        help="how the program talks (guessed from the file when not given)")
-    parser.add_argument("--out", type=folder, default=None, metavar="DIR",
-                        help="folder for results.json and the per-hand log hands.jsonl")
-    parser.add_argument("--isolation", default="auto",
-                        help="sandbox isolation: auto, namespaces or rlimits-only")
+    parser.add_argument(
+        "--time-limit",
+        type=float,
+        default=10.0,
+        metavar="SECONDS",
+        help="the player's CPU time for the whole match (default 10)",
+    )
+    parser.add_argument(
+        "--interface",
+        choices=[i.value for i in HeadsUpInterface],
+        default=None,
+        help="how the program talks (guessed from the file when not given)",
+    )
+    parser.add_argument(
+        "--out",
+        type=folder,
+        default=None,
+        metavar="DIR",
+        help="folder for results.json and the per-hand log hands.jsonl",
+    )
+    parser.add_argument(
+        "--isolation", default="auto", help="sandbox isolation: auto, namespaces or rlimits-only"
+    )
     parser.set_defaults(handler=run)
 
 
 def _settings(args: argparse.Namespace) -> HeadsUpSettings:
     try:
         return HeadsUpSettings(
-            hands=args.hands, seed=args.seed, rate_budget=args.rate_budget, time_limit_s=args.time_limit,
-            interface=HeadsUpInterface(args.interface) if args.interface else None, isolation=args.isolation,
+            hands=args.hands,
+            seed=args.seed,
+            rate_budget=args.rate_budget,
+            time_limit_s=args.time_limit,
+            interface=HeadsUpInterface(args.interface) if args.interface else None,
+            isolation=args.isolation,
         )
     except pydantic.ValidationError as error:
         problems = "; ".join(
@@ -64,8 +83,13 @@ def run(args: argparse.Namespace) -> int:
     console = Console(stderr=True)
     say(console, f"headsup: {args.program.name} against Bob, {settings.hands} hands, seed {settings.seed}")
     with Progress(
-        TextColumn("[bold]headsup[/] {task.description}"), BarColumn(), MofNCompleteColumn(),
-        TextColumn("W {task.fields[w]:+.2f}"), TimeElapsedColumn(), console=console, transient=True,
+        TextColumn("[bold]headsup[/] {task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("W {task.fields[w]:+.2f}"),
+        TimeElapsedColumn(),
+        console=console,
+        transient=True,
     ) as progress:
         task = progress.add_task(args.program.name, total=settings.hands, w=0.0)
         total = [0, 0]

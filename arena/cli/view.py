@@ -61,8 +61,12 @@ def _export(run_dir: Path, site_dir: Path, console: Console) -> int:
     from arena.viewer.export import export_site
 
     with Progress(
-        TextColumn("[bold]pages"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
-        console=console, transient=True,
+        TextColumn("[bold]pages"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+        console=console,
+        transient=True,
     ) as progress:
         task = progress.add_task("pages", total=None)
         count = export_site(

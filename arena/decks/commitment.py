@@ -83,9 +83,7 @@ class StageDecks:
         """One line for the terminal: the commitment, or the warning that goes with a known seed."""
         if self.key is None:
             return f"warning: --seed {self.seed}: {SEED_WARNING} (anyone who knows the seed knows every card)"
-        return (
-            f"deck key ({self.stage}): secret; committed as SHA-256 {sha256_hex(self.key)} in {COMMITMENT}"
-        )
+        return f"deck key ({self.stage}): secret; committed as SHA-256 {sha256_hex(self.key)} in {COMMITMENT}"
 
 
 def now() -> str:

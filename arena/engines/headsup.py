@@ -124,7 +124,13 @@ class BobPolicy:
         self._rollouts = rollouts
 
     def estimate(
-        self, *, bob: Sequence[int], board: Sequence[int], pot: int, bob_stack: int, raise_by: int,
+        self,
+        *,
+        bob: Sequence[int],
+        board: Sequence[int],
+        pot: int,
+        bob_stack: int,
+        raise_by: int,
         rng: np.random.Generator,
     ) -> BobEstimate:
         """Bob's two expected values for a raise of ``raise_by`` into ``pot`` (before the raise)."""
@@ -184,8 +190,12 @@ class HeadsUpHand:
         """Alice raises ``amount``; Bob estimates with ``rng`` and calls or folds."""
         self.verify_raise(amount)
         estimate = bob.estimate(
-            bob=self.deal.bob, board=self.board_shown, pot=self.pot, bob_stack=self.bob_stack,
-            raise_by=amount, rng=rng,
+            bob=self.deal.bob,
+            board=self.board_shown,
+            pot=self.pot,
+            bob_stack=self.bob_stack,
+            raise_by=amount,
+            rng=rng,
         )
         alice = AliceActed(self.round, Move.RAISE, amount)
         if not estimate.calls:

@@ -110,8 +110,9 @@ def hash_tables() -> _BatchTables:
             pair_keys[width] = pairs + 2 * (_BIASED_OFFSET // width)
             last_keys[width] = _CARD_KEYS_NP + _BIASED_OFFSET // width
         # int32 halves the tables (690 KB), keeping them in the 2 MB L2 cache beside a chunk's arrays
-        _batch.append(_BatchTables(displacements.astype(np.int32), strengths.astype(np.int32), pair_keys,
-                                   last_keys))
+        _batch.append(
+            _BatchTables(displacements.astype(np.int32), strengths.astype(np.int32), pair_keys, last_keys)
+        )
     return _batch[0]
 
 

@@ -32,7 +32,19 @@ RANK_MASK = (1 << RANKS) - 1
 #: Per-rank keys (2..A) whose sums over any multiset of at most seven ranks, each at most four times, are
 #: all distinct: the smallest such key rank by rank (``python tools/derive_rank_keys.py`` finds them again).
 RANK_KEYS: tuple[int, ...] = (
-    1, 5, 24, 112, 521, 2247, 9244, 30823, 103066, 250154, 667453, 1526359, 3453520,
+    1,
+    5,
+    24,
+    112,
+    521,
+    2247,
+    9244,
+    30823,
+    103066,
+    250154,
+    667453,
+    1526359,
+    3453520,
 )
 
 #: Key of each card index 0..51: rank key in the high bits, a one in its suit's count in the low 16.

@@ -127,11 +127,11 @@ class Sandbox:
             self.channel.send(
                 {
                     "op": "init",
-                "uid": self.uid,
-                "gid": self.uid,
-                "cwd": inner_dir,
-                "scratch": scratch,
-                "env": self._program_env(inner_dir),
+                    "uid": self.uid,
+                    "gid": self.uid,
+                    "cwd": inner_dir,
+                    "scratch": scratch,
+                    "env": self._program_env(inner_dir),
                     "output_bytes": limits.output_bytes,
                     "rlimits": self._rlimits(),
                     "cgroup": indexes,

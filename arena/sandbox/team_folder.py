@@ -58,10 +58,7 @@ def _is_arenas(name: str, info: os.stat_result, protected: Collection[str], prog
     if program_uid is None:
         return name in protected
     return (
-        name in protected
-        and info.st_uid != program_uid
-        and info.st_nlink == 1
-        and stat.S_ISREG(info.st_mode)
+        name in protected and info.st_uid != program_uid and info.st_nlink == 1 and stat.S_ISREG(info.st_mode)
     )
 
 

@@ -314,5 +314,3 @@ class ClusterPool:
         """Disconnect; the scheduler forgets this client's tables (and stops them when ``cancel``)."""
         self.executor.shutdown(wait=False)
         self.client.close()
-
-

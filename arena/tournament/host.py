@@ -74,7 +74,6 @@ class TournamentPlan:
     """Where the cards come from: the committed secret key's hash, or the warning that goes with a seed."""
 
 
-
 @dataclass(frozen=True)
 class TournamentReport:
     """The outcome of one run of the command."""

@@ -44,6 +44,7 @@ class TableStatus(StrEnum):
     DONE = "done"
     FAILED = "failed"
 
+
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS notes (key TEXT PRIMARY KEY, value TEXT NOT NULL);

@@ -59,9 +59,7 @@ def find_submissions(folder: Path) -> tuple[list[Submission], list[Skipped]]:
                 f"team {path.stem} has two programs in {folder}: {found[path.stem].program.name} and "
                 f"{path.name}; remove one"
             )
-        found[path.stem] = Submission(
-            path.stem, path.resolve(), language_for(path).title, file_digest(path)
-        )
+        found[path.stem] = Submission(path.stem, path.resolve(), language_for(path).title, file_digest(path))
     return [found[team] for team in sorted(found)], skipped
 
 

@@ -169,8 +169,12 @@ def deal_payload(info: TableInfo, log: TableLog, deal: int) -> dict[str, Any]:
         "names": names,
         "steps": [step.to_dict() for step in steps],
         "other_faults": [
-            {"team": f.get("team", ""), "kind": f.get("kind", ""), "reason": f.get("reason", ""),
-             "stage": f.get("stage", "")}
+            {
+                "team": f.get("team", ""),
+                "kind": f.get("kind", ""),
+                "reason": f.get("reason", ""),
+                "stage": f.get("stage", ""),
+            }
             for f in unplaced_faults(faults, events, names)
         ],
     }
@@ -248,8 +252,9 @@ def team_page(site: Site, team: str) -> str:
             chips.extend(base + after - own[0] for after in own[1:])
             row["deals"], row["profit"] = len(own) - 1, own[-1] - own[0]
             stats = stats + records.stats[seat - 1]
-        table_faults = [dict(f, table=info.name) for f in read_json_lines(info.folder / FAULTS)
-                        if f.get("team") == team]
+        table_faults = [
+            dict(f, table=info.name) for f in read_json_lines(info.folder / FAULTS) if f.get("team") == team
+        ]
         row["faults"] = len(table_faults)
         results = read_json(info.folder / RESULTS)
         if results is not None:
@@ -259,8 +264,13 @@ def team_page(site: Site, team: str) -> str:
         faults += table_faults
     if not rows:
         raise KeyError(team)
-    chart = line_chart([(team, chips)], x_label="deal (over its tables in order)", y_label="chips won",
-                       marks=marks) if len(chips) > 1 else None
+    chart = (
+        line_chart(
+            [(team, chips)], x_label="deal (over its tables in order)", y_label="chips won", marks=marks
+        )
+        if len(chips) > 1
+        else None
+    )
     return render_template(
         "team.html",
         site,

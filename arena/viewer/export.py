@@ -16,9 +16,7 @@ from arena.viewer.runs import Run
 from arena.viewer.site import Site, static_dir
 
 
-def export_site(
-    run_dir: Path, site_dir: Path, *, on_page: Callable[[int, int], None] | None = None
-) -> int:
+def export_site(run_dir: Path, site_dir: Path, *, on_page: Callable[[int, int], None] | None = None) -> int:
     """Write the site of ``run_dir`` into ``site_dir``; the number of pages written.
 
     ``on_page(done, total)`` is called after each page (for a progress bar).

@@ -26,8 +26,13 @@ def headsup_page(site: Site, page: int, *, root: str) -> str:
         raise KeyError(page)
     running = running_mean(log, "delta")
     chart = (
-        line_chart([("W", running.values)], xs=running.hands, band=(running.lows, running.highs),
-                   x_label="hand", y_label="W (mean chips a hand)")
+        line_chart(
+            [("W", running.values)],
+            xs=running.hands,
+            band=(running.lows, running.highs),
+            x_label="hand",
+            y_label="W (mean chips a hand)",
+        )
         if running.values
         else None
     )
@@ -79,9 +84,7 @@ def twocard_case(site: Site, number: int, page: int) -> str:
     value = case.get("value")
     if isinstance(value, (int, float)):
         series.append(("best achievable (expected)", [-value * n for n in profit.hands]))
-    chart = (
-        line_chart(series, xs=profit.hands, x_label="hand", y_label="chips") if profit.values else None
-    )
+    chart = line_chart(series, xs=profit.hands, x_label="hand", y_label="chips") if profit.values else None
     return render_template(
         "twocard_case.html",
         site,

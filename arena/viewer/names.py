@@ -5,10 +5,36 @@ from __future__ import annotations
 from arena.cards import RANKS, card_text, rank_of
 from arena.evaluator import HandCategory, category
 
-RANK_NAMES = ("two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "jack", "queen",
-              "king", "ace")
-PLURALS = ("twos", "threes", "fours", "fives", "sixes", "sevens", "eights", "nines", "tens", "jacks",
-           "queens", "kings", "aces")
+RANK_NAMES = (
+    "two",
+    "three",
+    "four",
+    "five",
+    "six",
+    "seven",
+    "eight",
+    "nine",
+    "ten",
+    "jack",
+    "queen",
+    "king",
+    "ace",
+)
+PLURALS = (
+    "twos",
+    "threes",
+    "fours",
+    "fives",
+    "sixes",
+    "sevens",
+    "eights",
+    "nines",
+    "tens",
+    "jacks",
+    "queens",
+    "kings",
+    "aces",
+)
 SUIT_NAMES = {"s": "spades", "c": "clubs", "h": "hearts", "d": "diamonds"}
 SUIT_SYMBOLS = {"s": "\u2660", "c": "\u2663", "h": "\u2665", "d": "\u2666"}
 
@@ -50,4 +76,3 @@ def hand_name(strength: int) -> str:
                 return "a royal flush"
             return f"a straight flush, {RANK_NAMES[first]} high"
     raise ValueError(f"strength {strength} has no hand category")
-

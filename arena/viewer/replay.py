@@ -249,8 +249,9 @@ class _Table:
         )
         for seat, share in zip(event.winners, event.shares, strict=True):
             self.stacks[seat] += share
-        takers = " and ".join(f"{self.name(w)} {share}" for w, share in zip(event.winners, event.shares,
-                                                                             strict=True))
+        takers = " and ".join(
+            f"{self.name(w)} {share}" for w, share in zip(event.winners, event.shares, strict=True)
+        )
         verb = "split" if len(event.winners) > 1 else "won"
         with_hand = f" with {hand}" if hand else ""
         return f"{pot_name(event.pot).capitalize()} of {event.amount} {verb}: {takers}{with_hand}"

@@ -50,8 +50,10 @@ def environment() -> Environment:
 
 
 def render_template(template: str, site: Site, *, root: str, **context: Any) -> str:
-    return environment().get_template(template).render(
-        root=root, run=site.run, live=site.live, kind=site.run.kind.value, **context
+    return (
+        environment()
+        .get_template(template)
+        .render(root=root, run=site.run, live=site.live, kind=site.run.kind.value, **context)
     )
 
 

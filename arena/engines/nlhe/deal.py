@@ -152,7 +152,19 @@ class Deal:
         self.deal_number = deal_number
         self.dealer = dealer
         (
-            in_deal, order, after, small, big, bet, all_in, idle, active, current, blinds, pot, dealing,
+            in_deal,
+            order,
+            after,
+            small,
+            big,
+            bet,
+            all_in,
+            idle,
+            active,
+            current,
+            blinds,
+            pot,
+            dealing,
             board_at,
         ) = seating
         self.in_deal = in_deal

@@ -78,8 +78,19 @@ def make_seating(small_blind: int, big_blind: int, dealer: int, stacks: tuple[in
     dealing = tuple((seat, i, i + count) for i, seat in enumerate(order))
     base = 2 * count  # then burn, flop x3, burn, turn, burn, river
     return Seating(
-        tuple(dealt), order, tuple(after), small, big, bet, all_in, idle, active, current,
-        (blinds[0], blinds[1]), bet[small] + bet[big], dealing,
+        tuple(dealt),
+        order,
+        tuple(after),
+        small,
+        big,
+        bet,
+        all_in,
+        idle,
+        active,
+        current,
+        (blinds[0], blinds[1]),
+        bet[small] + bet[big],
+        dealing,
         (base + 1, base + 2, base + 3, base + 5, base + 7),
     )
 

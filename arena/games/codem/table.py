@@ -260,7 +260,10 @@ class _Table:
         if seat.disqualified or not seat.plays:
             return Fold()
         files = decision_files(
-            deal, seat.seat, deal_number=number, stacks_before=stacks_before,
+            deal,
+            seat.seat,
+            deal_number=number,
+            stacks_before=stacks_before,
             deal_text=deal_text.render(deal.events),
         )
         run = _Run(number, deal.street.value, files, cards_text(deal.hole_cards(seat.seat)), stacks_before)

@@ -94,8 +94,14 @@ class Judge:
     """
 
     def __init__(
-        self, channel: LinePlayer, config: JudgeConfig, *, bob: BobPolicy, rates: RateFn,
-        on_hand: Callable[[HandRecord], None] | None = None, keep_transcript: bool = False,
+        self,
+        channel: LinePlayer,
+        config: JudgeConfig,
+        *,
+        bob: BobPolicy,
+        rates: RateFn,
+        on_hand: Callable[[HandRecord], None] | None = None,
+        keep_transcript: bool = False,
         deck_for: Callable[[int, int], Sequence[int]] | None = None,
     ) -> None:
         self._channel = channel
@@ -133,10 +139,17 @@ class Judge:
         bob_rng: np.random.Generator | None = None
         while not state.over:
             board = state.board_shown
-            self._send(protocol.state_lines(
-                hand=number, round_=state.round, alice_stack=state.alice_stack, bob_stack=state.bob_stack,
-                pot=state.pot, alice=state.deal.alice, board=board,
-            ))
+            self._send(
+                protocol.state_lines(
+                    hand=number,
+                    round_=state.round,
+                    alice_stack=state.alice_stack,
+                    bob_stack=state.bob_stack,
+                    pot=state.pot,
+                    alice=state.deal.alice,
+                    board=board,
+                )
+            )
             while True:
                 reply = self._reply(number, state.round)
                 if isinstance(reply, protocol.RateRequest):
@@ -151,7 +164,9 @@ class Judge:
             else:
                 if not state.can_raise(reply.amount):
                     raise self._fault(
-                        FaultKind.INVALID_ANSWER, number, state.round,
+                        FaultKind.INVALID_ANSWER,
+                        number,
+                        state.round,
                         f"RAISE {reply.amount} is outside 1..{state.alice_stack} (Alice's stack)",
                     )
                 if bob_rng is None:
@@ -168,13 +183,20 @@ class Judge:
             self._on_hand(record)
 
     def _answer_rate(
-        self, samples: int, alice: Sequence[int], board: Sequence[int], hand: int, round_: int,
+        self,
+        samples: int,
+        alice: Sequence[int],
+        board: Sequence[int],
+        hand: int,
+        round_: int,
         record: HandRecord,
     ) -> None:
         out = self.outcome
         if out.rate_used + samples > self._config.rate_budget:
             raise self._fault(
-                FaultKind.RATE_BUDGET, hand, round_,
+                FaultKind.RATE_BUDGET,
+                hand,
+                round_,
                 f"RATE {samples} would bring the match's rollouts to {out.rate_used + samples}, "
                 f"over the budget of {self._config.rate_budget}",
             )
@@ -198,7 +220,8 @@ class Judge:
             kind = FaultKind.TIMEOUT if over else FaultKind.NO_ANSWER
             reason = (
                 f"no reply within {wait:g} s (the longest one reply may take)"
-                if over else "the program closed its output (or exited) instead of replying"
+                if over
+                else "the program closed its output (or exited) instead of replying"
             )
             raise self._fault(kind, hand, round_, reason, tell=over)
         if out.transcript is not None:

@@ -26,8 +26,11 @@ def hand_to_dict(record: HandRecord) -> dict[str, Any]:
             if event.estimate is not None:
                 est = event.estimate
                 rounds[-1]["bob_estimate"] = {
-                    "wins": est.wins, "ties": est.ties, "losses": est.losses,
-                    "ev_call": est.ev_call, "ev_fold": est.ev_fold,
+                    "wins": est.wins,
+                    "ties": est.ties,
+                    "losses": est.losses,
+                    "ev_call": est.ev_call,
+                    "ev_fold": est.ev_fold,
                 }
         elif isinstance(event, ShowedDown):
             showdown = {"alice": event.alice_strength, "bob": event.bob_strength, "outcome": event.outcome}

@@ -127,9 +127,13 @@ def _run_fault(team: str, run: RunResult, limit_s: float, judged: Fault | None) 
 
 
 def play_headsup(
-    program: Path, settings: HeadsUpSettings, out_dir: Path | None = None, *,
+    program: Path,
+    settings: HeadsUpSettings,
+    out_dir: Path | None = None,
+    *,
     on_hand: Callable[[HandRecord], None] | None = None,
-    bob_outcomes: Outcomes = rollout_outcomes, rates: RateFn = win_tie_rates,
+    bob_outcomes: Outcomes = rollout_outcomes,
+    rates: RateFn = win_tie_rates,
 ) -> MatchReport:
     """Build ``program``, play ``settings.hands`` hands against Bob, write results.json and hands.jsonl.
 
@@ -140,8 +144,11 @@ def play_headsup(
         raise ConfigError(f"{program}: no such program file")
     interface = settings.interface or guess_interface(program)
     config = JudgeConfig(
-        hands=settings.hands, seed=settings.seed, rate_budget=settings.rate_budget,
-        reply_wait_s=settings.time_limit_s + REPLY_SLACK_S, team=program.stem,
+        hands=settings.hands,
+        seed=settings.seed,
+        rate_budget=settings.rate_budget,
+        reply_wait_s=settings.time_limit_s + REPLY_SLACK_S,
+        team=program.stem,
     )
     with tempfile.TemporaryDirectory(prefix="arena-headsup-") as scratch:
         workdir = Path(scratch) / "player"
@@ -159,7 +166,12 @@ def play_headsup(
         try:
             with ExitStack() as stack:
                 player = open_player(
-                    stack, program.stem, program, workdir, _limits(settings), isolation=settings.isolation,
+                    stack,
+                    program.stem,
+                    program,
+                    workdir,
+                    _limits(settings),
+                    isolation=settings.isolation,
                     build=lambda sandbox: build_player(program, interface, sandbox),
                 )
                 if not player.built:
@@ -181,18 +193,29 @@ def play_headsup(
 
 
 def _finish(
-    program: Path, interface: HeadsUpInterface, outcome: MatchOutcome, run: RunResult | None,
-    judge_cpu: float, settings: HeadsUpSettings, out_dir: Path | None,
+    program: Path,
+    interface: HeadsUpInterface,
+    outcome: MatchOutcome,
+    run: RunResult | None,
+    judge_cpu: float,
+    settings: HeadsUpSettings,
+    out_dir: Path | None,
 ) -> MatchReport:
     fault = outcome.fault
     if run is not None:
         fault = _run_fault(program.stem, run, settings.time_limit_s, fault)
     w = mean_interval(outcome.deltas)
     report = MatchReport(
-        program=str(program), interface=interface, outcome=outcome, w=w, w_stdev=sample_stdev(outcome.deltas),
+        program=str(program),
+        interface=interface,
+        outcome=outcome,
+        w=w,
+        w_stdev=sample_stdev(outcome.deltas),
         points=points(w.mean) if outcome.completed and fault is None else 0,
-        player_cpu_s=run.cpu_ms / 1000 if run is not None else 0.0, time_limit_s=settings.time_limit_s,
-        judge_cpu_s=judge_cpu, run=run,
+        player_cpu_s=run.cpu_ms / 1000 if run is not None else 0.0,
+        time_limit_s=settings.time_limit_s,
+        judge_cpu_s=judge_cpu,
+        run=run,
         fault=fault,
     )
     if out_dir is not None:

@@ -25,6 +25,8 @@ TEXAS = resources.files("arena.games.headsup.texas")
 def _copy_shipped(name: str, folder: Path) -> None:
     """Write one of the shipped ``texas`` files into a player's folder."""
     (folder / name).write_bytes(TEXAS.joinpath(name).read_bytes())
+
+
 _INCLUDES_TEXAS = re.compile(r'^\s*#\s*include\s*[<"]texas\.h[>"]', re.MULTILINE)
 _DEFINES_DECISION = re.compile(r"^def\s+(make_decision|makeDecision)\s*\(", re.MULTILINE)
 

@@ -44,8 +44,14 @@ def _cards(cards: Sequence[int]) -> str:
 
 
 def state_lines(
-    *, hand: int, round_: int, alice_stack: int, bob_stack: int, pot: int,
-    alice: Sequence[int], board: Sequence[int],
+    *,
+    hand: int,
+    round_: int,
+    alice_stack: int,
+    bob_stack: int,
+    pot: int,
+    alice: Sequence[int],
+    board: Sequence[int],
 ) -> str:
     """The three lines of a decision point (``STATE``, ``ALICE``, ``BOARD``), newline-joined."""
     board_line = f"BOARD {_cards(board)}" if board else "BOARD"

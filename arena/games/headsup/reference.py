@@ -15,7 +15,10 @@ from arena.evaluator import evaluate
 
 
 def naive_outcomes(
-    hero: Sequence[int], board: Sequence[int], samples: int, rng: np.random.Generator,
+    hero: Sequence[int],
+    board: Sequence[int],
+    samples: int,
+    rng: np.random.Generator,
 ) -> np.ndarray:
     """+1/0/-1 per rollout for ``hero``: one permutation of the unseen cards each, opponent's two first."""
     unseen = np.array(remaining_deck([*hero, *board]))
@@ -31,7 +34,10 @@ def naive_outcomes(
 
 
 def naive_rates(
-    hero: Sequence[int], board: Sequence[int], samples: int, rng: np.random.Generator,
+    hero: Sequence[int],
+    board: Sequence[int],
+    samples: int,
+    rng: np.random.Generator,
 ) -> tuple[float, float]:
     """(win, tie) frequencies over ``samples`` rollouts, as a RATE answer."""
     results = naive_outcomes(hero, board, samples, rng)

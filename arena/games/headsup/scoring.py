@@ -19,5 +19,3 @@ def points(w: float) -> int:
     if w <= 14.0:
         return 40 + _round_half_up(14 * (w - 11))
     return 82 + _round_half_up(3 * (w - 14))
-
-
