@@ -218,7 +218,7 @@ def test_a_finished_tournament_runs_again_after_its_reveal_without_dealing(tourn
     submissions = tournament.parent / "submissions"
     args = ["tournament", str(submissions), "--out", str(tournament), "--deals", "3", "--time-limit", "10"]
     assert main(args) == 0
-    assert "3 of 3 tables already played" in capsys.readouterr().err
+    assert "3 already played, 0 to play" in capsys.readouterr().err
 
 
 def test_a_table_revealed_at_its_end_verifies_and_its_json_names_only_the_decks_hash(
