@@ -17,6 +17,7 @@ namespaces sandbox and every toolchain the table's programs need.
 from __future__ import annotations
 
 import hashlib
+import logging
 import os
 import queue
 import secrets
@@ -42,6 +43,7 @@ except ImportError:  # pragma: no cover - the cluster extra is not installed
     distributed = None
 
 WORKERS_TOPIC = "arena-workers"
+WORKER_LOG = logging.getLogger("distributed.worker")  # where a Dask worker's own lines go
 JOIN_TIMEOUT_S = 60.0
 DEAL_REPORT_EVERY_S = 0.5
 HELP_FILE_CAP = 64 << 20
@@ -88,7 +90,7 @@ class WorkerCheck(distributed.WorkerPlugin if distributed else object):  # type:
         capabilities = worker_capabilities()
         line = describe(worker.address, capabilities)
         if capabilities.lacks(language.name for language in LANGUAGES):
-            worker_logger().warning("arena: %s (%s)", line, capabilities.detail)
+            WORKER_LOG.warning("arena: %s (%s)", line, capabilities.detail)
         worker.log_event(
             WORKERS_TOPIC,
             {
@@ -98,13 +100,6 @@ class WorkerCheck(distributed.WorkerPlugin if distributed else object):  # type:
                 "detail": capabilities.detail,
             },
         )
-
-
-def worker_logger() -> Any:
-    """The logger a Dask worker writes to."""
-    import logging
-
-    return logging.getLogger("distributed.worker")
 
 
 @dataclass(frozen=True)
