@@ -189,6 +189,20 @@ class SandboxCgroup:
             found["cpu"] = [os.open(run / "cpu.stat", os.O_RDONLY | os.O_CLOEXEC)]
         return found
 
+    def run_cpu_us(self) -> int:
+        """CPU time used so far by everything that ran in the decision cgroup (0 without cgroup v2)."""
+        if self.unified is None:
+            return 0
+        try:
+            text = (self.unified / RUN_LEAF / "cpu.stat").read_text()
+        except OSError:
+            return 0
+        for line in text.splitlines():
+            key, _, value = line.partition(" ")
+            if key == "usage_usec":
+                return int(value)
+        return 0
+
     def oom_kills(self) -> int:
         """How many times the kernel's OOM killer acted among the programs (or failed charges if unknown)."""
         if self.memory_run is None:

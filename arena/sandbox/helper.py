@@ -191,8 +191,9 @@ class Helper:
         if machinery:
             count = len(self.cgroup_fds.get("procs", []))
             argv = [*argv, "--cgroup-fds=" + ",".join(str(3 + n) for n in range(count))]
-            if self.cgroup_fds.get("cpu"):
-                argv.append(f"--cpu-fd={3 + count}")
+            for offset, name in enumerate(MACHINERY_FDS):
+                if self.cgroup_fds.get(name):
+                    argv.append(f"--{name}-fd={3 + count + offset}")
         pid = os.fork()
         if pid == 0:
             try:
@@ -248,9 +249,13 @@ class Helper:
         os.dup2(stdin_fd, 0)
         os.dup2(stdout_fd, 1)
         os.dup2(stderr_fd, 2)
-        if machinery:  # inheritable: the fork server moves each decision it forks, and reads its CPU clock
-            for offset, fd in enumerate([*procs, *self.cgroup_fds.get("cpu", [])]):
+        if machinery:  # inheritable: the fork server and the runner move each decision they start into the
+            # decision's cgroup, read its CPU clock, and (the runner) end it with cgroup.kill
+            for offset, fd in enumerate(procs):
                 os.dup2(fd, 3 + offset)
+            for offset, name in enumerate(MACHINERY_FDS):
+                for fd in self.cgroup_fds.get(name, [])[:1]:
+                    os.dup2(fd, 3 + len(procs) + offset)
 
     def default_cpu(self) -> int | None:
         """The sandbox's own ``RLIMIT_CPU`` value (a run may ask for another)."""
@@ -724,6 +729,7 @@ def join_fresh_session_keyring() -> None:
         raise OSError(ctypes.get_errno(), "could not join a fresh session keyring")
 
 
+MACHINERY_FDS = ("cpu", "kill", "events")  # after the cgroup.procs descriptors, from fd 3 on, in this order
 DEFAULT_SIGNALS = (signal.SIGINT, signal.SIGPIPE, signal.SIGXFSZ)
 LINUX_CAPABILITY_VERSION_3 = 0x20080522
 LIBC = ctypes.CDLL(None, use_errno=True)
