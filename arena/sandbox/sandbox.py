@@ -302,12 +302,16 @@ class Sandbox:
         header, out, err = self._request(request, stdin)
         return self._result(header, out, err, wall, budget_ms)
 
+    @property
+    def has_runner(self) -> bool:
+        """True when one-shot runs go through arena's compiled runner (built, and a decision cgroup to kill)."""
+        return self.runner_binary is not None and self.cgroup is not None and self.cgroup.can_kill
+
     def _runner_usable(self) -> bool:
         return (
-            self.runner_binary is not None
+            self.has_runner
             and self.runner_failures < MAX_RUNNER_FAILURES
-            and self.cgroup is not None
-            and self.cgroup.can_kill
+            and all(session.machinery for session in self.sessions)  # its cgroup.kill would end a program's
         )
 
     def _run_on_runner(self, argv: Sequence[str], limit: float) -> RunResult:
@@ -348,8 +352,6 @@ class Sandbox:
 
     def _start_runner(self) -> Runner:
         rlimits = {name: value for name, value in self._rlimits().items() if name != "cpu"}
-        if "nproc" in rlimits:
-            rlimits["nproc"] += 1  # the runner itself runs as the sandbox's user
         argv = [isolation.RUNNER_PATH, f"--cwd={isolation.TEAM_DIR}", f"--scratch={isolation.SCRATCH_DIR}"]
         argv += [f"--rlimit={name}:{value}" for name, value in rlimits.items()]
         return Runner(self.start(argv, machinery=True))
@@ -443,6 +445,7 @@ class Sandbox:
             raise SandboxError(f"could not start {argv[0]}: {header.get('detail', '')}")
         stdin_w, stdout_r, stderr_r, pidfd = self.channel.take_fds(4)
         session = Session(self, header["id"], stdin_w, stdout_r, stderr_r, pidfd)
+        session.machinery = machinery
         self.sessions.append(session)
         return session
 
@@ -463,6 +466,7 @@ class Session:
         self.started = time.monotonic()
         self.eof = False
         self.result: RunResult | None = None
+        self.machinery = False  # arena's own server (fork server, runner), not a program
 
     @property
     def alive(self) -> bool:
