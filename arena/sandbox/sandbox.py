@@ -304,7 +304,7 @@ class Sandbox:
 
     @property
     def has_runner(self) -> bool:
-        """True when one-shot runs go through arena's compiled runner (built, and a decision cgroup to kill)."""
+        """True when one-shot runs go through arena's compiled runner (built; a decision cgroup to kill)."""
         return self.runner_binary is not None and self.cgroup is not None and self.cgroup.can_kill
 
     def _runner_usable(self) -> bool:
