@@ -34,6 +34,7 @@
 #include <sys/resource.h>
 #include <sys/sem.h>
 #include <sys/shm.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -282,9 +283,18 @@ static int kill_decision(void) {
 /* Remove what the decision left in /tmp: files here; 1 (dirty) when a folder is left for the helper, which
  * empties trees of any depth and mode without following links. */
 static int clear_scratch(void) {
+    static struct timespec seen_empty; /* /tmp's mtime when it was last seen empty */
     if (!*scratch_dir) return 0;
     int fd = open(scratch_dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
     if (fd < 0) return 1;
+    struct stat info;
+    /* Adding or removing an entry sets the folder's mtime to now; only its owner (root) could set it back,
+     * so an unchanged mtime means the folder is still as empty as it was. */
+    if (fstat(fd, &info) == 0 && info.st_mtim.tv_sec == seen_empty.tv_sec &&
+        info.st_mtim.tv_nsec == seen_empty.tv_nsec) {
+        close(fd);
+        return 0;
+    }
     DIR *dir = fdopendir(fd);
     if (!dir) {
         close(fd);
@@ -297,6 +307,7 @@ static int clear_scratch(void) {
         if (name[0] == '.' && (!name[1] || (name[1] == '.' && !name[2]))) continue;
         if (entry->d_type == DT_DIR || entry->d_type == DT_UNKNOWN || unlinkat(fd, name, 0) < 0) dirty = 1;
     }
+    if (!dirty && fstat(fd, &info) == 0) seen_empty = info.st_mtim;
     closedir(dir);
     return dirty;
 }
@@ -304,6 +315,14 @@ static int clear_scratch(void) {
 /* Remove every SysV IPC object (the sandbox has its own IPC namespace); 1 if one could not be removed. */
 static int remove_ipc_objects(void) {
     static const char *tables[] = {"/proc/sysvipc/shm", "/proc/sysvipc/msg", "/proc/sysvipc/sem"};
+    struct shm_info shm;
+    struct msginfo msg;
+    struct seminfo sem;
+    /* How many objects exist, without listing them (the usual answer: none of any kind). */
+    if (shmctl(0, SHM_INFO, (struct shmid_ds *)&shm) >= 0 && shm.used_ids == 0 &&
+        msgctl(0, MSG_INFO, (struct msqid_ds *)&msg) >= 0 && msg.msgpool == 0 &&
+        semctl(0, 0, SEM_INFO, &sem) >= 0 && sem.semusz == 0)
+        return 0;
     int dirty = 0;
     for (int t = 0; t < 3; t++) {
         char text[65536];
@@ -373,7 +392,7 @@ static void run(struct prepared *p, long long wall_us, long long budget_us, cons
     struct pollfd fds[3] = {{pidfd, POLLIN, 0}, {out_r, POLLIN, 0}, {err_r, POLLIN, 0}};
     size_t total = 0;
     const char *reason = NULL;
-    int exited = 0;
+    int exited = 0, first = 1;
     long long deadline = started + wall_us;
     while (!exited) {
         long long now = now_us(), remaining = deadline - now, wait_us = remaining;
@@ -382,7 +401,7 @@ static void run(struct prepared *p, long long wall_us, long long budget_us, cons
             break;
         }
         if (budget_us >= 0) {
-            long long left = budget_us - (cgroup_cpu_us() - mark);
+            long long left = first ? budget_us : budget_us - (cgroup_cpu_us() - mark);
             if (left <= 0) {
                 reason = "cpu";
                 break;
@@ -391,6 +410,7 @@ static void run(struct prepared *p, long long wall_us, long long budget_us, cons
             if (soonest < MIN_WAIT_US) soonest = MIN_WAIT_US;
             if (soonest < wait_us) wait_us = soonest;
         }
+        first = 0;
         int ready = poll(fds, 3, (int)(wait_us / 1000) + 1);
         if (ready < 0 && errno != EINTR) break;
         if (ready <= 0) continue;
@@ -507,7 +527,7 @@ int main(int argc, char **argv) {
     dup2(devnull, 1);
     write_all(control_out, "ready\n", 6);
     struct prepared ready = {0, -1, -1, -1, -1};
-    struct buffer out = {0}, err = {0}, detail = {0};
+    struct buffer out = {0}, err = {0}, detail = {0}, reply = {0};
     for (;;) {
         if (ready.pid == 0 && prepare(&ready) < 0) ready.pid = 0;
         if (!fill(1)) break;
@@ -549,11 +569,13 @@ int main(int argc, char **argv) {
         char header[256];
         int n = snprintf(header, sizeof header, "%s %d %d %lld %lld %ld %d %zu %zu\n", o.status, o.exit_code,
                          o.signal, o.wall_us, o.cpu_us, o.maxrss, o.dirty, out_len, err_len);
-        write_all(control_out, header, (size_t)n);
-        write_all(control_out, detail.data ? detail.data : "", detail.len);
-        write_all(control_out, "\n", 1);
-        write_all(control_out, out.data ? out.data : "", out_len);
-        write_all(control_out, err.data ? err.data : "", err_len);
+        reply.len = 0; /* one write: arena wakes once per decision */
+        append(&reply, header, (size_t)n);
+        append(&reply, detail.data ? detail.data : "", detail.len);
+        append(&reply, "\n", 1);
+        append(&reply, out.data ? out.data : "", out_len);
+        append(&reply, err.data ? err.data : "", err_len);
+        write_all(control_out, reply.data, reply.len);
     }
 done:
     if (ready.pid > 0) discard(&ready);

@@ -14,10 +14,12 @@ from __future__ import annotations
 import functools
 import hashlib
 import os
+import select
 import shutil
 import stat
 import subprocess
 import tempfile
+import time
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -33,6 +35,7 @@ COMPILE_FLAGS = ("-O2", "-std=gnu11", "-Wall")
 COMPILE_TIMEOUT_S = 120
 START_TIMEOUT_S = 10.0
 REPLY_GRACE_S = 5.0
+READ_CHUNK = 1 << 20
 
 
 @functools.cache
@@ -89,6 +92,8 @@ class Runner:
 
     def __init__(self, session: Session) -> None:
         self.session = session
+        self.poller = select.poll()
+        self.poller.register(session.stdout_r, select.POLLIN)
         line = session.read_line(START_TIMEOUT_S)
         if line != "ready":
             problem = session.close().stderr.decode(errors="replace").strip()
@@ -107,19 +112,8 @@ class Runner:
         head = f"{int(wall_s * 1e6)} {budget_us} {cpu} {out_cap} {len(blob)}\n".encode()
         if not self.session.send_bytes(head + blob):
             raise SandboxError("arena's runner is gone")
-        timeout = wall_s + REPLY_GRACE_S
-        line = self.session.read_line(timeout)
-        detail = self.session.read_line(REPLY_GRACE_S) if line is not None else None
-        fields = (line or "").split()
-        if detail is None or len(fields) != 9 or not all(f.lstrip("-").isdigit() for f in fields[1:]):
-            raise SandboxError(
-                "arena's runner stopped answering" if line is None else f"arena's runner: {line!r}"
-            )
-        status = fields[0]
-        code, sig, wall_us, cpu_us, maxrss, dirty, out_len, err_len = (int(f) for f in fields[1:])
-        body = self.session.read_bytes(out_len + err_len, REPLY_GRACE_S)
-        if body is None:
-            raise SandboxError("arena's runner stopped in the middle of a reply")
+        status, numbers, detail, out, err = self._receive(time.monotonic() + wall_s + REPLY_GRACE_S)
+        code, sig, wall_us, cpu_us, maxrss, dirty = numbers
         header: dict[str, object] = {
             "status": status,
             "exit_code": code if code >= 0 else None,
@@ -127,7 +121,41 @@ class Runner:
             "wall_ms": wall_us / 1000,
             "cpu_ms": cpu_us / 1000,
             "maxrss": maxrss,
-            "detail": detail,
+            "detail": detail.decode(errors="replace"),
             "dirty": bool(dirty),
         }
-        return header, body[:out_len], body[out_len:]
+        return header, out, err
+
+    def _receive(self, deadline: float) -> tuple[str, list[int], bytes, bytes, bytes]:
+        """The reply's status, its numbers, its detail line, stdout and stderr (one read, usually)."""
+        buffer = self.session.buffer
+        while True:
+            first = buffer.find(b"\n")
+            second = buffer.find(b"\n", first + 1) if first >= 0 else -1
+            if second >= 0:
+                line = bytes(buffer[:first])
+                fields = line.split()
+                try:
+                    out_len, err_len = int(fields[7]), int(fields[8])
+                    numbers = [int(field) for field in fields[1:7]]
+                except (IndexError, ValueError):
+                    numbers = []
+                if len(fields) != 9 or len(numbers) != 6 or min(out_len, err_len) < 0:
+                    raise SandboxError(f"arena's runner answered {line!r}")
+                end = second + 1 + out_len + err_len
+                if len(buffer) >= end:
+                    detail = bytes(buffer[first + 1 : second])
+                    out = bytes(buffer[second + 1 : second + 1 + out_len])
+                    err = bytes(buffer[second + 1 + out_len : end])
+                    del buffer[:end]
+                    return fields[0].decode(), numbers, detail, out, err
+            left = deadline - time.monotonic()
+            if left <= 0 or not self.poller.poll(left * 1000):
+                raise SandboxError("arena's runner stopped answering")
+            try:
+                chunk = os.read(self.session.stdout_r, READ_CHUNK)
+            except BlockingIOError:
+                continue
+            if not chunk:
+                raise SandboxError("arena's runner is gone")
+            buffer += chunk
