@@ -290,6 +290,8 @@ class Sandbox:
         """
         if not argv:
             raise ConfigError("nothing to run: empty command")
+        if self.closed:
+            raise SandboxError("the sandbox is closed")
         limit = wall_time_s if wall_time_s is not None else self.limits.wall_time_s
         if not stdin and self._runner_usable():
             return self._run_on_runner(argv, limit)
