@@ -3,9 +3,9 @@
  * Built with the system's C compiler at first use (arena/sandbox/runner.py); the Python sandbox helper
  * starts it once per sandbox as arena's machinery (outside the programs' cgroup, no CPU limit) and stays
  * PID 1. The runner does the per-decision work the helper would otherwise do in Python, at a fraction of
- * the CPU: a process prepared ahead (in the decision's cgroup, under every limit, waiting for argv), the
- * program's clocks, its output, and the end of the decision (cgroup.kill, strays reaped, /tmp emptied,
- * SysV IPC objects removed).
+ * the CPU: the program's start (a vfork-style child that joins the decision's cgroup and takes every limit
+ * before it execs: no copy of the runner's memory), its clocks, its output, and the end of the decision
+ * (cgroup.kill, strays reaped, /tmp emptied, SysV IPC objects removed).
  *
  * Command line (descriptors are inherited; the helper places the cgroup ones at 3 and up):
  *   runner --cgroup-fds=3,4 --cpu-fd=5 --kill-fd=6 --events-fd=7 --cwd=/team --scratch=/tmp
@@ -44,7 +44,6 @@
 #define MAX_LIMITS 8
 #define READ_CHUNK 65536
 #define REQUEST_MAX (1 << 20)
-#define PREPARED_ANSWER_MS 5000
 #define KILL_ROUNDS 1000
 #define MIN_WAIT_US 2000
 
@@ -55,10 +54,6 @@ static struct { int resource; rlim_t value; } limits[MAX_LIMITS];
 static int n_limits;
 static long cpus = 1;
 
-struct prepared {
-    pid_t pid;
-    int control_w, problem_r, out_r, err_r;
-};
 
 struct buffer {
     char *data;
@@ -128,141 +123,68 @@ static void reap_strays(void) {
     }
 }
 
-/* ---- the prepared process -------------------------------------------------------------------------- */
+/* ---- starting the program ---------------------------------------------------------------------------- */
 
-static void child_fail(int problem, const char *what) {
-    char message[512];
-    int n = snprintf(message, sizeof message, "%s: %s", what, strerror(errno));
-    if (write(problem, message, (size_t)n) < 0) _exit(127);
+/* Written by the vfork child (it shares the runner's memory until it execs) when the start fails. */
+static char start_problem[512];
+
+static void child_fail(const char *what) {
+    snprintf(start_problem, sizeof start_problem, "%s: %s", what, strerror(errno));
     _exit(127);
 }
 
-/* In the forked child: session, decision cgroup, OOM score, limits, folder, standard descriptors; then wait
- * for the request and exec the program. Every failure is reported on ``problem`` and nothing runs. */
-static void become_program(int out_w, int err_w, int control_r, int problem) {
+/* In the vfork child: session, decision cgroup, OOM score, limits, folder, standard descriptors, then the
+ * program. Every failure is reported in ``start_problem`` and nothing of the program runs. The child has its
+ * own descriptors, signal handlers and limits; only memory is shared, and the runner waits meanwhile. */
+static void become_program(int out_w, int err_w, char **argv, long cpu) {
     sigset_t none;
     sigemptyset(&none);
     sigprocmask(SIG_SETMASK, &none, NULL);
     signal(SIGPIPE, SIG_DFL);
-    if (setsid() < 0) child_fail(problem, "setsid");
+    if (setsid() < 0) child_fail("setsid");
     for (int i = 0; i < n_procs; i++)
-        if (write(procs_fds[i], "0", 1) != 1) child_fail(problem, "joining the decision's cgroup");
+        if (write(procs_fds[i], "0", 1) != 1) child_fail("joining the decision's cgroup");
     /* Programs go first under memory pressure: raising the score needs no privilege once the process's
-     * /proc entries are its own (dumpable), and it is made undumpable again until its program starts. */
+     * /proc entries are its own (dumpable); it is made undumpable again at once (the runner's memory is this
+     * process's until the exec), and the program's exec makes a fresh, dumpable one. */
     prctl(PR_SET_DUMPABLE, 1);
     int adjust = open("/proc/self/oom_score_adj", O_WRONLY | O_CLOEXEC);
-    if (adjust < 0 || write(adjust, "1000", 4) != 4) child_fail(problem, "oom_score_adj");
-    close(adjust);
+    int adjusted = adjust >= 0 && write(adjust, "1000", 4) == 4;
     prctl(PR_SET_DUMPABLE, 0);
+    if (!adjusted) child_fail("oom_score_adj");
+    close(adjust);
     for (int i = 0; i < n_limits; i++) {
         struct rlimit value = {limits[i].value, limits[i].value};
-        if (setrlimit(limits[i].resource, &value) < 0) child_fail(problem, "setrlimit");
+        if (setrlimit(limits[i].resource, &value) < 0) child_fail("setrlimit");
     }
-    if (chdir(team_dir) < 0) child_fail(problem, team_dir);
-    int devnull = open("/dev/null", O_RDONLY | O_CLOEXEC);
-    if (devnull < 0 || dup2(devnull, 0) < 0 || dup2(out_w, 1) < 0 || dup2(err_w, 2) < 0)
-        child_fail(problem, "standard descriptors");
-    static char request[REQUEST_MAX];
-    size_t got = 0;
-    for (;;) {
-        ssize_t n = read(control_r, request + got, sizeof request - 1 - got);
-        if (n < 0 && errno == EINTR) continue;
-        if (n <= 0) break;
-        got += (size_t)n;
-    }
-    if (got == 0) _exit(0); /* not needed after all */
-    request[got] = 0;
-    /* "<cpu_s>\0argv0\0argv1\0..." */
-    long cpu = atol(request);
-    char *argv[1024];
-    int argc = 0;
-    for (char *at = request + strlen(request) + 1; at < request + got && argc < 1023; at += strlen(at) + 1)
-        argv[argc++] = at;
-    argv[argc] = NULL;
-    if (argc == 0) child_fail(problem, "empty command");
     if (cpu > 0) {
         struct rlimit value = {(rlim_t)cpu, (rlim_t)cpu};
-        if (setrlimit(RLIMIT_CPU, &value) < 0) child_fail(problem, "RLIMIT_CPU");
+        if (setrlimit(RLIMIT_CPU, &value) < 0) child_fail("RLIMIT_CPU");
     }
+    if (chdir(team_dir) < 0) child_fail(team_dir);
+    int devnull = open("/dev/null", O_RDONLY | O_CLOEXEC);
+    if (devnull < 0 || dup2(devnull, 0) < 0 || dup2(out_w, 1) < 0 || dup2(err_w, 2) < 0)
+        child_fail("standard descriptors");
     execvp(argv[0], argv);
-    child_fail(problem, argv[0]);
+    child_fail(argv[0]);
 }
 
-static int prepare(struct prepared *p) {
-    int out[2], err[2], control[2], problem[2];
-    if (pipe2(out, O_CLOEXEC) || pipe2(err, O_CLOEXEC) || pipe2(control, O_CLOEXEC) || pipe2(problem, O_CLOEXEC))
-        return -1;
-    pid_t pid = fork();
+/* Start the program; its pid, or -1 with the reason in ``detail``. */
+static pid_t start(char **argv, long cpu, int out_w, int err_w, struct buffer *detail) {
+    start_problem[0] = 0;
+    pid_t pid = vfork();
+    if (pid == 0) become_program(out_w, err_w, argv, cpu);
     if (pid < 0) {
-        int fds[] = {out[0], out[1], err[0], err[1], control[0], control[1], problem[0], problem[1]};
-        for (int i = 0; i < 8; i++) close(fds[i]);
+        snprintf(start_problem, sizeof start_problem, "the runner could not start it: %s", strerror(errno));
+        append(detail, start_problem, strlen(start_problem));
         return -1;
     }
-    if (pid == 0) {
-        close(out[0]);
-        close(err[0]);
-        close(control[1]); /* its own copy of the write end would keep it waiting forever */
-        close(problem[0]);
-        become_program(out[1], err[1], control[0], problem[1]);
-    }
-    close(out[1]);
-    close(err[1]);
-    close(control[0]);
-    close(problem[1]);
-    *p = (struct prepared){pid, control[1], problem[0], out[0], err[0]};
-    return 0;
-}
-
-static void discard(struct prepared *p) {
-    if (p->pid <= 0) return;
-    int fds[] = {p->control_w, p->problem_r, p->out_r, p->err_r};
-    for (int i = 0; i < 4; i++)
-        if (fds[i] >= 0) close(fds[i]);
-    kill(p->pid, SIGKILL);
-    waitpid(p->pid, NULL, 0);
-    p->pid = 0;
-}
-
-/* Hand the prepared process its request; 0 once the program is started (exec closed the problem pipe),
- * else -1 with the reason in ``detail``. */
-static int launch(struct prepared *p, const char *request, size_t len, struct buffer *detail) {
-    int failed = 0;
-    ssize_t n = write(p->control_w, request, len);
-    if (n != (ssize_t)len) {
-        append(detail, "the prepared process is gone", 28);
-        failed = 1;
-    }
-    close(p->control_w);
-    p->control_w = -1;
-    long long deadline = now_us() + PREPARED_ANSWER_MS * 1000LL;
-    struct pollfd wait = {p->problem_r, POLLIN, 0};
-    int answered = 0;
-    for (;;) {
-        long long left = deadline - now_us();
-        if (left <= 0) break;
-        int ready = poll(&wait, 1, (int)(left / 1000) + 1);
-        if (ready < 0 && errno == EINTR) continue;
-        if (ready <= 0) break;
-        char chunk[512];
-        ssize_t got = read(p->problem_r, chunk, sizeof chunk);
-        if (got <= 0) {
-            answered = 1;
-            break;
-        }
-        append(detail, chunk, (size_t)got);
-    }
-    close(p->problem_r);
-    p->problem_r = -1;
-    if (!answered && detail->len == 0) {
-        const char *late = "the prepared process did not start it within 5 s";
-        append(detail, late, strlen(late));
-    }
-    if (failed || detail->len > 0) {
-        kill(p->pid, SIGKILL);
-        waitpid(p->pid, NULL, 0);
+    if (start_problem[0]) {
+        waitpid(pid, NULL, 0);
+        append(detail, start_problem, strlen(start_problem));
         return -1;
     }
-    return 0;
+    return pid;
 }
 
 /* ---- ending a decision ---------------------------------------------------------------------------- */
@@ -370,22 +292,33 @@ static int drain(int fd, struct buffer *into, size_t cap, size_t *total) {
     }
 }
 
-static void run(struct prepared *p, long long wall_us, long long budget_us, const char *request, size_t len,
-                size_t cap, struct outcome *o, struct buffer *out, struct buffer *err, struct buffer *detail) {
+static void run(char **argv, long cpu, long long wall_us, long long budget_us, size_t cap, struct outcome *o,
+                struct buffer *out, struct buffer *err, struct buffer *detail) {
     if (cpu_fd < 0) budget_us = -1;
-    long long mark = cgroup_cpu_us(); /* the decision's CPU clock starts here */
-    long long started = now_us();
     *o = (struct outcome){"not_started", -1, 0, 0, 0, 0, 0};
-    int out_r = p->out_r, err_r = p->err_r;
-    p->out_r = p->err_r = -1;
-    if (launch(p, request, len, detail) < 0) {
-        close(out_r);
-        close(err_r);
-        p->pid = 0;
+    int out_pipe[2], err_pipe[2];
+    if (pipe2(out_pipe, O_CLOEXEC) < 0) {
+        append(detail, "the runner could not make a pipe", 32);
         return;
     }
-    pid_t pid = p->pid;
-    p->pid = 0;
+    if (pipe2(err_pipe, O_CLOEXEC) < 0) {
+        close(out_pipe[0]);
+        close(out_pipe[1]);
+        append(detail, "the runner could not make a pipe", 32);
+        return;
+    }
+    int out_r = out_pipe[0], err_r = err_pipe[0];
+    long long mark = cgroup_cpu_us(); /* the decision's CPU clock starts here */
+    long long started = now_us();
+    pid_t pid = start(argv, cpu, out_pipe[1], err_pipe[1], detail);
+    close(out_pipe[1]);
+    close(err_pipe[1]);
+    if (pid < 0) {
+        close(out_r);
+        close(err_r);
+        o->dirty = kill_decision() < 0;
+        return;
+    }
     int pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
     fcntl(out_r, F_SETFL, O_NONBLOCK);
     fcntl(err_r, F_SETFL, O_NONBLOCK);
@@ -454,7 +387,7 @@ static void run(struct prepared *p, long long wall_us, long long budget_us, cons
 
 /* ---- the request loop ------------------------------------------------------------------------------- */
 
-static char inbuf[REQUEST_MAX];
+static char inbuf[REQUEST_MAX], request[REQUEST_MAX];
 static size_t in_len;
 
 /* Read until ``inbuf`` holds at least ``need`` bytes; 0 at the end of input. */
@@ -526,43 +459,30 @@ int main(int argc, char **argv) {
     if (devnull < 0 || control_out < 0 || fcntl(0, F_SETFD, FD_CLOEXEC) < 0) die("descriptors");
     dup2(devnull, 1);
     write_all(control_out, "ready\n", 6);
-    struct prepared ready = {0, -1, -1, -1, -1};
     struct buffer out = {0}, err = {0}, detail = {0}, reply = {0};
+    static char *args[1024];
     for (;;) {
-        if (ready.pid == 0 && prepare(&ready) < 0) ready.pid = 0;
         if (!fill(1)) break;
         char *newline;
         while (!(newline = memchr(inbuf, '\n', in_len)))
-            if (!fill(in_len + 1)) goto done;
+            if (!fill(in_len + 1)) return 0;
         long long wall_us, budget_us;
         long cpu;
         size_t cap, argv_bytes;
         if (sscanf(inbuf, "%lld %lld %ld %zu %zu", &wall_us, &budget_us, &cpu, &cap, &argv_bytes) != 5)
             die("malformed request");
         size_t head = (size_t)(newline - inbuf) + 1;
-        if (argv_bytes > sizeof inbuf - head - 32 || !fill(head + argv_bytes)) die("request");
-        /* the prepared process reads "<cpu_s>\0" and the argv items */
-        static char request[REQUEST_MAX];
-        int prefix = snprintf(request, 32, "%ld", cpu) + 1;
-        memcpy(request + prefix, inbuf + head, argv_bytes);
+        if (argv_bytes == 0 || argv_bytes > sizeof request - 1 || !fill(head + argv_bytes)) die("request");
+        memcpy(request, inbuf + head, argv_bytes); /* argv items, each ending in a NUL byte */
+        request[argv_bytes] = 0;
         memmove(inbuf, inbuf + head + argv_bytes, in_len - head - argv_bytes);
         in_len -= head + argv_bytes;
-        /* A prepared process that died meanwhile (the helper ended a decision of its own) is replaced. */
-        if (ready.pid > 0 && waitpid(ready.pid, NULL, WNOHANG) != 0) {
-            int fds[] = {ready.control_w, ready.problem_r, ready.out_r, ready.err_r};
-            for (int i = 0; i < 4; i++) close(fds[i]);
-            ready.pid = 0; /* reaped: never signal that pid again */
-            if (prepare(&ready) < 0) ready.pid = 0;
-        }
+        int argc = 0;
+        for (char *at = request; at < request + argv_bytes && argc < 1023; at += strlen(at) + 1) args[argc++] = at;
+        args[argc] = NULL;
         struct outcome o;
         out.len = err.len = detail.len = 0;
-        if (ready.pid == 0) {
-            const char *why = "the runner could not fork";
-            append(&detail, why, strlen(why));
-            o = (struct outcome){"not_started", -1, 0, 1, 0, 0, 0};
-        } else {
-            run(&ready, wall_us, budget_us, request, (size_t)prefix + argv_bytes, cap, &o, &out, &err, &detail);
-        }
+        run(args, cpu, wall_us, budget_us, cap, &o, &out, &err, &detail);
         for (size_t i = 0; i < detail.len; i++)
             if (detail.data[i] == '\n') detail.data[i] = ' ';
         size_t out_len = out.len < cap ? out.len : cap, err_len = err.len < cap ? err.len : cap;
@@ -577,7 +497,5 @@ int main(int argc, char **argv) {
         append(&reply, err.data ? err.data : "", err_len);
         write_all(control_out, reply.data, reply.len);
     }
-done:
-    if (ready.pid > 0) discard(&ready);
     return 0;
 }

@@ -1,9 +1,10 @@
 """arena's compiled runner (``runner.c``): built once with the system's C compiler, then one per sandbox.
 
-The runner does a one-shot decision's work inside the sandbox (start the program from a process prepared
-ahead, watch its clocks and output, end the decision) for a small fraction of the CPU the Python helper
-spends on it. It is used where the namespaced sandbox and a decision cgroup that can be killed as one are
-available; elsewhere, or when no C compiler is installed, the helper runs decisions itself.
+The runner does a one-shot decision's work inside the sandbox (start the program with a vfork-style child
+that takes the decision's cgroup and every limit before it execs, watch its clocks and output, end the
+decision) for a small fraction of the CPU the Python helper spends on it. It is used where the namespaced
+sandbox and a decision cgroup that can be killed as one are available; elsewhere, or when no C compiler is
+installed, the helper runs decisions itself.
 
 The binary is cached per source and compiler in ``/var/lib/arena/runner/`` (root's, not writable by
 anyone else) and bound read-only into each sandbox at ``isolation.RUNNER_PATH``.

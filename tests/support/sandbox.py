@@ -37,7 +37,7 @@ def processes_of(sandbox: Sandbox) -> list[psutil.Process]:
 
     Besides the helper, that is the process it prepares for the next run between decisions (a fork of the
     helper running the helper's code, its child, waiting in the decision cgroup for the next program), and
-    arena's compiled runner with the process it prepares likewise (both running the runner's code).
+    arena's compiled runner (its child, running the runner's code).
     """
     if sandbox.uid is None:
         return []
@@ -54,10 +54,7 @@ def processes_of(sandbox: Sandbox) -> list[psutil.Process]:
             continue
         if not sandbox.closed and info["ppid"] == sandbox.helper_pid and _runs_the_helper(info["cmdline"]):
             continue
-        machinery = (
-            process.pid in runners or info["ppid"] in runners
-        )  # the runner, or the process it prepared
-        if not sandbox.closed and machinery and _runs_the_runner(info["cmdline"]):
+        if not sandbox.closed and process.pid in runners:
             continue
         if info["uids"] and info["uids"].real == sandbox.uid and info["status"] != psutil.STATUS_ZOMBIE:
             found.append(process)
