@@ -19,8 +19,10 @@ import pytest
 from arena.errors import ConfigError
 from arena.faults import FaultKind
 from arena.games.codem.table import PlayerSpec, TableConfig, run_table
+from arena.sandbox import cgroup
+from arena.sandbox.runner import runner_binary
 
-from support.hostile import CHECKER, HONEST, ROOT, play_hostile
+from support.hostile import CHECKER, HONEST, ROOT, HostileOutcome, play_hostile
 from support.sandbox import needs_namespaces
 
 pytestmark = needs_namespaces
@@ -164,3 +166,47 @@ def test_a_stopped_prepared_process_never_hangs_the_helper(tmp_path: Path) -> No
             child.wait()
         pytest.fail("the table did not finish in 180 s: the helper waits on a stopped process")
     assert code == 0
+
+
+# -- arena's compiled runner runs as the team's user: attacks on it ----------------------------------
+
+
+# Code'em decisions go through the runner where it is built and a decision cgroup can be killed.
+RUNNER = runner_binary() is not None and cgroup.hierarchies().unified is not None
+
+
+def _incidents(outcome: HostileOutcome) -> list[str]:
+    path = outcome.out / "incidents.jsonl"
+    return path.read_text().splitlines() if path.exists() else []
+
+
+def test_killing_the_runner_gives_no_second_run(tmp_path: Path) -> None:
+    """A decision that kills arena's runner is run again by the helper with only what is left of its
+    CPU limit: a program spending 0.7 s, killing the runner, then 0.7 s more never answers unpunished."""
+    outcome = play_hostile(REDTEAM / "DoubleTimeRunner.c", tmp_path, deals=4)
+    doubled_path = outcome.team_folder / "doubled.txt"
+    doubled = doubled_path.read_text().split() if doubled_path.exists() else []
+    time_faults = [
+        fault for fault in outcome.faults if fault.kind in (FaultKind.CPU_LIMIT, FaultKind.TIMEOUT)
+    ]
+    assert time_faults, "the attacker was never stopped"
+    assert len(time_faults) >= len(doubled), f"decisions given {doubled} s of CPU against a 1 s limit"
+    if RUNNER:
+        assert any("arena's runner failed" in line for line in _incidents(outcome))
+
+
+def test_a_stopped_runner_neither_hangs_the_table_nor_stays(tmp_path: Path) -> None:
+    """SIGSTOP to arena's runner in every decision: arena's incident (at most three times a sandbox, then
+    the helper runs the decisions), never the team's fault; the table completes, nothing stopped is left."""
+    outcome = play_hostile(REDTEAM / "StopRunner.c", tmp_path, deals=3, baseline=CHECKER)
+    assert outcome.faults == ()
+    if RUNNER:
+        assert 1 <= sum("arena's runner failed" in line for line in _incidents(outcome)) <= 3
+
+
+def test_the_runner_cannot_be_reached_into(tmp_path: Path) -> None:
+    """Its memory, descriptors and environment are closed to programs, and ptrace is refused."""
+    outcome = play_hostile(REDTEAM / "ReachRunner.c", tmp_path, deals=2, baseline=CHECKER)
+    tries = (outcome.team_folder / "tries.txt").read_text().split()
+    assert tries and all(word.endswith(":denied") for word in tries), tries
+    assert outcome.faults == ()

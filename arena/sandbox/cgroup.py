@@ -16,6 +16,7 @@ owner pid in the name lets the next start of arena remove what a dead run left (
 from __future__ import annotations
 
 import contextlib
+import functools
 import os
 import re
 import secrets
@@ -24,6 +25,8 @@ import time
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
+
+from arena.sandbox.clock import cgroup_cpu_us
 
 PREFIX = "arena-"
 HELPER_LEAF = "arena"
@@ -96,6 +99,7 @@ class SandboxCgroup:
         self.v1: dict[str, Path] = {}
         self.memory_run: Path | None = None
         self.memory_v2 = False
+        self._cpu_stat: int | None = None
         try:
             if where.unified is not None:
                 self.unified = where.unified / self.name
@@ -150,7 +154,7 @@ class SandboxCgroup:
         places = [where.unified, *where.v1.values()]
         return any(place is not None and os.access(place, os.W_OK) for place in places)
 
-    @property
+    @functools.cached_property
     def can_kill(self) -> bool:
         """True when a decision's processes can be ended as one (cgroup v2 ``cgroup.kill``)."""
         return self.unified is not None and (self.unified / RUN_LEAF / "cgroup.kill").exists()
@@ -189,6 +193,14 @@ class SandboxCgroup:
             found["cpu"] = [os.open(run / "cpu.stat", os.O_RDONLY | os.O_CLOEXEC)]
         return found
 
+    def run_cpu_us(self) -> int:
+        """CPU time used so far by everything that ran in the decision cgroup (0 without cgroup v2)."""
+        if self.unified is None:
+            return 0
+        if self._cpu_stat is None:
+            self._cpu_stat = os.open(self.unified / RUN_LEAF / "cpu.stat", os.O_RDONLY | os.O_CLOEXEC)
+        return cgroup_cpu_us(self._cpu_stat)
+
     def oom_kills(self) -> int:
         """How many times the kernel's OOM killer acted among the programs (or failed charges if unknown)."""
         if self.memory_run is None:
@@ -206,6 +218,9 @@ class SandboxCgroup:
 
     def remove(self) -> None:
         """Kill whatever is still inside, then remove every folder (leaves first)."""
+        if self._cpu_stat is not None:
+            os.close(self._cpu_stat)
+            self._cpu_stat = None
         remove_tree(self.unified, self.v1.values())
 
 

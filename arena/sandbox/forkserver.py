@@ -47,6 +47,9 @@ def serve(arguments: list[str]) -> None:
     preloads = [arg for arg in arguments if not arg.startswith("--")]
     for fd in [*cgroup_fds, *([cpu_fd] if cpu_fd is not None else [])]:
         os.set_inheritable(fd, False)
+    for arg in arguments:  # the decision cgroup's kill and events files: the helper ends decisions, not this
+        if arg.startswith(("--kill-fd=", "--events-fd=")):
+            os.close(int(arg.partition("=")[2]))
     for name in preloads:
         importlib.import_module(name)
     control_in = os.fdopen(os.dup(0), "rb", buffering=0)

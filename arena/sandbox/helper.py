@@ -191,8 +191,9 @@ class Helper:
         if machinery:
             count = len(self.cgroup_fds.get("procs", []))
             argv = [*argv, "--cgroup-fds=" + ",".join(str(3 + n) for n in range(count))]
-            if self.cgroup_fds.get("cpu"):
-                argv.append(f"--cpu-fd={3 + count}")
+            for offset, name in enumerate(MACHINERY_FDS):
+                if self.cgroup_fds.get(name):
+                    argv.append(f"--{name}-fd={3 + count + offset}")
         pid = os.fork()
         if pid == 0:
             try:
@@ -248,9 +249,13 @@ class Helper:
         os.dup2(stdin_fd, 0)
         os.dup2(stdout_fd, 1)
         os.dup2(stderr_fd, 2)
-        if machinery:  # inheritable: the fork server moves each decision it forks, and reads its CPU clock
-            for offset, fd in enumerate([*procs, *self.cgroup_fds.get("cpu", [])]):
+        if machinery:  # inheritable: the fork server and the runner move each decision they start into the
+            # decision's cgroup, read its CPU clock, and (the runner) end it with cgroup.kill
+            for offset, fd in enumerate(procs):
                 os.dup2(fd, 3 + offset)
+            for offset, name in enumerate(MACHINERY_FDS):
+                for fd in self.cgroup_fds.get(name, [])[:1]:
+                    os.dup2(fd, 3 + len(procs) + offset)
 
     def default_cpu(self) -> int | None:
         """The sandbox's own ``RLIMIT_CPU`` value (a run may ask for another)."""
@@ -260,7 +265,7 @@ class Helper:
         """Fork the next run's process now: in the decision's cgroup, under every limit, waiting for argv.
 
         Everything a program needs before its first instruction is done ahead, off the decision's clock
-        (and outside its CPU time); a run then costs a pipe write and a vfork-style spawn.
+        (and outside its CPU time); a run then costs a pipe write and an exec.
         """
         in_r, in_w = os.pipe2(os.O_CLOEXEC)
         out_r, out_w = os.pipe2(os.O_CLOEXEC)
@@ -279,14 +284,11 @@ class Helper:
                     os._exit(0)  # not needed after all
                 if request["cpu"] is not None:  # the last limit, before the program's first instruction
                     resource.setrlimit(resource.RLIMIT_CPU, (request["cpu"], request["cpu"]))
-                # A vfork-style spawn inherits all of it (cgroups, limits, score, filter, user, pipes) without
-                # an exec from this copy of the helper; the program then passes to the helper (PID 1, or a
-                # child subreaper), which waits for it.
+                # This process becomes the program (cgroups, limits, score, filter, user, pipes, session are
+                # in place): the helper's own child, whose parent a program sees as PID 1 in the namespaces,
+                # and can neither stop nor kill. The problem pipe closes at exec.
                 argv = request["argv"]
-                program = self.resolve(argv[0])
-                pid = os.posix_spawn(program, argv, self.env, setsid=True, setsigdef=DEFAULT_SIGNALS)
-                os.write(problem_w, f"pid {pid}\n".encode())
-                os._exit(0)
+                os.execve(self.resolve(argv[0]), argv, self.env)
             except BaseException as error:
                 try:
                     os.write(problem_w, f"{error}".encode())
@@ -413,7 +415,6 @@ class Helper:
                 break
         if not exited:
             os.kill(pid, signal.SIGKILL)
-        prepared.end()  # long gone (the program has been the helper's child since), or stopped by it
         _, status, usage = os.wait4(pid, 0)
         wall_ms = (time.monotonic() - started) * 1000
         for fd in outputs:
@@ -601,7 +602,7 @@ class Prepared:
         self.stdin_w, self.stdout_r, self.stderr_r = stdin_w, stdout_r, stderr_r
 
     def launch(self, argv: list[str], cpu: int | None) -> tuple[int, str]:
-        """Hand it ``argv``; (the program's pid, "") once started, or (-1, why it could not start)."""
+        """Hand it ``argv``; (its pid, now the program's, "") once started, or (-1, why it did not start)."""
         message = b""
         try:
             os.write(self.control_w, json.dumps({"argv": argv, "cpu": cpu}).encode())
@@ -611,18 +612,18 @@ class Prepared:
         poller = select.poll()
         poller.register(self.problem_r, select.POLLIN)
         deadline = time.monotonic() + PREPARED_ANSWER_S
+        started = False
         while (left := deadline - time.monotonic()) > 0 and poller.poll(left * 1000):
             chunk = os.read(self.problem_r, 4096)
             if not chunk:
+                started = not message  # the problem pipe closed at exec, with nothing said
                 break
             message += chunk
-            if message.startswith(b"pid ") and message.endswith(b"\n"):
-                break  # started: no need to wait for the prepared process's own exit
         os.close(self.problem_r)
-        if message.startswith(b"pid ") and message.endswith(b"\n"):
-            return int(message[4:]), ""
+        if started:
+            return self.pid, ""
         if not message and time.monotonic() >= deadline:  # stopped by a program (it runs as the team's
-            # user) or stuck: end it, never wait for it
+            # user, and a warm decision runs while it waits) or stuck: end it, never wait for it
             message = f"the prepared process did not start it within {PREPARED_ANSWER_S:.0f} s".encode()
         self.end()
         return -1, f"{argv[0]}: {message.decode(errors='replace') or 'the prepared process is gone'}"
@@ -724,6 +725,7 @@ def join_fresh_session_keyring() -> None:
         raise OSError(ctypes.get_errno(), "could not join a fresh session keyring")
 
 
+MACHINERY_FDS = ("cpu", "kill", "events")  # after the cgroup.procs descriptors, from fd 3 on, in this order
 DEFAULT_SIGNALS = (signal.SIGINT, signal.SIGPIPE, signal.SIGXFSZ)
 LINUX_CAPABILITY_VERSION_3 = 0x20080522
 LIBC = ctypes.CDLL(None, use_errno=True)
@@ -791,7 +793,7 @@ def main() -> None:
     signal.signal(signal.SIGPIPE, signal.SIG_IGN)
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # as PID 1, a handled signal would reach it from inside
     set_no_new_privs()
-    prctl(PR_SET_CHILD_SUBREAPER, 1)  # programs started by a prepared process become the helper's children
+    prctl(PR_SET_CHILD_SUBREAPER, 1)  # orphans of a decision become the helper's children (plain mode)
     channel = socket.socket(fileno=0)
     try:
         Helper(channel, mode).serve()

@@ -27,6 +27,7 @@ PRCTL_PATH = "/.arena/prctl.py"  # the one prctl wrapper, loaded by the helper a
 PRCTL_SOURCE = Path(__file__).with_name("prctl.py")
 TREE_PATH = "/.arena/tree.py"  # walks beneath a folder without following links (the helper empties /tmp)
 TREE_SOURCE = Path(__file__).with_name("tree.py")
+RUNNER_PATH = "/.arena/runner"  # arena's compiled runner (arena/sandbox/runner.py builds it)
 
 # Read-only system folders the toolchains need; nothing else of the host is visible.
 SYSTEM_BINDS = ("/usr",)
@@ -51,8 +52,9 @@ def helper_interpreter() -> Path:
     return system.resolve() if system.exists() else Path(sys.executable).resolve()
 
 
-def bwrap_argv(*, team_bytes: int, scratch_bytes: int, info_fd: int) -> list[str]:
-    """The bubblewrap command that starts one sandbox's helper as PID 1 of fresh namespaces."""
+def bwrap_argv(*, team_bytes: int, scratch_bytes: int, info_fd: int, runner: Path | None = None) -> list[str]:
+    """The bubblewrap command that starts one sandbox's helper as PID 1 of fresh namespaces; ``runner``
+    (arena's compiled runner, when built) is bound read-only at ``/.arena/runner``."""
     argv = [
         shutil.which("bwrap") or "bwrap",
         "--unshare-pid",
@@ -125,6 +127,10 @@ def bwrap_argv(*, team_bytes: int, scratch_bytes: int, info_fd: int) -> list[str
         "--ro-bind",
         str(TREE_SOURCE),
         TREE_PATH,
+    ]
+    if runner is not None:
+        argv += ["--ro-bind", str(runner), RUNNER_PATH]
+    argv += [
         "--remount-ro",
         "/",
     ]

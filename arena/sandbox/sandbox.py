@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import select
@@ -20,12 +21,16 @@ from arena.sandbox.cgroup import SandboxCgroup
 from arena.sandbox.channel import Channel
 from arena.sandbox.limits import Limits
 from arena.sandbox.result import RunResult, RunStatus
+from arena.sandbox.runner import Runner, runner_binary
 from arena.sandbox.uids import next_sandbox_uid
 
 RLIMITS_ONLY_NAME = isolation.RLIMITS_ONLY
 SCRATCH_MB = 64
 TEAM_EXTRA_MB = 128
 SESSION_GRACE_S = 0.2
+MAX_RUNNER_FAILURES = 3  # then the helper runs this sandbox's decisions (a program that stops the runner
+# each time gains nothing by it)
+MIN_RERUN_S = 0.001  # a rerun whose budget the failed attempt spent still runs, and is judged
 COPY_EXTRA_ENTRIES = 16  # the protocol files, with room to spare
 
 
@@ -45,6 +50,9 @@ class Sandbox:
         self.dropped: list[tree.Stray] = []
         self._oom_seen = 0
         self.process: subprocess.Popen[bytes] | None = None
+        self.runner: Runner | None = None
+        self.runner_failures = 0
+        self.runner_binary = runner_binary() if isolation_level == isolation.NAMESPACES else None
         try:
             self._start_helper()
         except BaseException:
@@ -75,6 +83,7 @@ class Sandbox:
                     team_bytes=(limits.help_bytes_mb + TEAM_EXTRA_MB) << 20,
                     scratch_bytes=SCRATCH_MB << 20,
                     info_fd=info_w,
+                    runner=self.runner_binary,
                 )
                 self.process = subprocess.Popen(
                     argv,
@@ -223,6 +232,7 @@ class Sandbox:
         """End every process this sandbox started; leave the team folder's contents in ``workdir``."""
         if self.closed:
             return
+        self.runner = None
         try:
             for session in list(self.sessions):
                 session.close()
@@ -272,15 +282,81 @@ class Sandbox:
         return self.process.stderr.read().decode(errors="replace").strip()[-2000:]
 
     def run(self, argv: Sequence[str], *, stdin: bytes = b"", wall_time_s: float | None = None) -> RunResult:
-        """Run ``argv`` once to completion in the team folder; measure it; end whatever it left behind."""
+        """Run ``argv`` once to completion in the team folder; measure it; end whatever it left behind.
+
+        In the namespaced sandbox with a decision cgroup, arena's compiled runner does it (see
+        :mod:`arena.sandbox.runner`); otherwise, with stdin, or once the runner has failed
+        ``MAX_RUNNER_FAILURES`` times, the helper does.
+        """
         if not argv:
             raise ConfigError("nothing to run: empty command")
+        if self.closed:
+            raise SandboxError("the sandbox is closed")
         limit = wall_time_s if wall_time_s is not None else self.limits.wall_time_s
+        if not stdin and self._runner_usable():
+            return self._run_on_runner(argv, limit)
+        return self._run_on_helper(argv, limit, stdin)
+
+    def _run_on_helper(self, argv: Sequence[str], limit: float, stdin: bytes = b"") -> RunResult:
         wall, budget_ms = self.clocks(limit)
         request = {"op": "run", "argv": list(argv), "stdin_len": len(stdin), "wall": wall}
         request.update(budget_ms=budget_ms, cpu=self.limits.cpu_seconds(limit))
         header, out, err = self._request(request, stdin)
         return self._result(header, out, err, wall, budget_ms)
+
+    @property
+    def has_runner(self) -> bool:
+        """True when one-shot runs go through arena's compiled runner (built; a decision cgroup to kill)."""
+        return self.runner_binary is not None and self.cgroup is not None and self.cgroup.can_kill
+
+    def _runner_usable(self) -> bool:
+        return (
+            self.has_runner
+            and self.runner_failures < MAX_RUNNER_FAILURES
+            and all(session.machinery for session in self.sessions)  # its cgroup.kill would end a program's
+        )
+
+    def _run_on_runner(self, argv: Sequence[str], limit: float) -> RunResult:
+        """One decision through the runner; if arena's runner fails, the helper runs it with what is left.
+
+        A runner that dies, stops or garbles its answer is arena's failure, never the team's (a program runs
+        as the same user and could stop it): the decision is run again by the helper with the CPU time the
+        decision's processes already used taken off its limit, and the result carries the incident.
+        """
+        assert self.cgroup is not None
+        wall, budget_ms = self.clocks(limit)
+        mark = self.cgroup.run_cpu_us()
+        try:
+            if self.runner is None:
+                self.runner = self._start_runner()
+            header, out, err = self.runner.run(
+                argv, wall, budget_ms, self.limits.cpu_seconds(limit), self.limits.output_bytes
+            )
+        except SandboxError as error:
+            self.runner_failures += 1
+            if self.runner is not None:
+                self.runner.session.close()
+                self.runner = None
+            self.sweep()  # the helper ends whatever the failed decision left
+            used_s = (self.cgroup.run_cpu_us() - mark) / 1e6
+            return self.rerun(argv, limit, used_s, f"arena's runner failed ({error})")
+        if header.pop("dirty"):
+            self.sweep()  # something the runner leaves to the helper (a folder in /tmp, ...)
+        return self._result(header, out, err, wall, budget_ms)
+
+    def rerun(self, argv: Sequence[str], limit: float, used_s: float, problem: str) -> RunResult:
+        """Run a decision again through the helper after arena's machinery failed during it, with the CPU
+        time its processes used taken off its limit (a program that breaks arena's machinery mid-decision
+        must not get a second full budget for one answer); the result records the incident."""
+        result = self._run_on_helper(argv, max(limit - used_s, MIN_RERUN_S))
+        incident = f"{problem}; the decision was run again by the sandbox helper"
+        return dataclasses.replace(result, incidents=(*result.incidents, incident))
+
+    def _start_runner(self) -> Runner:
+        rlimits = {name: value for name, value in self._rlimits().items() if name != "cpu"}
+        argv = [isolation.RUNNER_PATH, f"--cwd={isolation.TEAM_DIR}", f"--scratch={isolation.SCRATCH_DIR}"]
+        argv += [f"--rlimit={name}:{value}" for name, value in rlimits.items()]
+        return Runner(self.start(argv, machinery=True))
 
     @property
     def clock(self) -> str:
@@ -371,6 +447,7 @@ class Sandbox:
             raise SandboxError(f"could not start {argv[0]}: {header.get('detail', '')}")
         stdin_w, stdout_r, stderr_r, pidfd = self.channel.take_fds(4)
         session = Session(self, header["id"], stdin_w, stdout_r, stderr_r, pidfd)
+        session.machinery = machinery
         self.sessions.append(session)
         return session
 
@@ -391,6 +468,7 @@ class Session:
         self.started = time.monotonic()
         self.eof = False
         self.result: RunResult | None = None
+        self.machinery = False  # arena's own server (fork server, runner), not a program
 
     @property
     def alive(self) -> bool:
@@ -408,6 +486,35 @@ class Session:
         except (BrokenPipeError, OSError):
             os.close(self.stdin_w)
             self.stdin_w = -1
+
+    def send_bytes(self, data: bytes) -> bool:
+        """Write ``data`` to the program whole; False when its stdin is closed."""
+        if self.stdin_w < 0:
+            return False
+        try:
+            view = memoryview(data)
+            while view:
+                view = view[os.write(self.stdin_w, view) :]
+        except OSError:
+            os.close(self.stdin_w)
+            self.stdin_w = -1
+            return False
+        return True
+
+    def read_bytes(self, count: int, timeout_s: float) -> bytes | None:
+        """The next ``count`` bytes of the program's output, or None on timeout or end of output."""
+        deadline = time.monotonic() + timeout_s
+        poller = select.poll()
+        poller.register(self.stdout_r, select.POLLIN)
+        while len(self.buffer) < count:
+            remaining = deadline - time.monotonic()
+            if self.eof or remaining <= 0:
+                return None
+            for fd, _ in poller.poll(remaining * 1000):
+                self._drain(fd)
+        data = bytes(self.buffer[:count])
+        del self.buffer[:count]
+        return data
 
     def read_line(self, timeout_s: float) -> str | None:
         """The next line the program printed, or None on timeout or end of output."""

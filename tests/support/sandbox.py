@@ -11,7 +11,7 @@ import pytest
 
 from arena.languages import BuildResult, build_program
 from arena.sandbox import Sandbox
-from arena.sandbox.isolation import namespaces_available
+from arena.sandbox.isolation import RUNNER_PATH, namespaces_available
 
 PROGRAMS = Path(__file__).resolve().parent.parent / "programs"
 HOSTILE = PROGRAMS / "hostile"
@@ -36,20 +36,33 @@ def processes_of(sandbox: Sandbox) -> list[psutil.Process]:
     """Every live (non-zombie) process running as the sandbox's uid, other than its helper's own.
 
     Besides the helper, that is the process it prepares for the next run between decisions (a fork of the
-    helper running the helper's code, its child, waiting in the decision cgroup for the next program).
+    helper running the helper's code, its child, waiting in the decision cgroup for the next program), and
+    arena's compiled runner (its child, running the runner's code).
     """
     if sandbox.uid is None:
         return []
     found = []
-    for process in psutil.process_iter(["uids", "status", "ppid", "cmdline"]):
+    processes = list(psutil.process_iter(["uids", "status", "ppid", "cmdline"]))
+    runners = {
+        p.pid
+        for p in processes
+        if p.info["ppid"] == sandbox.helper_pid and _runs_the_runner(p.info["cmdline"])
+    }
+    for process in processes:
         info = process.info
         if process.pid == sandbox.helper_pid and not sandbox.closed:
             continue
         if not sandbox.closed and info["ppid"] == sandbox.helper_pid and _runs_the_helper(info["cmdline"]):
             continue
+        if not sandbox.closed and process.pid in runners:
+            continue
         if info["uids"] and info["uids"].real == sandbox.uid and info["status"] != psutil.STATUS_ZOMBIE:
             found.append(process)
     return found
+
+
+def _runs_the_runner(cmdline: list[str] | None) -> bool:
+    return bool(cmdline) and (cmdline or [""])[0] == RUNNER_PATH
 
 
 def _runs_the_helper(cmdline: list[str] | None) -> bool:

@@ -1,0 +1,501 @@
+/* arena's runner: starts, watches, measures and ends one-shot decisions inside a namespaced sandbox.
+ *
+ * Built with the system's C compiler at first use (arena/sandbox/runner.py); the Python sandbox helper
+ * starts it once per sandbox as arena's machinery (outside the programs' cgroup, no CPU limit) and stays
+ * PID 1. The runner does the per-decision work the helper would otherwise do in Python, at a fraction of
+ * the CPU: the program's start (a vfork-style child that joins the decision's cgroup and takes every limit
+ * before it execs: no copy of the runner's memory), its clocks, its output, and the end of the decision
+ * (cgroup.kill, strays reaped, /tmp emptied, SysV IPC objects removed).
+ *
+ * Command line (descriptors are inherited; the helper places the cgroup ones at 3 and up):
+ *   runner --cgroup-fds=3,4 --cpu-fd=5 --kill-fd=6 --events-fd=7 --cwd=/team --scratch=/tmp
+ *          [--rlimit=fsize:N ...]
+ * Protocol on stdin/stdout, one request and one reply per decision:
+ *   request: "<wall_us> <budget_us|-1> <cpu_s|-1> <out_cap> <argv_bytes>\n" then argv, each item ending
+ *            in a NUL byte.
+ *   reply:   "<status> <exit_code|-1> <signal|0> <wall_us> <cpu_us> <maxrss_kb> <dirty> <out_len>
+ *            <err_len>\n<detail>\n" then the stdout and stderr bytes. status is ok, exited, timeout, cpu,
+ *            output or not_started; dirty is 1 when the helper must end the decision itself (a folder in
+ *            /tmp, or something the runner could not remove or kill).
+ */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/msg.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/sem.h>
+#include <sys/shm.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#define MAX_CGROUP_FDS 8
+#define MAX_LIMITS 8
+#define READ_CHUNK 65536
+#define REQUEST_MAX (1 << 20)
+#define KILL_ROUNDS 1000
+#define MIN_WAIT_US 2000
+
+static int procs_fds[MAX_CGROUP_FDS], n_procs;
+static int cpu_fd = -1, kill_fd = -1, events_fd = -1;
+static const char *team_dir = ".", *scratch_dir = "";
+static struct { int resource; rlim_t value; } limits[MAX_LIMITS];
+static int n_limits;
+static long cpus = 1;
+
+
+struct buffer {
+    char *data;
+    size_t len, cap;
+};
+
+/* ---- small helpers -------------------------------------------------------------------------------- */
+
+static long long now_us(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1000000LL + ts.tv_nsec / 1000;
+}
+
+static void die(const char *what) {
+    fprintf(stderr, "runner: %s: %s\n", what, strerror(errno));
+    exit(1);
+}
+
+static void write_all(int fd, const char *data, size_t len) {
+    while (len > 0) {
+        ssize_t n = write(fd, data, len);
+        if (n < 0) {
+            if (errno == EINTR) continue;
+            exit(errno == EPIPE ? 0 : 1); /* arena is gone */
+        }
+        data += n;
+        len -= (size_t)n;
+    }
+}
+
+static void append(struct buffer *b, const char *data, size_t len) {
+    if (b->len + len > b->cap) {
+        size_t cap = b->cap ? b->cap : 4096;
+        while (cap < b->len + len) cap *= 2;
+        char *grown = realloc(b->data, cap);
+        if (!grown) die("out of memory");
+        b->data = grown;
+        b->cap = cap;
+    }
+    memcpy(b->data + b->len, data, len);
+    b->len += len;
+}
+
+/* usage_usec of the decision cgroup's cpu.stat (0 without one). */
+static long long cgroup_cpu_us(void) {
+    char text[1024];
+    if (cpu_fd < 0) return 0;
+    ssize_t n = pread(cpu_fd, text, sizeof text - 1, 0);
+    if (n <= 0) return 0;
+    text[n] = 0;
+    char *at = strstr(text, "usage_usec ");
+    return at ? atoll(at + 11) : 0;
+}
+
+static int cgroup_populated(void) {
+    char text[256];
+    if (events_fd < 0) return 0;
+    ssize_t n = pread(events_fd, text, sizeof text - 1, 0);
+    if (n <= 0) return 1;
+    text[n] = 0;
+    return strstr(text, "populated 0") == NULL;
+}
+
+static void reap_strays(void) {
+    while (waitpid(-1, NULL, WNOHANG) > 0) {
+    }
+}
+
+/* ---- starting the program ---------------------------------------------------------------------------- */
+
+/* Written by the vfork child (it shares the runner's memory until it execs) when the start fails. */
+static char start_problem[512];
+
+static void child_fail(const char *what) {
+    snprintf(start_problem, sizeof start_problem, "%s: %s", what, strerror(errno));
+    _exit(127);
+}
+
+/* In the vfork child: session, decision cgroup, OOM score, limits, folder, standard descriptors, then the
+ * program. Every failure is reported in ``start_problem`` and nothing of the program runs. The child has its
+ * own descriptors, signal handlers and limits; only memory is shared, and the runner waits meanwhile. */
+static void become_program(int out_w, int err_w, char **argv, long cpu) {
+    sigset_t none;
+    sigemptyset(&none);
+    sigprocmask(SIG_SETMASK, &none, NULL);
+    signal(SIGPIPE, SIG_DFL);
+    if (setsid() < 0) child_fail("setsid");
+    for (int i = 0; i < n_procs; i++)
+        if (write(procs_fds[i], "0", 1) != 1) child_fail("joining the decision's cgroup");
+    /* Programs go first under memory pressure: raising the score needs no privilege once the process's
+     * /proc entries are its own (dumpable); it is made undumpable again at once (the runner's memory is this
+     * process's until the exec), and the program's exec makes a fresh, dumpable one. */
+    prctl(PR_SET_DUMPABLE, 1);
+    int adjust = open("/proc/self/oom_score_adj", O_WRONLY | O_CLOEXEC);
+    int adjusted = adjust >= 0 && write(adjust, "1000", 4) == 4;
+    prctl(PR_SET_DUMPABLE, 0);
+    if (!adjusted) child_fail("oom_score_adj");
+    close(adjust);
+    for (int i = 0; i < n_limits; i++) {
+        struct rlimit value = {limits[i].value, limits[i].value};
+        if (setrlimit(limits[i].resource, &value) < 0) child_fail("setrlimit");
+    }
+    if (cpu > 0) {
+        struct rlimit value = {(rlim_t)cpu, (rlim_t)cpu};
+        if (setrlimit(RLIMIT_CPU, &value) < 0) child_fail("RLIMIT_CPU");
+    }
+    if (chdir(team_dir) < 0) child_fail(team_dir);
+    int devnull = open("/dev/null", O_RDONLY | O_CLOEXEC);
+    if (devnull < 0 || dup2(devnull, 0) < 0 || dup2(out_w, 1) < 0 || dup2(err_w, 2) < 0)
+        child_fail("standard descriptors");
+    execvp(argv[0], argv);
+    child_fail(argv[0]);
+}
+
+/* Start the program; its pid, or -1 with the reason in ``detail``. */
+static pid_t start(char **argv, long cpu, int out_w, int err_w, struct buffer *detail) {
+    start_problem[0] = 0;
+    pid_t pid = vfork();
+    if (pid == 0) become_program(out_w, err_w, argv, cpu);
+    if (pid < 0) {
+        snprintf(start_problem, sizeof start_problem, "the runner could not start it: %s", strerror(errno));
+        append(detail, start_problem, strlen(start_problem));
+        return -1;
+    }
+    if (start_problem[0]) {
+        waitpid(pid, NULL, 0);
+        append(detail, start_problem, strlen(start_problem));
+        return -1;
+    }
+    return pid;
+}
+
+/* ---- ending a decision ---------------------------------------------------------------------------- */
+
+/* cgroup.kill the decision's cgroup and wait until nothing in it runs; 0 when it is empty. */
+static int kill_decision(void) {
+    if (kill_fd < 0 || !cgroup_populated()) return kill_fd < 0 ? -1 : 0;
+    if (write(kill_fd, "1", 1) != 1) return -1;
+    struct pollfd wait = {events_fd, POLLPRI, 0};
+    for (int round = 0; round < KILL_ROUNDS; round++) {
+        reap_strays(); /* children a decision gave the runner (CLONE_PARENT, orphans: it is a subreaper) */
+        if (!cgroup_populated()) return 0;
+        poll(&wait, 1, 10);
+    }
+    return -1;
+}
+
+/* Remove what the decision left in /tmp: files here; 1 (dirty) when a folder is left for the helper, which
+ * empties trees of any depth and mode without following links. */
+static int clear_scratch(void) {
+    static struct timespec seen_empty; /* /tmp's mtime when it was last seen empty */
+    if (!*scratch_dir) return 0;
+    int fd = open(scratch_dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (fd < 0) return 1;
+    struct stat info;
+    /* Adding or removing an entry sets the folder's mtime to now; only its owner (root) could set it back,
+     * so an unchanged mtime means the folder is still as empty as it was. */
+    if (fstat(fd, &info) == 0 && info.st_mtim.tv_sec == seen_empty.tv_sec &&
+        info.st_mtim.tv_nsec == seen_empty.tv_nsec) {
+        close(fd);
+        return 0;
+    }
+    DIR *dir = fdopendir(fd);
+    if (!dir) {
+        close(fd);
+        return 1;
+    }
+    int dirty = 0;
+    struct dirent *entry;
+    while ((entry = readdir(dir)) != NULL) {
+        const char *name = entry->d_name;
+        if (name[0] == '.' && (!name[1] || (name[1] == '.' && !name[2]))) continue;
+        if (entry->d_type == DT_DIR || entry->d_type == DT_UNKNOWN || unlinkat(fd, name, 0) < 0) dirty = 1;
+    }
+    if (!dirty && fstat(fd, &info) == 0) seen_empty = info.st_mtim;
+    closedir(dir);
+    return dirty;
+}
+
+/* Remove every SysV IPC object (the sandbox has its own IPC namespace); 1 if one could not be removed. */
+static int remove_ipc_objects(void) {
+    static const char *tables[] = {"/proc/sysvipc/shm", "/proc/sysvipc/msg", "/proc/sysvipc/sem"};
+    struct shm_info shm;
+    struct msginfo msg;
+    struct seminfo sem;
+    /* How many objects exist, without listing them (the usual answer: none of any kind). */
+    if (shmctl(0, SHM_INFO, (struct shmid_ds *)&shm) >= 0 && shm.used_ids == 0 &&
+        msgctl(0, MSG_INFO, (struct msqid_ds *)&msg) >= 0 && msg.msgpool == 0 &&
+        semctl(0, 0, SEM_INFO, &sem) >= 0 && sem.semusz == 0)
+        return 0;
+    int dirty = 0;
+    for (int t = 0; t < 3; t++) {
+        char text[65536];
+        int fd = open(tables[t], O_RDONLY | O_CLOEXEC);
+        if (fd < 0) continue;
+        ssize_t n = read(fd, text, sizeof text - 1);
+        close(fd);
+        if (n <= 0) continue;
+        text[n] = 0;
+        char *line = strchr(text, '\n'); /* past the header */
+        while (line && *++line) {
+            long key, id;
+            if (sscanf(line, "%ld %ld", &key, &id) == 2) {
+                int gone = t == 0   ? shmctl((int)id, IPC_RMID, NULL)
+                           : t == 1 ? msgctl((int)id, IPC_RMID, NULL)
+                                    : semctl((int)id, 0, IPC_RMID);
+                if (gone < 0) dirty = 1;
+            }
+            line = strchr(line, '\n');
+        }
+        if (n == (ssize_t)sizeof text - 1) dirty = 1; /* more than one read's worth: let the helper look */
+    }
+    return dirty;
+}
+
+/* ---- one decision ----------------------------------------------------------------------------------- */
+
+struct outcome {
+    const char *status;
+    int exit_code, signal, dirty;
+    long long wall_us, cpu_us;
+    long maxrss;
+};
+
+static int drain(int fd, struct buffer *into, size_t cap, size_t *total) {
+    char chunk[READ_CHUNK];
+    for (;;) {
+        ssize_t n = read(fd, chunk, sizeof chunk);
+        if (n < 0 && errno == EINTR) continue;
+        if (n < 0) return 0;  /* nothing more for now */
+        if (n == 0) return 1; /* end of output */
+        *total += (size_t)n;
+        if (into->len <= cap) append(into, chunk, (size_t)n);
+        if (*total > cap) return 0;
+    }
+}
+
+static void run(char **argv, long cpu, long long wall_us, long long budget_us, size_t cap, struct outcome *o,
+                struct buffer *out, struct buffer *err, struct buffer *detail) {
+    if (cpu_fd < 0) budget_us = -1;
+    *o = (struct outcome){"not_started", -1, 0, 0, 0, 0, 0};
+    int out_pipe[2], err_pipe[2];
+    if (pipe2(out_pipe, O_CLOEXEC) < 0) {
+        append(detail, "the runner could not make a pipe", 32);
+        return;
+    }
+    if (pipe2(err_pipe, O_CLOEXEC) < 0) {
+        close(out_pipe[0]);
+        close(out_pipe[1]);
+        append(detail, "the runner could not make a pipe", 32);
+        return;
+    }
+    int out_r = out_pipe[0], err_r = err_pipe[0];
+    long long mark = cgroup_cpu_us(); /* the decision's CPU clock starts here */
+    long long started = now_us();
+    pid_t pid = start(argv, cpu, out_pipe[1], err_pipe[1], detail);
+    close(out_pipe[1]);
+    close(err_pipe[1]);
+    if (pid < 0) {
+        close(out_r);
+        close(err_r);
+        o->dirty = kill_decision() < 0;
+        return;
+    }
+    int pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
+    fcntl(out_r, F_SETFL, O_NONBLOCK);
+    fcntl(err_r, F_SETFL, O_NONBLOCK);
+    struct pollfd fds[3] = {{pidfd, POLLIN, 0}, {out_r, POLLIN, 0}, {err_r, POLLIN, 0}};
+    size_t total = 0;
+    const char *reason = NULL;
+    int exited = 0, first = 1;
+    long long deadline = started + wall_us;
+    while (!exited) {
+        long long now = now_us(), remaining = deadline - now, wait_us = remaining;
+        if (remaining <= 0) {
+            reason = "timeout";
+            break;
+        }
+        if (budget_us >= 0) {
+            long long left = first ? budget_us : budget_us - (cgroup_cpu_us() - mark);
+            if (left <= 0) {
+                reason = "cpu";
+                break;
+            }
+            long long soonest = left / cpus; /* the budget cannot be spent faster than the CPUs run */
+            if (soonest < MIN_WAIT_US) soonest = MIN_WAIT_US;
+            if (soonest < wait_us) wait_us = soonest;
+        }
+        first = 0;
+        int ready = poll(fds, 3, (int)(wait_us / 1000) + 1);
+        if (ready < 0 && errno != EINTR) break;
+        if (ready <= 0) continue;
+        if (fds[0].revents) exited = 1;
+        for (int i = 1; i < 3; i++)
+            if (fds[i].revents && drain(fds[i].fd, i == 1 ? out : err, cap, &total)) fds[i].fd = -1;
+        if (total > cap) {
+            reason = "output";
+            break;
+        }
+    }
+    if (!exited) kill(pid, SIGKILL);
+    int status = 0;
+    struct rusage usage;
+    while (wait4(pid, &status, 0, &usage) < 0 && errno == EINTR) {
+    }
+    o->wall_us = now_us() - started;
+    if (kill_decision() < 0) o->dirty = 1; /* everything the decision started ends before its pipes drain */
+    for (int i = 1; i < 3; i++)
+        if (fds[i].fd >= 0) drain(fds[i].fd, i == 1 ? out : err, cap, &total);
+    if (!reason && total > cap) reason = "output";
+    close(out_r);
+    close(err_r);
+    if (pidfd >= 0) close(pidfd);
+    reap_strays();
+    if (clear_scratch()) o->dirty = 1;
+    if (remove_ipc_objects()) o->dirty = 1;
+    long long rusage_us = (usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) * 1000000LL + usage.ru_utime.tv_usec +
+                          usage.ru_stime.tv_usec;
+    long long group_us = cgroup_cpu_us() - mark; /* every process and thread of the decision */
+    o->cpu_us = group_us > rusage_us ? group_us : rusage_us;
+    o->maxrss = usage.ru_maxrss;
+    if (WIFEXITED(status)) {
+        o->exit_code = WEXITSTATUS(status);
+        o->status = reason ? reason : (o->exit_code == 0 ? "ok" : "exited");
+    } else {
+        o->signal = WTERMSIG(status);
+        o->status = reason ? reason : "exited";
+    }
+}
+
+/* ---- the request loop ------------------------------------------------------------------------------- */
+
+static char inbuf[REQUEST_MAX], request[REQUEST_MAX];
+static size_t in_len;
+
+/* Read until ``inbuf`` holds at least ``need`` bytes; 0 at the end of input. */
+static int fill(size_t need) {
+    while (in_len < need) {
+        if (in_len == sizeof inbuf) die("request too long");
+        ssize_t n = read(0, inbuf + in_len, sizeof inbuf - in_len);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) return 0;
+        in_len += (size_t)n;
+    }
+    return 1;
+}
+
+static void parse_arguments(int argc, char **argv) {
+    static const struct {
+        const char *name;
+        int resource;
+    } names[] = {{"fsize", RLIMIT_FSIZE}, {"nproc", RLIMIT_NPROC}, {"core", RLIMIT_CORE},
+                 {"data", RLIMIT_DATA},   {"stack", RLIMIT_STACK}, {"nofile", RLIMIT_NOFILE}};
+    for (int i = 1; i < argc; i++) {
+        char *arg = argv[i];
+        if (!strncmp(arg, "--cgroup-fds=", 13)) {
+            char *at = arg + 13;
+            while (*at && n_procs < MAX_CGROUP_FDS) {
+                procs_fds[n_procs++] = (int)strtol(at, &at, 10);
+                if (*at == ',') at++;
+            }
+        } else if (!strncmp(arg, "--cpu-fd=", 9)) {
+            cpu_fd = atoi(arg + 9);
+        } else if (!strncmp(arg, "--kill-fd=", 10)) {
+            kill_fd = atoi(arg + 10);
+        } else if (!strncmp(arg, "--events-fd=", 12)) {
+            events_fd = atoi(arg + 12);
+        } else if (!strncmp(arg, "--cwd=", 6)) {
+            team_dir = arg + 6;
+        } else if (!strncmp(arg, "--scratch=", 10)) {
+            scratch_dir = arg + 10;
+        } else if (!strncmp(arg, "--rlimit=", 9) && n_limits < MAX_LIMITS) {
+            char *colon = strchr(arg + 9, ':');
+            if (!colon) continue;
+            for (size_t k = 0; k < sizeof names / sizeof names[0]; k++)
+                if ((size_t)(colon - (arg + 9)) == strlen(names[k].name) &&
+                    !strncmp(arg + 9, names[k].name, strlen(names[k].name))) {
+                    limits[n_limits].resource = names[k].resource;
+                    limits[n_limits++].value = (rlim_t)strtoull(colon + 1, NULL, 10);
+                }
+        }
+    }
+    int all[MAX_CGROUP_FDS + 3];
+    int count = 0;
+    for (int i = 0; i < n_procs; i++) all[count++] = procs_fds[i];
+    all[count++] = cpu_fd;
+    all[count++] = kill_fd;
+    all[count++] = events_fd;
+    for (int i = 0; i < count; i++)
+        if (all[i] >= 0 && fcntl(all[i], F_SETFD, FD_CLOEXEC) < 0) die("cgroup descriptor");
+}
+
+int main(int argc, char **argv) {
+    parse_arguments(argc, argv);
+    cpu_set_t set;
+    if (sched_getaffinity(0, sizeof set, &set) == 0) cpus = CPU_COUNT(&set) > 0 ? CPU_COUNT(&set) : 1;
+    signal(SIGPIPE, SIG_IGN);
+    prctl(PR_SET_DUMPABLE, 0);            /* programs (the same uid) can neither ptrace it nor open its /proc */
+    prctl(PR_SET_CHILD_SUBREAPER, 1);     /* orphans of a decision are its to reap, not the helper's */
+    int devnull = open("/dev/null", O_RDWR | O_CLOEXEC);
+    int control_out = fcntl(1, F_DUPFD_CLOEXEC, 3);
+    if (devnull < 0 || control_out < 0 || fcntl(0, F_SETFD, FD_CLOEXEC) < 0) die("descriptors");
+    dup2(devnull, 1);
+    write_all(control_out, "ready\n", 6);
+    struct buffer out = {0}, err = {0}, detail = {0}, reply = {0};
+    static char *args[1024];
+    for (;;) {
+        if (!fill(1)) break;
+        char *newline;
+        while (!(newline = memchr(inbuf, '\n', in_len)))
+            if (!fill(in_len + 1)) return 0;
+        long long wall_us, budget_us;
+        long cpu;
+        size_t cap, argv_bytes;
+        if (sscanf(inbuf, "%lld %lld %ld %zu %zu", &wall_us, &budget_us, &cpu, &cap, &argv_bytes) != 5)
+            die("malformed request");
+        size_t head = (size_t)(newline - inbuf) + 1;
+        if (argv_bytes == 0 || argv_bytes > sizeof request - 1 || !fill(head + argv_bytes)) die("request");
+        memcpy(request, inbuf + head, argv_bytes); /* argv items, each ending in a NUL byte */
+        request[argv_bytes] = 0;
+        memmove(inbuf, inbuf + head + argv_bytes, in_len - head - argv_bytes);
+        in_len -= head + argv_bytes;
+        int argc = 0;
+        for (char *at = request; at < request + argv_bytes && argc < 1023; at += strlen(at) + 1) args[argc++] = at;
+        args[argc] = NULL;
+        struct outcome o;
+        out.len = err.len = detail.len = 0;
+        run(args, cpu, wall_us, budget_us, cap, &o, &out, &err, &detail);
+        for (size_t i = 0; i < detail.len; i++)
+            if (detail.data[i] == '\n') detail.data[i] = ' ';
+        size_t out_len = out.len < cap ? out.len : cap, err_len = err.len < cap ? err.len : cap;
+        char header[256];
+        int n = snprintf(header, sizeof header, "%s %d %d %lld %lld %ld %d %zu %zu\n", o.status, o.exit_code,
+                         o.signal, o.wall_us, o.cpu_us, o.maxrss, o.dirty, out_len, err_len);
+        reply.len = 0; /* one write: arena wakes once per decision */
+        append(&reply, header, (size_t)n);
+        append(&reply, detail.data ? detail.data : "", detail.len);
+        append(&reply, "\n", 1);
+        append(&reply, out.data ? out.data : "", out_len);
+        append(&reply, err.data ? err.data : "", err_len);
+        write_all(control_out, reply.data, reply.len);
+    }
+    return 0;
+}
