@@ -46,7 +46,8 @@ class Hierarchies:
 
 
 def _mounts() -> tuple[Path | None, dict[str, Path]]:
-    unified, v1 = None, {}
+    unified: Path | None = None
+    v1: dict[str, Path] = {}
     try:
         lines = Path("/proc/self/mountinfo").read_text().splitlines()
     except OSError:

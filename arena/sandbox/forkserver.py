@@ -28,6 +28,7 @@ import select
 import signal
 import sys
 import time
+from typing import Any, BinaryIO
 
 # The one prctl wrapper and the decision's clocks, beside this script (sys.path[0]; arena/sandbox/), then
 # forgotten by name so a team program with a module called prctl or clock imports its own, as it would in a
@@ -96,7 +97,7 @@ def reap_strays() -> None:
             return
 
 
-def run_one(decision: Decision, control: tuple) -> dict:
+def run_one(decision: Decision, control: tuple[BinaryIO, BinaryIO]) -> dict[str, Any]:
     """Fork, run the script in the child as ``__main__``, wait with the wall limit, measure."""
     wall, out_cap = decision.wall, decision.out_cap
     out_path, err_path = f"/tmp/.warm-{os.getpid()}.out", f"/tmp/.warm-{os.getpid()}.err"
@@ -148,7 +149,9 @@ def run_one(decision: Decision, control: tuple) -> dict:
     }
 
 
-def child(decision: Decision, out_path: str, err_path: str, control: tuple, setup: int) -> None:
+def child(
+    decision: Decision, out_path: str, err_path: str, control: tuple[BinaryIO, BinaryIO], setup: int
+) -> None:
     """In the forked child: become what ``python script.py`` would be, run it, exit like it."""
     try:
         for fd in decision.cgroup_fds:

@@ -26,6 +26,8 @@ import socket
 import sys
 import time
 import types
+from collections.abc import Iterable
+from typing import Any
 
 READ_CHUNK = 65536
 HIGH_FD = 100
@@ -88,7 +90,7 @@ class Helper:
                 self.sweep(keep=())
                 self.reply({"ok": True})
 
-    def receive_init(self) -> dict:
+    def receive_init(self) -> dict[str, Any]:
         """The ``init`` request, with the descriptors of the decision's cgroup passed beside it."""
         data, fds, _, _ = socket.recv_fds(self.channel, 1 << 16, 16)
         while not data.endswith(b"\n"):
@@ -96,7 +98,7 @@ class Helper:
             if not more:
                 raise EOFError("arena closed the channel")
             data += more
-        request = json.loads(data)
+        request: dict[str, Any] = json.loads(data)
         high = [fcntl.fcntl(fd, fcntl.F_DUPFD_CLOEXEC, HIGH_FD) for fd in fds]  # clear of what children get
         for fd in fds:
             os.close(fd)
@@ -113,11 +115,11 @@ class Helper:
             size -= len(chunk)
         return b"".join(chunks)
 
-    def reply(self, header: dict, stdout: bytes = b"", stderr: bytes = b"") -> None:
+    def reply(self, header: dict[str, Any], stdout: bytes = b"", stderr: bytes = b"") -> None:
         header = {**header, "stdout_len": len(stdout), "stderr_len": len(stderr)}
         self.channel.sendall(json.dumps(header).encode() + b"\n" + stdout + stderr)
 
-    def configure(self, request: dict) -> None:
+    def configure(self, request: dict[str, Any]) -> None:
         self.uid = request.get("uid")
         self.gid = request.get("gid")
         self.cwd = request["cwd"]
@@ -155,9 +157,7 @@ class Helper:
         files. Each program's saved uid becomes its effective uid at exec, so programs hold nothing.
         """
         os.chdir(self.cwd)
-        os.setgroups([])
-        os.setresgid(self.gid, self.gid, self.gid)
-        os.setresuid(self.uid, self.uid, 0)  # a saved uid of 0: programs may not prlimit or ptrace it
+        self.become_user(saved_uid=0)  # a saved uid of 0: programs may not prlimit or ptrace it
         drop_all_capabilities()  # a saved uid of 0 keeps them otherwise, and programs would inherit them
         set_dumpable(False)
         prctl(PR_SET_PDEATHSIG, signal.SIGKILL)  # a change of credentials cleared bubblewrap's setting
@@ -167,6 +167,14 @@ class Helper:
             if which != resource.RLIMIT_CPU:
                 resource.setrlimit(which, (value, value))
         self.fast = True
+
+    def become_user(self, saved_uid: int | None = None) -> None:
+        """Take the sandbox's uid and gid (no supplementary groups); the saved uid too unless given."""
+        uid, gid = self.uid, self.gid
+        assert uid is not None and gid is not None, "no sandbox user to become"
+        os.setgroups([])
+        os.setresgid(gid, gid, gid)
+        os.setresuid(uid, uid, uid if saved_uid is None else saved_uid)
 
     # -- starting a program
     def spawn(
@@ -243,9 +251,7 @@ class Helper:
                 resource.setrlimit(which, (value, value))
         os.chdir(self.cwd)  # before dropping root: the fallback's folder may sit below a private parent
         if self.uid is not None and os.getuid() == 0:
-            os.setgroups([])
-            os.setresgid(self.gid, self.gid, self.gid)
-            os.setresuid(self.uid, self.uid, self.uid)
+            self.become_user()
         os.dup2(stdin_fd, 0)
         os.dup2(stdout_fd, 1)
         os.dup2(stderr_fd, 2)
@@ -341,7 +347,7 @@ class Helper:
     # -- one-shot runs
     def run(
         self, argv: list[str], stdin: bytes, wall: float, cpu: int | None, budget_ms: float | None
-    ) -> tuple[dict, bytes, bytes]:
+    ) -> tuple[dict[str, Any], bytes, bytes]:
         """Run one program to completion under its clocks; measure it; end whatever it left.
 
         ``wall`` is the wall-clock cap; ``budget_ms`` (when the decision cgroup can measure it) the CPU time
@@ -449,7 +455,7 @@ class Helper:
                 return count
 
     @staticmethod
-    def describe(status: int, usage: resource.struct_rusage, wall_ms: float, reason: str) -> dict:
+    def describe(status: int, usage: resource.struct_rusage, wall_ms: float, reason: str) -> dict[str, Any]:
         code = os.waitstatus_to_exitcode(status)
         return {
             "status": reason or ("ok" if code == 0 else "exited"),
@@ -484,7 +490,7 @@ class Helper:
         for fd in (in_w, out_r, err_r, pidfd):
             os.close(fd)
 
-    def end(self, session: int, grace: float) -> tuple[dict, bytes, bytes]:
+    def end(self, session: int, grace: float) -> tuple[dict[str, Any], bytes, bytes]:
         pid = self.sessions.pop(session)
         self.machinery.discard(session)
         ended_by_arena = False
@@ -505,24 +511,24 @@ class Helper:
         return header, b"", b""
 
     # -- cleanup
-    def sweep(self, keep) -> None:
+    def sweep(self, keep: Iterable[int]) -> None:
         """End every process the programs left behind (daemons, fork bombs), except live sessions."""
-        keep = set(keep)
+        kept = set(keep)
         self.discard_prepared()
         if all(session in self.machinery for session in self.sessions):
             self.kill_decision()  # no program's session runs: everything in the decision's cgroup ends now
-        for pid in [pid for pid in REAPED if pid not in keep]:
+        for pid in [pid for pid in REAPED if pid not in kept]:
             del REAPED[pid]  # only a session's own end is asked for later
         if self.uid is not None:
             remove_ipc_objects(self.uid)
         if self.mode == "ns":
-            if keep:
-                self.kill_except(keep)
+            if kept:
+                self.kill_except(kept)
             else:
                 self.kill_everything_in_namespace()
             self.clear_scratch()
         elif self.uid is not None and os.getuid() == 0:
-            self.kill_sandbox_user(keep)
+            self.kill_sandbox_user(kept)
 
     def kill_everything_in_namespace(self) -> None:
         """As PID 1 of the namespace, ``kill(-1)`` reaches every other process in it, daemons included."""
@@ -557,8 +563,7 @@ class Helper:
             pid = os.fork()
             if pid == 0:
                 try:
-                    os.setresgid(self.gid, self.gid, self.gid)
-                    os.setresuid(self.uid, self.uid, self.uid)
+                    self.become_user()
                     os.kill(-1, signal.SIGKILL)
                 finally:
                     os._exit(0)
@@ -798,7 +803,7 @@ def main() -> None:
     try:
         Helper(channel, mode).serve()
     except (EOFError, ConnectionError) as error:
-        if error.errno not in (None, errno.EPIPE, errno.ECONNRESET):
+        if getattr(error, "errno", None) not in (None, errno.EPIPE, errno.ECONNRESET):
             raise
 
 

@@ -30,6 +30,7 @@ TEAM_EXTRA_MB = 128
 SESSION_GRACE_S = 0.2
 MAX_RUNNER_FAILURES = 3  # then the helper runs this sandbox's decisions (a program that stops the runner
 # each time gains nothing by it)
+NO_ENVIRONMENT: dict[str, str] = {}  # bubblewrap and the helper start with nothing of the arena's
 MIN_RERUN_S = 0.001  # a rerun whose budget the failed attempt spent still runs, and is judged
 COPY_EXTRA_ENTRIES = 16  # the protocol files, with room to spare
 
@@ -87,12 +88,12 @@ class Sandbox:
                 )
                 self.process = subprocess.Popen(
                     argv,
-                    stdin=theirs,
+                    stdin=theirs.fileno(),
                     stdout=subprocess.DEVNULL,
                     stderr=subprocess.PIPE,
                     pass_fds=(info_w,),
                     preexec_fn=enter,
-                    env={},
+                    env=NO_ENVIRONMENT,
                     close_fds=True,
                 )
                 os.close(info_w)
@@ -108,11 +109,11 @@ class Sandbox:
                 argv = [sys.executable, "-I", "-S", str(isolation.HELPER_SOURCE), "plain"]
                 self.process = subprocess.Popen(
                     argv,
-                    stdin=theirs,
+                    stdin=theirs.fileno(),
                     stdout=subprocess.DEVNULL,
                     stderr=subprocess.PIPE,
                     preexec_fn=enter,
-                    env={},
+                    env=NO_ENVIRONMENT,
                     close_fds=True,
                     cwd=self.workdir,
                 )
@@ -154,7 +155,7 @@ class Sandbox:
             header, _, _ = self.channel.receive()
             self.helper_oom_protected = bool(header.get("oom_protected"))
         except SandboxError as error:
-            self.process.wait()
+            self.helper_process.wait()
             raise SandboxError(f"{error}: {self._helper_stderr()}") from error
         if self.isolation_level == isolation.NAMESPACES:
             self._copy_in()
@@ -248,13 +249,19 @@ class Sandbox:
         finally:
             self.channel.sock.close()
             try:
-                self.process.wait(timeout=10)
+                self.helper_process.wait(timeout=10)
             except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
-            if self.process.stderr is not None:
-                self.process.stderr.close()
+                self.helper_process.kill()
+                self.helper_process.wait()
+            if self.helper_process.stderr is not None:
+                self.helper_process.stderr.close()
             self._remove_cgroup()
+
+    @property
+    def helper_process(self) -> subprocess.Popen[bytes]:
+        """The helper's process (bubblewrap's, in the namespaces) once started."""
+        assert self.process is not None, "the sandbox helper was never started"
+        return self.process
 
     def _remove_cgroup(self) -> None:
         if self.cgroup is not None:
@@ -277,9 +284,9 @@ class Sandbox:
             raise SandboxError(f"{error}: {self._helper_stderr()}") from error
 
     def _helper_stderr(self) -> str:
-        if self.process.poll() is None or self.process.stderr is None:
+        if self.helper_process.poll() is None or self.helper_process.stderr is None:
             return "helper still running"
-        return self.process.stderr.read().decode(errors="replace").strip()[-2000:]
+        return self.helper_process.stderr.read().decode(errors="replace").strip()[-2000:]
 
     def run(self, argv: Sequence[str], *, stdin: bytes = b"", wall_time_s: float | None = None) -> RunResult:
         """Run ``argv`` once to completion in the team folder; measure it; end whatever it left behind.
