@@ -22,6 +22,7 @@ from pathlib import Path
 from arena import untrusted
 from arena.errors import ConfigError, ToolchainError
 from arena.sandbox import NAMESPACES, Sandbox, tree
+from arena.sandbox.cgroup import owner_alive
 
 BUILD_WALL_S = 60.0
 
@@ -225,12 +226,16 @@ def _from_cache(entry: Path, sandbox: Sandbox) -> BuildResult | None:
     )
 
 
+STAGING_PREFIX = ".build-"  # + the storing process's pid + "-" + random: a build being stored in a cache
+_SWEPT: set[Path] = set()
+
+
 def _to_cache(entry: Path, build: BuildResult, sandbox: Sandbox) -> None:
     """Store a build under its key; concurrent builders of the same key race harmlessly (atomic rename).
 
     Products are read from the team folder without following links (they are root's since the build).
     """
-    staging = Path(tempfile.mkdtemp(prefix=".build-", dir=entry.parent))
+    staging = Path(tempfile.mkdtemp(prefix=f"{STAGING_PREFIX}{os.getpid()}-", dir=entry.parent))
     (staging / "files").mkdir()
     root = tree.open_folder(sandbox.folder)
     try:
@@ -257,6 +262,18 @@ def _to_cache(entry: Path, build: BuildResult, sandbox: Sandbox) -> None:
         shutil.rmtree(staging, ignore_errors=True)  # another worker stored the same build first
 
 
+def remove_dead_staging(cache: Path) -> list[Path]:
+    """Remove the staging folders that arena runs killed mid-store left in a build cache (their owner
+    pid, in the name, is dead); return what was removed. A live run's are never touched."""
+    removed = []
+    for folder in sorted(cache.glob(f"{STAGING_PREFIX}*")):
+        owner = folder.name[len(STAGING_PREFIX) :].partition("-")[0]
+        if owner.isdigit() and folder.is_dir() and not folder.is_symlink() and not owner_alive(int(owner)):
+            shutil.rmtree(folder, ignore_errors=True)
+            removed.append(folder)
+    return removed
+
+
 def build_program(
     program: Path, workdir: Path, sandbox: Sandbox, *, cache: Path | None = None
 ) -> BuildResult:
@@ -276,6 +293,9 @@ def build_program(
     entry = None
     if cache is not None:
         cache.mkdir(parents=True, exist_ok=True)
+        if cache.resolve() not in _SWEPT:  # once per cache and process: what killed runs left
+            remove_dead_staging(cache)
+            _SWEPT.add(cache.resolve())
         entry = cache / _cache_key(program, language, sandbox)
         cached = _from_cache(entry, sandbox)
         if cached is not None:

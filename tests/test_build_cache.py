@@ -1,8 +1,13 @@
 """A tournament compiles each program once: later tables reuse the stored build, errors included."""
 
+import os
+import signal
+import subprocess
+import sys
+import tempfile
 from pathlib import Path
 
-from arena.languages import build_program
+from arena.languages import STAGING_PREFIX, build_program
 from arena.sandbox import open_sandbox
 from arena.sandbox.limits import Limits
 from arena.transports.files import FileTransport
@@ -52,3 +57,36 @@ def test_a_changed_program_is_built_again(tmp_path: Path) -> None:
     rebuilt, answer = _build_and_answer(source, tmp_path / "t2", cache)
     assert rebuilt.wall_ms > 0 and answer == "15\n"
     assert len([p for p in cache.iterdir() if not p.name.startswith(".")]) == 2
+
+
+def test_staging_left_by_a_killed_run_is_removed_and_a_live_runs_is_kept(tmp_path: Path) -> None:
+    """A run killed (SIGKILL) while storing a build leaves ``.build-<pid>-*``; the next build in that cache
+    removes it once its owner is dead, never a live run's."""
+    cache = tmp_path / "builds"
+    cache.mkdir()
+    victim = subprocess.Popen([sys.executable, "-c", STORE_AND_HANG, str(cache)], stdout=subprocess.PIPE)
+    assert victim.stdout is not None
+    left = Path(victim.stdout.readline().decode().strip())  # the staging folder exists: then it is killed
+    victim.send_signal(signal.SIGKILL)
+    victim.wait()
+    live = Path(tempfile.mkdtemp(prefix=f"{STAGING_PREFIX}{os.getpid()}-", dir=cache))
+    assert left.is_dir() and left.name.startswith(f"{STAGING_PREFIX}{victim.pid}-")
+    built, answer = _build_and_answer(TINY / "TinyCpp.cpp", tmp_path / "table", cache)
+    assert built.ok and answer == "15\n"
+    assert not left.exists()
+    assert live.is_dir()
+
+
+# Stores a build the way arena does (a staging folder named for its pid, filled, then renamed), but stops
+# half-way: prints the staging folder and waits to be killed.
+STORE_AND_HANG = """
+import os, sys, tempfile
+from pathlib import Path
+from arena.languages import STAGING_PREFIX
+staging = Path(tempfile.mkdtemp(prefix=f"{STAGING_PREFIX}{os.getpid()}-", dir=sys.argv[1]))
+(staging / "files").mkdir()
+(staging / "files" / "half-written").write_bytes(b"x" * 4096)
+print(staging, flush=True)
+import signal
+signal.pause()
+"""

@@ -296,7 +296,8 @@ def remove_tree(unified: Path | None, v1_folders: Iterable[Path]) -> None:
         time.sleep(0.01 * (attempt + 1))
 
 
-def _owner_alive(pid: int) -> bool:
+def owner_alive(pid: int) -> bool:
+    """True while process ``pid`` exists (arena's runs put their pid in what they leave to clean up)."""
     try:
         os.kill(pid, 0)
     except ProcessLookupError:
@@ -315,7 +316,7 @@ def leftovers() -> list[Path]:
             continue
         for child in sorted(parent.iterdir()):
             match = NAME.match(child.name)
-            if match and child.is_dir() and not _owner_alive(int(match.group(1))):
+            if match and child.is_dir() and not owner_alive(int(match.group(1))):
                 found.append(child)
     return found
 
