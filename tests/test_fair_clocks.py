@@ -31,7 +31,7 @@ FAIR = PROGRAMS / "fair"
 LIMIT_S = 1.0
 # Rounds of the same loop giving each language roughly 0.1-0.4 s of CPU here.
 ROUNDS = {"c": 20_000_000, "cpp": 20_000_000, "java": 20_000_000}
-ROUNDS.update(py=1_000_000, rb=2_000_000, pl=800_000)
+ROUNDS.update(py=1_000_000, rb=2_000_000, pl=2_000_000)
 OVER = 20  # twenty times the work goes over the limit in every language
 TOLERANCE = 0.25  # relative, plus ABSOLUTE_MS
 ABSOLUTE_MS = 30.0
