@@ -11,7 +11,8 @@ import pytest
 
 from arena.errors import SandboxError
 from arena.languages import python_interpreter
-from arena.sandbox import NAMESPACES, RLIMITS_ONLY, Limits, RunStatus, Sandbox, open_sandbox
+from arena.sandbox import NAMESPACES, RLIMITS_ONLY, Limits, RunStatus, Sandbox, open_sandbox, tree
+from arena.sandbox.team_folder import Policed, police
 from arena.transports import FileTransport, LineTransport
 
 from support.sandbox import TINY, build, needs_namespaces, processes_of
@@ -104,3 +105,30 @@ def test_the_build_is_never_counted_as_help_files(sandbox: Sandbox) -> None:
     reply = FileTransport(sandbox, ["/bin/true"]).exchange(INPUTS)
     assert set(built.products) == {"TinyJava.java", "TinyJava.class"}
     assert reply.help_files == 0
+
+
+@needs_namespaces
+def test_the_runners_count_of_help_files_is_the_policing_one(open_root: Path) -> None:
+    """Where arena's runner counts the help files (no rule broken), the count is the one policing the
+    folder finds, over 150 decisions of a program reshaping its files at random (sometimes past the rules,
+    where the runner leaves the folder to be policed)."""
+    limits = Limits(help_files=15, help_bytes_mb=16, folder_depth=4)
+    with open_sandbox(open_root / "team", limits, isolation=NAMESPACES) as sandbox:
+        built = build(sandbox, TINY / "Shuffler.py")
+        transport = FileTransport(sandbox, built.run_argv, protected=built.products)
+        counted = policed = 0
+        for decision in range(150):
+            reply = transport.exchange({**INPUTS, "inputf.txt": f"seed {decision}"})
+            assert reply.run.ok, reply
+            root = tree.open_folder(sandbox.folder)
+            try:
+                again = police(root, limits, protected=transport.arenas(INPUTS), program_uid=sandbox.uid)
+            finally:
+                os.close(root)
+            assert again == Policed(reply.help_files, ()), decision  # nothing left to police, same count
+            if reply.violations:
+                policed += 1
+            elif sandbox.has_runner:
+                assert reply.run.help_files == reply.help_files
+                counted += 1
+        assert policed > 0 and (counted > 0 or not sandbox.has_runner), (policed, counted)

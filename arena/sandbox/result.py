@@ -39,6 +39,9 @@ class RunResult:
     limit_detail: str = ""
     # Failures of arena's own machinery met (and recovered from) during the run: never the team's fault.
     incidents: tuple[str, ...] = ()
+    # The help files and folders left in the team folder, counted by arena's runner after the run when they
+    # break no help-file rule (None: not counted; the transport polices the folder itself).
+    help_files: int | None = None
 
     @property
     def ok(self) -> bool:

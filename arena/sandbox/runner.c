@@ -9,14 +9,16 @@
  *
  * Command line (descriptors are inherited; the helper places the cgroup ones at 3 and up):
  *   runner --cgroup-fds=3,4 --cpu-fd=5 --kill-fd=6 --events-fd=7 --cwd=/team --scratch=/tmp
- *          [--rlimit=fsize:N ...]
+ *          [--rlimit=fsize:N ...] [--help-files=15 --help-bytes=16777216 --folder-depth=8]
  * Protocol on stdin/stdout, one request and one reply per decision:
- *   request: "<wall_us> <budget_us|-1> <cpu_s|-1> <out_cap> <argv_bytes>\n" then argv, each item ending
- *            in a NUL byte.
- *   reply:   "<status> <exit_code|-1> <signal|0> <wall_us> <cpu_us> <maxrss_kb> <dirty> <out_len>
- *            <err_len>\n<detail>\n" then the stdout and stderr bytes. status is ok, exited, timeout, cpu,
+ *   request: "<wall_us> <budget_us|-1> <cpu_s|-1> <out_cap> <argv_bytes> <names_bytes>\n" then argv, each
+ *            item ending in a NUL byte, then the names of the arena's own files in the team folder, likewise.
+ *   reply:   "<status> <exit_code|-1> <signal|0> <wall_us> <cpu_us> <maxrss_kb> <dirty> <help_files|-1>
+ *            <out_len> <err_len>\n<detail>\n" then the stdout and stderr bytes. status is ok, exited, timeout, cpu,
  *            output or not_started; dirty is 1 when the helper must end the decision itself (a folder in
- *            /tmp, or something the runner could not remove or kill).
+ *            /tmp, or something the runner could not remove or kill). help_files is how many help files and
+ *            folders the team folder holds when it breaks no help-file rule (the arena then has nothing to
+ *            police), else -1 (the arena polices it: arena/sandbox/team_folder.py).
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -53,6 +55,8 @@ static const char *team_dir = ".", *scratch_dir = "";
 static struct { int resource; rlim_t value; } limits[MAX_LIMITS];
 static int n_limits;
 static long cpus = 1;
+static long help_files = -1, folder_depth = 8; /* the help-file rules (no tally without them) */
+static long long help_bytes;
 
 
 struct buffer {
@@ -270,6 +274,67 @@ static int remove_ipc_objects(void) {
     return dirty;
 }
 
+/* ---- the team folder's help files ---------------------------------------------------------------------- */
+
+struct tally {
+    long entries;
+    long long bytes;
+    int broken; /* a rule is broken, or something could not be looked at: the arena polices */
+};
+
+static int is_arenas(const char *name, const struct stat *info, const char *names, size_t names_len) {
+    if (!S_ISREG(info->st_mode) || info->st_uid == getuid() || info->st_nlink != 1) return 0;
+    for (const char *at = names; at < names + names_len; at += strlen(at) + 1)
+        if (!strcmp(at, name)) return 1;
+    return 0;
+}
+
+/* Count what the folder ``fd`` holds, as team_folder.police does, never following a link; stop early once
+ * a rule is broken. Takes ``fd``. */
+static void tally_folder(int fd, int depth, const char *names, size_t names_len, struct tally *t) {
+    DIR *dir = fdopendir(fd);
+    if (!dir) {
+        close(fd);
+        t->broken = 1;
+        return;
+    }
+    struct dirent *entry;
+    while (!t->broken && (entry = readdir(dir)) != NULL) {
+        const char *name = entry->d_name;
+        if (name[0] == '.' && (!name[1] || (name[1] == '.' && !name[2]))) continue;
+        struct stat info;
+        if (fstatat(dirfd(dir), name, &info, AT_SYMLINK_NOFOLLOW) < 0) {
+            t->broken = 1;
+        } else if (depth == 1 && is_arenas(name, &info, names, names_len)) {
+            continue;
+        } else if (S_ISREG(info.st_mode)) {
+            t->entries++;
+            t->bytes += info.st_size;
+        } else if (S_ISDIR(info.st_mode) && depth <= folder_depth) {
+            t->entries++;
+            int sub = openat(dirfd(dir), name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+            if (sub < 0)
+                t->broken = 1;
+            else
+                tally_folder(sub, depth + 1, names, names_len, t);
+        } else {
+            t->broken = 1; /* a link, FIFO, socket or device, or a folder too deep */
+        }
+        if (t->entries > help_files || t->bytes > help_bytes) t->broken = 1;
+    }
+    closedir(dir);
+}
+
+/* The help files and folders of the team folder when they break no rule, else -1. */
+static long count_help_files(const char *names, size_t names_len) {
+    if (help_files < 0 || names_len == 0) return -1; /* no rules, or not a decision with the arena's files */
+    int fd = open(team_dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (fd < 0) return -1;
+    struct tally t = {0, 0, 0};
+    tally_folder(fd, 1, names, names_len, &t);
+    return t.broken ? -1 : t.entries;
+}
+
 /* ---- one decision ----------------------------------------------------------------------------------- */
 
 struct outcome {
@@ -426,6 +491,12 @@ static void parse_arguments(int argc, char **argv) {
             team_dir = arg + 6;
         } else if (!strncmp(arg, "--scratch=", 10)) {
             scratch_dir = arg + 10;
+        } else if (!strncmp(arg, "--help-files=", 13)) {
+            help_files = atol(arg + 13);
+        } else if (!strncmp(arg, "--help-bytes=", 13)) {
+            help_bytes = atoll(arg + 13);
+        } else if (!strncmp(arg, "--folder-depth=", 15)) {
+            folder_depth = atol(arg + 15);
         } else if (!strncmp(arg, "--rlimit=", 9) && n_limits < MAX_LIMITS) {
             char *colon = strchr(arg + 9, ':');
             if (!colon) continue;
@@ -468,27 +539,30 @@ int main(int argc, char **argv) {
             if (!fill(in_len + 1)) return 0;
         long long wall_us, budget_us;
         long cpu;
-        size_t cap, argv_bytes;
-        if (sscanf(inbuf, "%lld %lld %ld %zu %zu", &wall_us, &budget_us, &cpu, &cap, &argv_bytes) != 5)
+        size_t cap, argv_bytes, names_bytes;
+        if (sscanf(inbuf, "%lld %lld %ld %zu %zu %zu", &wall_us, &budget_us, &cpu, &cap, &argv_bytes,
+                   &names_bytes) != 6)
             die("malformed request");
-        size_t head = (size_t)(newline - inbuf) + 1;
-        if (argv_bytes == 0 || argv_bytes > sizeof request - 1 || !fill(head + argv_bytes)) die("request");
-        memcpy(request, inbuf + head, argv_bytes); /* argv items, each ending in a NUL byte */
-        request[argv_bytes] = 0;
-        memmove(inbuf, inbuf + head + argv_bytes, in_len - head - argv_bytes);
-        in_len -= head + argv_bytes;
+        size_t head = (size_t)(newline - inbuf) + 1, body = argv_bytes + names_bytes;
+        if (argv_bytes == 0 || body > sizeof request - 1 || !fill(head + body)) die("request");
+        memcpy(request, inbuf + head, body); /* argv items, then the arena's file names, each ending in NUL */
+        request[body] = 0;
+        memmove(inbuf, inbuf + head + body, in_len - head - body);
+        in_len -= head + body;
         int argc = 0;
-        for (char *at = request; at < request + argv_bytes && argc < 1023; at += strlen(at) + 1) args[argc++] = at;
+        for (char *at = request; at < request + argv_bytes && argc < 1023; at += strlen(at) + 1)
+            args[argc++] = at;
         args[argc] = NULL;
         struct outcome o;
         out.len = err.len = detail.len = 0;
         run(args, cpu, wall_us, budget_us, cap, &o, &out, &err, &detail);
+        long help = count_help_files(request + argv_bytes, names_bytes); /* nothing of the decision runs now */
         for (size_t i = 0; i < detail.len; i++)
             if (detail.data[i] == '\n') detail.data[i] = ' ';
         size_t out_len = out.len < cap ? out.len : cap, err_len = err.len < cap ? err.len : cap;
         char header[256];
-        int n = snprintf(header, sizeof header, "%s %d %d %lld %lld %ld %d %zu %zu\n", o.status, o.exit_code,
-                         o.signal, o.wall_us, o.cpu_us, o.maxrss, o.dirty, out_len, err_len);
+        int n = snprintf(header, sizeof header, "%s %d %d %lld %lld %ld %d %ld %zu %zu\n", o.status, o.exit_code,
+                         o.signal, o.wall_us, o.cpu_us, o.maxrss, o.dirty, help, out_len, err_len);
         reply.len = 0; /* one write: arena wakes once per decision */
         append(&reply, header, (size_t)n);
         append(&reply, detail.data ? detail.data : "", detail.len);

@@ -21,7 +21,7 @@ import stat
 import subprocess
 import tempfile
 import time
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -101,20 +101,28 @@ class Runner:
             raise SandboxError(f"arena's runner did not start: {problem or line}")
 
     def run(
-        self, argv: Sequence[str], wall_s: float, budget_ms: float | None, cpu_s: int | None, out_cap: int
+        self,
+        argv: Sequence[str],
+        wall_s: float,
+        budget_ms: float | None,
+        cpu_s: int | None,
+        out_cap: int,
+        arenas_files: Collection[str] = (),
     ) -> tuple[dict[str, object], bytes, bytes]:
-        """One decision: the reply's header (the helper's fields, plus ``dirty``), stdout and stderr.
+        """One decision: the reply's header (the helper's fields, plus ``dirty`` and ``help_files``), stdout
+        and stderr. ``arenas_files`` name the arena's own files in the team folder (never help files).
 
         Raises :class:`SandboxError` when the runner does not answer in time or answers nonsense.
         """
         blob = b"".join(os.fsencode(item) + b"\0" for item in argv)
+        names = b"".join(os.fsencode(name) + b"\0" for name in arenas_files)
         budget_us = -1 if budget_ms is None else int(budget_ms * 1000)
         cpu = -1 if cpu_s is None else cpu_s
-        head = f"{int(wall_s * 1e6)} {budget_us} {cpu} {out_cap} {len(blob)}\n".encode()
-        if not self.session.send_bytes(head + blob):
+        head = f"{int(wall_s * 1e6)} {budget_us} {cpu} {out_cap} {len(blob)} {len(names)}\n".encode()
+        if not self.session.send_bytes(head + blob + names):
             raise SandboxError("arena's runner is gone")
         status, numbers, detail, out, err = self._receive(time.monotonic() + wall_s + REPLY_GRACE_S)
-        code, sig, wall_us, cpu_us, maxrss, dirty = numbers
+        code, sig, wall_us, cpu_us, maxrss, dirty, help_files = numbers
         header: dict[str, object] = {
             "status": status,
             "exit_code": code if code >= 0 else None,
@@ -124,6 +132,7 @@ class Runner:
             "maxrss": maxrss,
             "detail": detail.decode(errors="replace"),
             "dirty": bool(dirty),
+            "help_files": help_files if help_files >= 0 else None,
         }
         return header, out, err
 
@@ -137,11 +146,11 @@ class Runner:
                 line = bytes(buffer[:first])
                 fields = line.split()
                 try:
-                    out_len, err_len = int(fields[7]), int(fields[8])
-                    numbers = [int(field) for field in fields[1:7]]
+                    out_len, err_len = int(fields[8]), int(fields[9])
+                    numbers = [int(field) for field in fields[1:8]]
                 except (IndexError, ValueError):
                     numbers = []
-                if len(fields) != 9 or len(numbers) != 6 or min(out_len, err_len) < 0:
+                if len(fields) != 10 or len(numbers) != 7 or min(out_len, err_len) < 0:
                     raise SandboxError(f"arena's runner answered {line!r}")
                 end = second + 1 + out_len + err_len
                 if len(buffer) >= end:

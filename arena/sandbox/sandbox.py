@@ -11,7 +11,7 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -288,12 +288,20 @@ class Sandbox:
             return "helper still running"
         return self.helper_process.stderr.read().decode(errors="replace").strip()[-2000:]
 
-    def run(self, argv: Sequence[str], *, stdin: bytes = b"", wall_time_s: float | None = None) -> RunResult:
+    def run(
+        self,
+        argv: Sequence[str],
+        *,
+        stdin: bytes = b"",
+        wall_time_s: float | None = None,
+        arenas_files: Collection[str] = (),
+    ) -> RunResult:
         """Run ``argv`` once to completion in the team folder; measure it; end whatever it left behind.
 
         In the namespaced sandbox with a decision cgroup, arena's compiled runner does it (see
-        :mod:`arena.sandbox.runner`); otherwise, with stdin, or once the runner has failed
-        ``MAX_RUNNER_FAILURES`` times, the helper does.
+        :mod:`arena.sandbox.runner`), and also counts the help files left in the team folder (besides
+        ``arenas_files``, the arena's own) when they break no rule; otherwise, with stdin, or once the runner
+        has failed ``MAX_RUNNER_FAILURES`` times, the helper does.
         """
         if not argv:
             raise ConfigError("nothing to run: empty command")
@@ -301,7 +309,7 @@ class Sandbox:
             raise SandboxError("the sandbox is closed")
         limit = wall_time_s if wall_time_s is not None else self.limits.wall_time_s
         if not stdin and self._runner_usable():
-            return self._run_on_runner(argv, limit)
+            return self._run_on_runner(argv, limit, arenas_files)
         return self._run_on_helper(argv, limit, stdin)
 
     def _run_on_helper(self, argv: Sequence[str], limit: float, stdin: bytes = b"") -> RunResult:
@@ -323,7 +331,7 @@ class Sandbox:
             and all(session.machinery for session in self.sessions)  # its cgroup.kill would end a program's
         )
 
-    def _run_on_runner(self, argv: Sequence[str], limit: float) -> RunResult:
+    def _run_on_runner(self, argv: Sequence[str], limit: float, arenas_files: Collection[str]) -> RunResult:
         """One decision through the runner; if arena's runner fails, the helper runs it with what is left.
 
         A runner that dies, stops or garbles its answer is arena's failure, never the team's (a program runs
@@ -336,9 +344,8 @@ class Sandbox:
         try:
             if self.runner is None:
                 self.runner = self._start_runner()
-            header, out, err = self.runner.run(
-                argv, wall, budget_ms, self.limits.cpu_seconds(limit), self.limits.output_bytes
-            )
+            cpu, cap = self.limits.cpu_seconds(limit), self.limits.output_bytes
+            header, out, err = self.runner.run(argv, wall, budget_ms, cpu, cap, arenas_files)
         except SandboxError as error:
             self.runner_failures += 1
             if self.runner is not None:
@@ -349,7 +356,9 @@ class Sandbox:
             return self.rerun(argv, limit, used_s, f"arena's runner failed ({error})")
         if header.pop("dirty"):
             self.sweep()  # something the runner leaves to the helper (a folder in /tmp, ...)
-        return self._result(header, out, err, wall, budget_ms)
+        help_files = header.pop("help_files")
+        result = self._result(header, out, err, wall, budget_ms)
+        return dataclasses.replace(result, help_files=help_files) if help_files is not None else result
 
     def rerun(self, argv: Sequence[str], limit: float, used_s: float, problem: str) -> RunResult:
         """Run a decision again through the helper after arena's machinery failed during it, with the CPU
@@ -362,6 +371,9 @@ class Sandbox:
     def _start_runner(self) -> Runner:
         rlimits = {name: value for name, value in self._rlimits().items() if name != "cpu"}
         argv = [isolation.RUNNER_PATH, f"--cwd={isolation.TEAM_DIR}", f"--scratch={isolation.SCRATCH_DIR}"]
+        limits = self.limits  # the help-file rules the runner counts by (team_folder.police enforces them)
+        argv += [f"--help-files={limits.help_files}", f"--help-bytes={limits.help_bytes_mb << 20}"]
+        argv.append(f"--folder-depth={limits.folder_depth}")
         argv += [f"--rlimit={name}:{value}" for name, value in rlimits.items()]
         return Runner(self.start(argv, machinery=True))
 

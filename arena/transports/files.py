@@ -8,7 +8,7 @@ from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 
 from arena.sandbox import RunResult, Sandbox, tree
-from arena.sandbox.team_folder import Breach, police, snapshot
+from arena.sandbox.team_folder import Breach, Policed, police, snapshot
 
 _WRITE_FLAGS = os.O_WRONLY | os.O_TRUNC | os.O_NOFOLLOW | os.O_CLOEXEC
 _CREATE_FLAGS = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
@@ -63,18 +63,21 @@ class FileTransport:
             for name, content in inputs.items():
                 self._write(root, name, content.encode(), 0o444)
             self._write(root, self.output_name, b"", 0o666)
-            run = self._run()
+            arenas = self.arenas(inputs)
+            run = self._run(arenas)
             data = tree.read_file(root, self.output_name, self.sandbox.limits.output_bytes)
-            policed = police(
-                root,
-                self.sandbox.limits,
-                protected=self.protected | set(inputs) | self.sandbox.build_products,
-                program_uid=self.sandbox.uid,
-            )
+            if run.help_files is not None:  # counted by arena's runner: no rule broken, nothing to police
+                policed = Policed(run.help_files, ())
+            else:
+                policed = police(root, self.sandbox.limits, protected=arenas, program_uid=self.sandbox.uid)
         finally:
             os.close(root)
         text = None if data is None else data.decode("utf-8", errors="replace")
         return FileReply(text=text, run=run, help_files=policed.kept, violations=policed.breaches)
+
+    def arenas(self, inputs: Collection[str]) -> set[str]:
+        """The names of the arena's own files in the team folder (never help files)."""
+        return self.protected | set(inputs) | self.sandbox.build_products
 
     def help_files_snapshot(self, cap_bytes: int) -> dict[str, bytes | None] | None:
         """The help files as they are now (a folder: None), read without following links; None past
@@ -93,9 +96,9 @@ class FileTransport:
         finally:
             os.close(root)
 
-    def _run(self) -> RunResult:
-        """Run the program once (a warm transport overrides this)."""
-        return self.sandbox.run(self.argv, wall_time_s=self.wall_time_s)
+    def _run(self, arenas_files: Collection[str] = ()) -> RunResult:
+        """Run the program once (a warm transport overrides this); ``arenas_files`` are never help files."""
+        return self.sandbox.run(self.argv, wall_time_s=self.wall_time_s, arenas_files=arenas_files)
 
     def _write(self, root: int, name: str, data: bytes, mode: int) -> None:
         """Write one protocol file as root's: rewrite our own file, or replace whatever stands there."""

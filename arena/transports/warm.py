@@ -56,7 +56,7 @@ class WarmPythonTransport(FileTransport):
             raise SandboxError(f"the Python fork server did not start: {problem}")
         return server
 
-    def _run(self) -> RunResult:
+    def _run(self, arenas_files: Collection[str] = ()) -> RunResult:
         """One decision through the fork server; if arena's server fails, the decision runs cold instead.
 
         A server that dies or cannot contain a decision is arena's failure, never the team's: the decision
@@ -65,7 +65,7 @@ class WarmPythonTransport(FileTransport):
         its own server each time gains nothing by it).
         """
         if self.failures >= MAX_SERVER_FAILURES:
-            return self.sandbox.run(self.argv, wall_time_s=self.cold_wall_time_s)
+            return self.sandbox.run(self.argv, wall_time_s=self.cold_wall_time_s, arenas_files=arenas_files)
         limit = self.wall_time_s if self.wall_time_s is not None else self.sandbox.limits.wall_time_s
         cap, budget_ms = self.sandbox.clocks(limit)
         try:
