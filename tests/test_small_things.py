@@ -12,7 +12,7 @@ import pytest
 
 from arena.cli import main
 from arena.languages import tool_path
-from arena.sandbox import RunResult, RunStatus
+from arena.sandbox import RunResult, RunStatus, cgroup
 
 from support.sandbox import TINY, needs_namespaces
 
@@ -54,6 +54,21 @@ def test_doctor_shows_each_toolchains_version(capsys: pytest.CaptureFixture[str]
     ).stdout.splitlines()[0]
     assert report["toolchains"]["c"]["versions"] == {"gcc": first}
     assert report["toolchains"]["python"]["versions"]["python3"].startswith("Python 3.")
+
+
+@needs_namespaces
+def test_doctor_says_which_runner_runs_decisions(capsys: pytest.CaptureFixture[str]) -> None:
+    """With namespaces, cgroup v2 and a C compiler, arena's compiled runner (built, root's) runs decisions."""
+    main(["doctor", "--json"])
+    report = json.loads(capsys.readouterr().out)
+    if tool_path("gcc") is None or cgroup.hierarchies().unified is None:
+        assert report["runner"] is None
+        return
+    runner = Path(report["runner"])
+    assert runner.is_file() and runner.stat().st_uid == 0 and not runner.stat().st_mode & 0o022
+    main(["doctor"])
+    shown = capsys.readouterr().out.replace("\n", "")  # rich folds long lines
+    assert f"decisions run by: arena's compiled runner ({runner})" in shown
 
 
 @needs_namespaces

@@ -39,6 +39,7 @@ def diagnose() -> dict[str, Any]:
             with open_sandbox(Path(folder), Limits()) as sandbox:
                 probe = sandbox.run(["/bin/sh", "-c", "id -u"])
                 report["isolation_level"] = sandbox.isolation_level
+                report["runner"] = str(sandbox.runner_binary) if sandbox.has_runner else None
                 report["probe"] = {
                     "ok": probe.ok,
                     "uid": probe.stdout.decode().strip(),
@@ -46,6 +47,7 @@ def diagnose() -> dict[str, Any]:
                 }
         except ArenaError as error:
             report["isolation_level"] = "none"
+            report["runner"] = None
             report["probe"] = {"ok": False, "error": str(error)}
     missing = missing_toolchains()
     report["toolchains"] = {
@@ -72,6 +74,12 @@ def run(args: argparse.Namespace) -> int:
     console.print(f"isolation level: [{style}]{level}[/{style}]")
     console.print(f"  namespaces: {report['namespaces']['detail']}")
     console.print(f"  cgroups: {'yes' if report['memory_cgroup'] else 'no (RLIMIT_DATA, no cgroup.kill)'}")
+    runner = report["runner"]
+    if runner:
+        console.print(f"  decisions run by: arena's compiled runner ({runner})", markup=False)
+    else:
+        needs = "the compiled runner needs namespaces, cgroup v2 and cc"
+        console.print(f"  decisions run by: the Python helper ({needs})")
     found = report["leftovers"]
     console.print(f"  leftovers of dead runs: {len(found)}{' (removed)' if found else ''}")
     for path in found:
