@@ -53,6 +53,7 @@ class Sandbox:
         self.process: subprocess.Popen[bytes] | None = None
         self.runner: Runner | None = None
         self.runner_failures = 0
+        self.held: set[int] = set()  # descriptors a transport keeps open for the sandbox's life
         self.runner_binary = runner_binary() if isolation_level == isolation.NAMESPACES else None
         try:
             self._start_helper()
@@ -234,6 +235,9 @@ class Sandbox:
         if self.closed:
             return
         self.runner = None
+        for fd in self.held:
+            os.close(fd)
+        self.held.clear()
         try:
             for session in list(self.sessions):
                 session.close()
@@ -262,6 +266,16 @@ class Sandbox:
         """The helper's process (bubblewrap's, in the namespaces) once started."""
         assert self.process is not None, "the sandbox helper was never started"
         return self.process
+
+    def hold(self, fd: int) -> int:
+        """Keep ``fd`` (e.g. a protocol file's) open until the sandbox closes; return it."""
+        self.held.add(fd)
+        return fd
+
+    def release(self, fd: int) -> None:
+        """Close a descriptor given to :meth:`hold` before the sandbox closes."""
+        self.held.discard(fd)
+        os.close(fd)
 
     def _remove_cgroup(self) -> None:
         if self.cgroup is not None:
@@ -358,7 +372,7 @@ class Sandbox:
             self.sweep()  # something the runner leaves to the helper (a folder in /tmp, ...)
         help_files = header.pop("help_files")
         result = self._result(header, out, err, wall, budget_ms)
-        return dataclasses.replace(result, help_files=help_files) if help_files is not None else result
+        return dataclasses.replace(result, help_files=help_files) if isinstance(help_files, int) else result
 
     def rerun(self, argv: Sequence[str], limit: float, used_s: float, problem: str) -> RunResult:
         """Run a decision again through the helper after arena's machinery failed during it, with the CPU

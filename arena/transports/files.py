@@ -7,6 +7,7 @@ import stat
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 
+from arena.errors import SandboxError
 from arena.sandbox import RunResult, Sandbox, tree
 from arena.sandbox.team_folder import Breach, Policed, police, snapshot
 
@@ -55,10 +56,20 @@ class FileTransport:
         self.folder = sandbox.folder
         self.owned: set[str] = set()
         self.wall_time_s = wall_time_s
+        # Where the program has a uid of its own, nothing it does can replace a file of root's in its sticky
+        # folder: the protocol files (and the folder) stay open from one decision to the next, closed with
+        # the sandbox.
+        self.hold = sandbox.uid is not None
+        self.held: dict[str, int] = {}
+        self.root = -1
 
     def exchange(self, inputs: Mapping[str, str]) -> FileReply:
         """Write ``inputs`` (name -> text), run the program, read its answer, police its help files."""
-        root = tree.open_folder(self.folder)
+        if self.sandbox.closed:  # its held descriptors are closed (their numbers may be another file's now)
+            raise SandboxError("the sandbox is closed")
+        root = self.root if self.root >= 0 else tree.open_folder(self.folder)
+        if self.hold and self.root < 0:
+            self.root = self.sandbox.hold(root)
         try:
             for name, content in inputs.items():
                 self._write(root, name, content.encode(), 0o444)
@@ -71,7 +82,8 @@ class FileTransport:
             else:
                 policed = police(root, self.sandbox.limits, protected=arenas, program_uid=self.sandbox.uid)
         finally:
-            os.close(root)
+            if root != self.root:
+                os.close(root)
         text = None if data is None else data.decode("utf-8", errors="replace")
         return FileReply(text=text, run=run, help_files=policed.kept, violations=policed.breaches)
 
@@ -102,6 +114,15 @@ class FileTransport:
 
     def _write(self, root: int, name: str, data: bytes, mode: int) -> None:
         """Write one protocol file as root's: rewrite our own file, or replace whatever stands there."""
+        held = self.held.get(name)
+        if held is not None:
+            if os.fstat(held).st_nlink == 1:  # still our file, by that one name: rewritten in place
+                if data:
+                    os.pwrite(held, data, 0)
+                os.ftruncate(held, len(data))
+                return
+            del self.held[name]
+            self.sandbox.release(held)
         fd = -1
         if name in self.owned:
             try:
@@ -121,5 +142,10 @@ class FileTransport:
             view = memoryview(data)
             while view:
                 view = view[os.write(fd, view) :]
-        finally:
+        except BaseException:
+            os.close(fd)
+            raise
+        if self.hold:
+            self.held[name] = self.sandbox.hold(fd)
+        else:
             os.close(fd)
