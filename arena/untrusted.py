@@ -10,6 +10,7 @@ adds ``rich.markup.escape`` when it prints such text inside markup (``arena.cli`
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
 
 REASON_CHARS = 600
 
@@ -53,7 +54,7 @@ def capped(text: str, limit: int = REASON_CHARS) -> str:
     return text[: max(0, limit - len(note))] + note
 
 
-def listing(names: list[str], *, shown: int = 5) -> str:
+def listing(names: Sequence[str], *, shown: int = 5) -> str:
     """``a, b, c and 79,997 more``: a few safe names of a long list."""
     head = ", ".join(name(item) for item in names[:shown])
     rest = len(names) - shown

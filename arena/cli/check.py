@@ -32,7 +32,7 @@ from arena.games.codem.check import (
 from arena.games.codem.table import TableConfig
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the ``check`` sub-command."""
     parser = subparsers.add_parser(
         "check",

@@ -18,7 +18,7 @@ from arena.sandbox.cgroup import SandboxCgroup, leftovers, remove_leftovers
 from arena.sandbox.isolation import namespaces_available
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the ``doctor`` parser."""
     parser = subparsers.add_parser("doctor", help="report the sandbox isolation level and toolchains")
     parser.add_argument("--json", action="store_true", help="print the report as JSON")

@@ -19,7 +19,7 @@ from arena.games.headsup.player import HeadsUpInterface
 PROGRESS_EVERY = 50
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the ``headsup`` sub-command."""
     parser = subparsers.add_parser(
         "headsup",

@@ -30,7 +30,7 @@ from arena.seats import open_player
 TABLES_DIR = "tables"
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the ``replay`` sub-command."""
     parser = subparsers.add_parser(
         "replay",

@@ -19,7 +19,7 @@ from arena.games.codem.table import PlayerSpec, TableConfig, TableResult, run_ta
 TABLE = "table"
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the ``table`` sub-command."""
     parser = subparsers.add_parser(
         "table",

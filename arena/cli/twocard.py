@@ -23,7 +23,7 @@ from arena.games.twocard.judge import DEFAULT_HANDS, DEFAULT_TIME_S, overall_sco
 from arena.games.twocard.match import TwoCardInterface, TwoCardSettings, play_match
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the ``twocard`` sub-command and its three actions."""
     parser = subparsers.add_parser(
         "twocard",

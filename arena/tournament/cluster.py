@@ -40,7 +40,7 @@ from arena.tournament.runner import TableOutcome, TableRunner, TableTask, pack_t
 try:
     import distributed
 except ImportError:  # pragma: no cover - the cluster extra is not installed
-    distributed = None
+    distributed = None  # type: ignore[assignment]  # checked before any use
 
 WORKERS_TOPIC = "arena-workers"
 WORKER_LOG = logging.getLogger("distributed.worker")  # where a Dask worker's own lines go

@@ -67,9 +67,10 @@ def write_team_reports(
 
 def _table_file(run_dir: Path, table: str) -> dict[str, Any]:
     try:
-        return json.loads((run_dir / TABLES_DIR / table / "results.json").read_text())
+        results: dict[str, Any] = json.loads((run_dir / TABLES_DIR / table / "results.json").read_text())
     except (OSError, ValueError):
         return {}
+    return results
 
 
 def _report(
@@ -110,9 +111,8 @@ def _report(
             f"| {row.table_name} | {row.seat} | {deals.get(row.table_name, 0)} | {row.profit:+d} | "
             f"{row.final_stack} | {row.faults} | {status} |"
         )
-        entry = next(
-            (t for t in _table_file(run_dir, row.table_name).get("teams", []) if t["team"] == team), {}
-        )
+        team_rows: list[dict[str, Any]] = _table_file(run_dir, row.table_name).get("teams", [])
+        entry: dict[str, Any] = next((t for t in team_rows if t["team"] == team), {})
         timing = entry.get("timing", {})
         if row.decisions:
             timing_rows.append(

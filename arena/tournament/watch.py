@@ -20,6 +20,7 @@ from pathlib import Path
 
 from watchdog.events import FileSystemEvent, FileSystemEventHandler
 from watchdog.observers import Observer
+from watchdog.observers.api import BaseObserver
 
 from arena import untrusted
 from arena.atomic import write_atomically
@@ -180,7 +181,7 @@ class SubmissionWatcher(FileSystemEventHandler):
             self._timers.clear()
 
 
-def start_watching(watcher: SubmissionWatcher) -> Observer:
+def start_watching(watcher: SubmissionWatcher) -> BaseObserver:
     """Start an observer that feeds ``watcher`` the folder's events."""
     observer = Observer()
     observer.schedule(watcher, str(watcher.folder), recursive=False)

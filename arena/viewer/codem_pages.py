@@ -88,7 +88,9 @@ def _interval_scale(standings: Sequence[Any]) -> dict[str, float]:
     return {"low": low, "span": (high - low) or 1.0}
 
 
-def _crosstable(teams: Sequence[str], tables: Sequence[TableInfo], results: Sequence[Any]) -> dict:
+def _crosstable(
+    teams: Sequence[str], tables: Sequence[TableInfo], results: Sequence[Any]
+) -> dict[tuple[str, str], dict[str, float]]:
     """Cell (A, B): A's profit per deal at the played tables where B sat too, and those tables' count."""
     deals = {t.name: t.deals_played for t in tables}
     seated = {t.name: set(t.teams) for t in tables}

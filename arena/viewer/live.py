@@ -153,9 +153,9 @@ async def follow(
             except TimeoutError:
                 yield ": still here\n\n"
     finally:
-        for folder in [*fixed, followed]:
-            if folder is not None:
-                watch.unsubscribe(folder, wake)
+        for watched in [*fixed, followed]:
+            if watched is not None:
+                watch.unsubscribe(watched, wake)
 
 
 def _over(info: TableInfo, log: TableLog | None) -> bool:

@@ -33,6 +33,7 @@ from arena.engines.nlhe.events import (
     StreetEnded,
     StreetStarted,
     UncalledBetReturned,
+    event_to_dict,
 )
 from arena.engines.nlhe.pots import side_pots
 from arena.faults import FaultKind
@@ -267,7 +268,7 @@ def replay(
     (dicts with ``team``, ``kind``, ``reason`` and ``stage`` as in ``faults.jsonl``)."""
     start = events[0]
     if not isinstance(start, DealStarted):
-        raise ValueError(f"a deal's events start with deal_started, not {start.kind}")
+        raise ValueError(f"a deal's events start with deal_started, not {event_to_dict(start)['kind']}")
     table = _Table(start, names)
     pending = _pending_faults(faults, table.names)
     steps = [table.step(f"Deal {start.deal}: {table.name(start.dealer)} has the button")]
@@ -334,7 +335,9 @@ def replay(
     return steps
 
 
-def _pending_faults(faults: Sequence[Mapping[str, Any]], names: Sequence[str]) -> dict[tuple[int, str], list]:
+def _pending_faults(
+    faults: Sequence[Mapping[str, Any]], names: Sequence[str]
+) -> dict[tuple[int, str], list[Mapping[str, Any]]]:
     """This deal's decision faults by (seat, street), in the order they were recorded."""
     seat_of = {name: seat for seat, name in enumerate(names, start=1)}
     pending: dict[tuple[int, str], list[Mapping[str, Any]]] = {}
@@ -346,7 +349,7 @@ def _pending_faults(faults: Sequence[Mapping[str, Any]], names: Sequence[str]) -
 
 
 def _take_fault(
-    pending: dict[tuple[int, str], list], seat: int, street: Street, action: ActionKind
+    pending: dict[tuple[int, str], list[Mapping[str, Any]]], seat: int, street: Street, action: ActionKind
 ) -> FaultNote | None:
     waiting = pending.get((seat, street.value))
     if not waiting:

@@ -137,7 +137,8 @@ class TableLog:
             raise KeyError(deal)
         with (self.folder / EVENTS).open("rb") as source:
             source.seek(self.offsets[deal - 1])
-            return json.loads(source.readline())
+            line: dict[str, Any] = json.loads(source.readline())
+            return line
 
     def faults(self) -> list[dict[str, Any]]:
         """Every fault recorded at this table so far (``faults.jsonl``; complete lines only)."""
@@ -149,7 +150,8 @@ class TableLog:
 
     def results(self) -> dict[str, Any] | None:
         """``results.json`` once the table is over, else None."""
-        return read_json(self.folder / RESULTS)
+        results: dict[str, Any] | None = read_json(self.folder / RESULTS)
+        return results
 
     def seat_names(self) -> list[str]:
         """Team names in seat order, from ``results.json`` or, while the table plays, ``seats.json``."""

@@ -202,12 +202,18 @@ def check_program(
     for done, seat in enumerate(tried):
         players = [*rivals[: seat - 1], PlayerSpec(program.stem, program), *rivals[seat - 1 :]]
         base = done * config.deals
-        results[seat] = run_table(
-            players, out / f"seat{seat}", config, on_deal=on_deal and (lambda n, b=base: on_deal(b + n))
-        )
+        results[seat] = run_table(players, out / f"seat{seat}", config, on_deal=_offset(on_deal, base))
         if not _team(results[seat], program.stem).built:
             break  # the same build fails in every seat
     return replace(_report(program, language.name, config, results, rivals, out), decks=decks.describe())
+
+
+def _offset(on_deal: Callable[[int], None] | None, base: int) -> Callable[[int], None] | None:
+    """``on_deal`` counting from ``base`` (the deals of the seats played before), or None."""
+    if on_deal is None:
+        return None
+    callback = on_deal
+    return lambda number: callback(base + number)
 
 
 def _team(result: TableResult, team: str) -> TeamResult:

@@ -7,7 +7,7 @@ examples as well as our files.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from arena.cards import from_codem, to_codem
@@ -38,7 +38,7 @@ _WORD = {
 }
 
 
-def _grid(cells: Sequence[object]) -> str:
+def _grid(cells: Iterable[object]) -> str:
     return "".join(str(c).ljust(COLUMN) for c in cells).rstrip()
 
 

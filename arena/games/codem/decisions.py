@@ -38,7 +38,7 @@ class Decision:
 def decisions(events: Sequence[Event], seat: int) -> list[Decision]:
     """The seat's runs in the deal, in order (its actions, then the showdown run if there was one)."""
     street = Street.PRE_FLOP.value
-    found = []
+    found: list[Decision] = []
     for index, event in enumerate(events):
         if isinstance(event, StreetStarted):
             street = event.street.value
@@ -60,12 +60,19 @@ def decision_inputs(events: Sequence[Event], seat: int, decision: Decision, *, s
     cards = next((e.cards for e in events if isinstance(e, HoleCardsDealt) and e.seat == seat), None)
     if start is None or cards is None:
         raise ConfigError(f"seat {seat} was not dealt into this deal")
-    spent = sum(e.amount if isinstance(e, BlindPosted) else e.added for e in shown if _chips_of(e, seat))
+    spent = sum(_chips_put_in(e) for e in shown if _chips_of(e, seat))
     return {
         INPUT_FILE: render_inputf(cards, seat=seat, spent=spent),
         MONEY_FILE: render_deals_money(start.deal, start.stacks),
         DEAL_FILE: render_deal_file(shown, seats=seats),
     }
+
+
+def _chips_put_in(event: Event) -> int:
+    """The chips a blind or an action put in the pot (0 for any other event)."""
+    if isinstance(event, BlindPosted):
+        return event.amount
+    return event.added if isinstance(event, ActionTaken) else 0
 
 
 def _chips_of(event: Event, seat: int) -> bool:

@@ -159,6 +159,10 @@ class _Table:
         self.folder = folder
         self.on_fault = on_fault
 
+    def record_in(self, run: _Run, seat: _Seat, kind: FaultKind, reason: str, stderr: bytes) -> None:
+        """Record a fault of the decision ``run``, with all that is needed to reproduce it."""
+        self.record(seat, kind, reason, deal=run.deal, stage=run.stage, stderr=stderr, run=run)
+
     def record(
         self,
         seat: _Seat,
@@ -234,12 +238,11 @@ class _Table:
         seat.wall_ms.append(result.wall_ms)
         seat.cpu_ms.append(result.cpu_ms)
         seat.peak_memory_kb = max(seat.peak_memory_kb, result.peak_memory_kb)
-        where = {"deal": run.deal, "stage": run.stage, "stderr": result.stderr, "run": run}
         for breach in reply.violations:
-            self.record(seat, breach_kind(breach), breach.reason, **where)
+            self.record_in(run, seat, breach_kind(breach), breach.reason, result.stderr)
         kind = run_fault_kind(result)
         if kind is not None:
-            self.record(seat, kind, result.describe(), **where)
+            self.record_in(run, seat, kind, result.describe(), result.stderr)
             return None
         return reply
 

@@ -18,7 +18,7 @@ from typing import Protocol
 
 import numpy as np
 
-from arena.engines.headsup import BobPolicy, HandCards, HandEvent, HeadsUpHand, Move
+from arena.engines.headsup import BobActed, BobPolicy, HandCards, HandEvent, HeadsUpHand, Move
 from arena.faults import Fault, FaultKind
 from arena.games.headsup import protocol
 from arena.games.headsup.streams import DeckStream, bob_stream, rate_stream
@@ -173,6 +173,7 @@ class Judge:
                     bob_rng = bob_stream(self._config.seed, number)
                 events = state.raise_(reply.amount, self._bob, bob_rng)
                 answer = events[1]
+                assert isinstance(answer, BobActed), answer  # a raise is always answered by Bob
                 self.outcome.raises += 1
                 self.outcome.calls += answer.move is Move.CALL
                 self._send(protocol.opp_line(answer.move, answer.amount))

@@ -8,23 +8,25 @@ from __future__ import annotations
 
 import importlib.util
 import sys
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any, cast
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import texas
 
 
-def _load(path: str):
+def _load(path: str) -> Callable[[Any], object]:
     spec = importlib.util.spec_from_file_location(Path(path).stem, path)
     if spec is None or spec.loader is None:
         raise SystemExit(f"cannot load {path}")
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     decide = getattr(module, "make_decision", None) or getattr(module, "makeDecision", None)
-    if decide is None:
+    if not callable(decide):
         raise SystemExit(f"{path} defines no make_decision(state)")
-    return decide
+    return cast(Callable[[Any], object], decide)
 
 
 def _cards(numbers: list[int]) -> list[texas.Card]:
@@ -33,7 +35,7 @@ def _cards(numbers: list[int]) -> list[texas.Card]:
 
 def _action_line(decision: object) -> str:
     try:
-        action, amount = decision  # type: ignore[misc]
+        action, amount = cast(tuple[object, object], decision)
     except (TypeError, ValueError):
         return f"ACTION {decision}"
     name = action.value if isinstance(action, texas.ActionType) else str(action).upper()

@@ -12,7 +12,7 @@ from TwoCardDraw import TwoCardDraw
 METHODS = {"init": 2, "new_hand": 3, "round1": 3, "draw": 3, "round2": 5, "showdown": 4}
 
 
-def main():
+def main() -> int:
     out = sys.stdout
     sys.stdout = sys.stderr  # a solution's own printing must not corrupt the protocol
     player = TwoCardDraw()
