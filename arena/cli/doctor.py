@@ -4,18 +4,11 @@ from __future__ import annotations
 
 import argparse
 import json
-import tempfile
-from pathlib import Path
-from typing import Any
 
 from rich.console import Console
 from rich.table import Table
 
-from arena.errors import ArenaError
-from arena.languages import LANGUAGES, missing_toolchains, tool_path, tool_version
-from arena.sandbox import Limits, open_sandbox
-from arena.sandbox.cgroup import SandboxCgroup, leftovers, remove_leftovers
-from arena.sandbox.isolation import namespaces_available
+from arena.machine import diagnose
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -23,43 +16,6 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser = subparsers.add_parser("doctor", help="report the sandbox isolation level and toolchains")
     parser.add_argument("--json", action="store_true", help="print the report as JSON")
     parser.set_defaults(handler=run)
-
-
-def diagnose() -> dict[str, Any]:
-    """Probe the machine for real: open a sandbox and run a program in it, look up every toolchain."""
-    available, reason = namespaces_available()
-    report: dict[str, Any] = {
-        "namespaces": {"available": available, "detail": reason},
-        "memory_cgroup": SandboxCgroup.available(),
-        "leftovers": [str(path) for path in leftovers()],
-    }
-    remove_leftovers()
-    with tempfile.TemporaryDirectory(prefix="arena-doctor-") as folder:
-        try:
-            with open_sandbox(Path(folder), Limits()) as sandbox:
-                probe = sandbox.run(["/bin/sh", "-c", "id -u"])
-                report["isolation_level"] = sandbox.isolation_level
-                report["runner"] = str(sandbox.runner_binary) if sandbox.has_runner else None
-                report["probe"] = {
-                    "ok": probe.ok,
-                    "uid": probe.stdout.decode().strip(),
-                    "wall_ms": round(probe.wall_ms, 2),
-                }
-        except ArenaError as error:
-            report["isolation_level"] = "none"
-            report["runner"] = None
-            report["probe"] = {"ok": False, "error": str(error)}
-    missing = missing_toolchains()
-    report["toolchains"] = {
-        language.name: {
-            "present": language.name not in missing,
-            "tools": {tool: tool_path(tool) for tool in language.tools},
-            "versions": {tool: tool_version(tool) for tool in language.tools},
-            "install": missing.get(language.name, ""),
-        }
-        for language in LANGUAGES
-    }
-    return report
 
 
 def run(args: argparse.Namespace) -> int:
