@@ -55,7 +55,8 @@ class Deal:
         self.folded: set[int] = set()
         self.shown: dict[int, tuple[int, int]] = {}
         self.winners: set[int] = set()
-        current, header, board_left = "", [], 0
+        current, board_left = "", 0
+        header: list[int] = []
         for line in text.splitlines():
             words = line.split()
             if not words:
