@@ -10,7 +10,10 @@ Every function draws only from the ``numpy.random.Generator`` it is given, so a 
 gives the same answer every time.
 
 The judge calls these thousands of times with small sample counts (Bob's 100 rollouts, RATE queries
-of a few dozen), so a call's fixed cost matters more than its cost per rollout: the constants of a
+of a few dozen), so a call's fixed cost matters more than its cost per rollout. Where a C compiler is
+installed, ``rollout_outcomes`` and ``win_tie_rates`` run the compiled kernel of :mod:`arena.kernels`
+(a few microseconds a call), which draws and ranks exactly as the numpy path below. On the numpy
+path (and always for ``deal_unknown``) the constants of a
 set of known cards and of a deal's shape are cached, the rows are shuffled together in one flat
 array with a few numpy calls per dealt position, and both hands of every rollout are summed and
 ranked in one pass. Tests compare the draws and results, bit for bit, with the earlier
@@ -21,11 +24,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 
 import numpy as np
 
 from arena.evaluator import CARD_KEYS, card_bit_array, card_key_array, few_strengths_from_sums
+from arena.kernels import rollout_kernel
 
 _BOARD_SIZE = 5
 _CHUNK = 20_000  # rollouts per vectorised step of win_tie_rates, bounding its memory
@@ -47,14 +51,33 @@ def _weights(unknown: int) -> np.ndarray:
 _WEIGHTS = {unknown: _weights(unknown) for unknown in range(2, 2 + _BOARD_SIZE + 1)}
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class _Known:
-    """What a rollout needs of the known cards: computed once per distinct (hero, board, exclude)."""
+    """What a rollout needs of the known cards: computed once per distinct (hero, board, exclude).
 
-    unseen: np.ndarray  # bool per card index: nobody can see the card
-    keys_and_bits: np.ndarray  # (2, unseen cards): :data:`_KEYS_AND_BITS` of the unseen cards, in index order
+    The compiled kernel takes the mask and the sums; the numpy path's arrays are made when first used.
+    """
+
+    mask: int  # bit per known card
     unknown: int  # cards a rollout deals: the opponent's two and the missing board
-    constants: np.ndarray  # (2, 2, 1): key and bit sums of (hero + board, board)
+    sums: tuple[int, int, int, int]  # key and bit sums of hero + board, then of the board
+
+    @cached_property
+    def unseen(self) -> np.ndarray:
+        """Bool per card index: nobody can see the card."""
+        unseen_bytes = np.frombuffer((_ALL_CARDS_MASK & ~self.mask).to_bytes(7, "little"), dtype=np.uint8)
+        return np.unpackbits(unseen_bytes, count=52, bitorder="little").view(bool)
+
+    @cached_property
+    def keys_and_bits(self) -> np.ndarray:
+        """(2, unseen cards): :data:`_KEYS_AND_BITS` of the unseen cards, in index order."""
+        return _KEYS_AND_BITS[:, self.unseen]
+
+    @cached_property
+    def constants(self) -> np.ndarray:
+        """(2, 2, 1): key and bit sums of (hero + board, board)."""
+        hero_key, hero_bits, board_key, board_bits = self.sums
+        return np.array((hero_key, board_key, hero_bits, board_bits), dtype=np.int64).reshape(2, 2, 1)
 
 
 _known_cards: dict[tuple[int, ...], _Known] = {}
@@ -80,24 +103,17 @@ def _known(hero: Sequence[int], board: Sequence[int], exclude: Sequence[int]) ->
     key = (mask, *hero, *board)  # the hero's two cards, then the board's: the rest of the mask is excluded
     cached = _known_cards.get(key)
     if cached is None:
-        cached = _build_known(hero, board, mask, unknown)
+        board_key = board_bits = 0
+        for card in board:
+            board_key += CARD_KEYS[card]
+            board_bits += 1 << card
+        hero_key = board_key + CARD_KEYS[hero[0]] + CARD_KEYS[hero[1]]
+        hero_bits = board_bits + (1 << hero[0]) + (1 << hero[1])
+        cached = _Known(mask, unknown, (hero_key, hero_bits, board_key, board_bits))
         if len(_known_cards) >= _KNOWN_CACHE:
             _known_cards.clear()
         _known_cards[key] = cached
     return cached
-
-
-def _build_known(hero: Sequence[int], board: Sequence[int], mask: int, unknown: int) -> _Known:
-    unseen_bytes = np.frombuffer((_ALL_CARDS_MASK & ~mask).to_bytes(7, "little"), dtype=np.uint8)
-    unseen = np.unpackbits(unseen_bytes, count=52, bitorder="little").view(bool)
-    board_key = board_bits = 0
-    for card in board:
-        board_key += CARD_KEYS[card]
-        board_bits += 1 << card
-    hero_key = board_key + CARD_KEYS[hero[0]] + CARD_KEYS[hero[1]]
-    hero_bits = board_bits + (1 << hero[0]) + (1 << hero[1])
-    constants = np.array((hero_key, board_key, hero_bits, board_bits), dtype=np.int64).reshape(2, 2, 1)
-    return _Known(unseen, _KEYS_AND_BITS[:, unseen], unknown, constants)
 
 
 def _layout(size: int, unknown: int, samples: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -178,9 +194,14 @@ def rollout_outcomes(
     known = _known(hero, board, exclude)
     if samples == 0:
         return np.zeros(0, dtype=np.int8)
+    kernel = rollout_kernel()
+    if kernel is not None:
+        outcomes = np.empty(samples, dtype=np.int8)
+        kernel.rollouts(rng, known.mask, known.unknown, known.sums, samples, outcomes)
+        return outcomes
     strengths = _strengths(known, _deal(known, samples, rng))
-    outcomes: np.ndarray = np.sign(strengths[0] - strengths[1]).astype(np.int8)
-    return outcomes
+    signs: np.ndarray = np.sign(strengths[0] - strengths[1]).astype(np.int8)
+    return signs
 
 
 def deal_unknown(
@@ -211,6 +232,10 @@ def win_tie_rates(
     if samples < 1:
         raise ValueError(f"samples {samples} must be at least 1")
     known = _known(hero, board, exclude)
+    kernel = rollout_kernel()
+    if kernel is not None:
+        wins, ties = kernel.rollouts(rng, known.mask, known.unknown, known.sums, samples)
+        return wins / samples, ties / samples
     wins = ties = 0
     for start in range(0, samples, _CHUNK):
         hero_strength, opponent_strength = _strengths(known, _deal(known, min(_CHUNK, samples - start), rng))

@@ -35,7 +35,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from arena.games.headsup.match import HeadsUpSettings, play_headsup  # noqa: E402
-from arena.games.headsup.player import TEXAS_DIR  # noqa: E402
+from arena.games.headsup.player import TEXAS  # noqa: E402
 
 INTERACTOR = Path(__file__).resolve().parent / "headsup_interactor.cpp"
 
@@ -58,7 +58,7 @@ def build(player: Path, tmp: Path) -> tuple[Path, Path]:
     folder = tmp / "player"
     folder.mkdir()
     for name in ("texas.h", "texas_driver.cpp"):
-        shutil.copyfile(TEXAS_DIR / name, folder / name)
+        (folder / name).write_bytes(TEXAS.joinpath(name).read_bytes())
     shutil.copyfile(player, folder / "player.cpp")
     binary = folder / "player"
     subprocess.run(

@@ -36,7 +36,7 @@ ROW_BITS = 8  # rows of the rank-sum hash: 256 consecutive (biased) rank sums sh
 # words of one or two rows (3, 5 or 7 parts); a bias on the rank sum, absorbed by the hash, makes the
 # total divisible by 3, 5 and 7.
 RANK_BIAS = next(bias for bias in range(105) if (FLUSH_OFFSET + (bias << SUIT_BITS)) % 105 == 0)
-_BIASED_OFFSET = FLUSH_OFFSET + (RANK_BIAS << SUIT_BITS)
+BIASED_OFFSET = FLUSH_OFFSET + (RANK_BIAS << SUIT_BITS)
 _CARD_KEYS_NP = card_key_array()
 _CARD_BITS_NP = card_bit_array()
 # Flush bit (8 << 4 * suit) >> 3 -> the shift of that suit's ranks in a 52-bit card mask.
@@ -102,13 +102,13 @@ def hash_tables() -> _BatchTables:
         pairs = np.zeros((51 | 51 << 8) + 1, dtype=np.int64)
         words = (cards[:, None] | cards[None, :] << 8).ravel()
         pairs[words] = (_CARD_KEYS_NP[:, None] + _CARD_KEYS_NP).ravel()
-        # Each row's sum carries _BIASED_OFFSET once: spread over its words and, for odd widths, the
+        # Each row's sum carries BIASED_OFFSET once: spread over its words and, for odd widths, the
         # card that the row shares a word with (added to one row, subtracted from the other).
-        pair_keys = {6: pairs + _BIASED_OFFSET // 3}
+        pair_keys = {6: pairs + BIASED_OFFSET // 3}
         last_keys = {}
         for width in (5, 7):
-            pair_keys[width] = pairs + 2 * (_BIASED_OFFSET // width)
-            last_keys[width] = _CARD_KEYS_NP + _BIASED_OFFSET // width
+            pair_keys[width] = pairs + 2 * (BIASED_OFFSET // width)
+            last_keys[width] = _CARD_KEYS_NP + BIASED_OFFSET // width
         # int32 halves the tables (690 KB), keeping them in the 2 MB L2 cache beside a chunk's arrays
         _batch.append(
             _BatchTables(displacements.astype(np.int32), strengths.astype(np.int32), pair_keys, last_keys)
@@ -149,7 +149,7 @@ def few_strengths_from_sums(key_sums: np.ndarray, bit_sums: np.ndarray) -> np.nd
     and are not modified.
     """
     tables = hash_tables()
-    biased = key_sums + _BIASED_OFFSET
+    biased = key_sums + BIASED_OFFSET
     slots = biased >> SUIT_BITS
     slots += tables.displacements.take(biased >> (SUIT_BITS + ROW_BITS), mode="wrap")
     out = tables.strengths.take(slots, mode="wrap")

@@ -12,80 +12,35 @@ anyone else) and bound read-only into each sandbox at ``isolation.RUNNER_PATH``.
 
 from __future__ import annotations
 
-import functools
-import hashlib
 import os
 import select
-import shutil
-import stat
-import subprocess
-import tempfile
 import time
 from collections.abc import Collection, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from arena.compiled import ROOT_CACHE, compiled
 from arena.errors import SandboxError
 
 if TYPE_CHECKING:
     from arena.sandbox.sandbox import Session
 
 SOURCE = Path(__file__).with_name("runner.c")
-CACHE = Path("/var/lib/arena/runner")
-COMPILE_FLAGS = ("-O2", "-std=gnu11", "-Wall")
-COMPILE_TIMEOUT_S = 120
+CACHE = ROOT_CACHE / "runner"
+COMPILE_FLAGS: tuple[str, ...] = ("-O2", "-std=gnu11", "-Wall")
 START_TIMEOUT_S = 10.0
 REPLY_GRACE_S = 5.0
 READ_CHUNK = 1 << 20
 
 
-@functools.cache
 def runner_binary(cache: Path = CACHE) -> Path | None:
-    """The compiled runner for this source and compiler (built on first use); None without a C compiler."""
-    compiler = shutil.which("cc") or shutil.which("gcc")
-    if compiler is None or os.geteuid() != 0:
-        return None
-    source = SOURCE.read_bytes()
-    try:
-        version = subprocess.run([compiler, "--version"], capture_output=True, check=True, timeout=30).stdout
-    except (OSError, subprocess.SubprocessError):
-        return None
-    key = hashlib.sha256(source + version + " ".join(COMPILE_FLAGS).encode()).hexdigest()[:16]
-    target = cache / f"runner-{key}"
-    if _trusted(target):
-        return target
-    cache.mkdir(parents=True, exist_ok=True, mode=0o755)
-    if not _trusted(cache, folder=True):
-        return None
-    fd, scratch = tempfile.mkstemp(prefix=".runner-", dir=cache)
-    os.close(fd)
-    try:
-        built = subprocess.run(
-            [compiler, *COMPILE_FLAGS, "-o", scratch, str(SOURCE)],
-            capture_output=True,
-            timeout=COMPILE_TIMEOUT_S,
-            check=False,
-        )
-        if built.returncode != 0:
-            return None
-        os.chmod(scratch, 0o755)
-        os.replace(scratch, target)  # atomic: a concurrent arena sees the old name absent or whole
-    except (OSError, subprocess.SubprocessError):
-        return None
-    finally:
-        if os.path.exists(scratch):
-            os.unlink(scratch)
-    return target
+    """The compiled runner for this source and compiler (built on first use); None without a C compiler.
 
-
-def _trusted(path: Path, *, folder: bool = False) -> bool:
-    """True when ``path`` is root's (ours) and nobody else can write it; a symlink never is."""
-    try:
-        info = path.lstat()
-    except OSError:
-        return False
-    kind = stat.S_ISDIR if folder else stat.S_ISREG
-    return kind(info.st_mode) and info.st_uid == os.geteuid() and not info.st_mode & 0o022
+    Only root runs sandboxes with a runner: the binary is bound into them from root's cache.
+    """
+    if os.geteuid() != 0:
+        return None
+    return compiled(SOURCE, COMPILE_FLAGS, cache)
 
 
 class Runner:
