@@ -5,8 +5,8 @@
  * Identical to the numpy path, draw for draw: the uniforms come from the caller's own numpy generator
  * (its bitgen_t, through next_double, in the order Generator.random((samples, unknown)) takes them), each
  * rollout is the same forward Fisher-Yates over the unseen cards, and hands are ranked with the tables
- * of arena.evaluator.batch (handed over once by arena_rollouts_tables), so every strength is the one
- * few_strengths_from_sums gives.
+ * of arena.evaluator.batch (handed over once by arena_rollouts_tables, as dense ranks in the same order),
+ * so every comparison of two hands is the one few_strengths_from_sums gives.
  *
  * Built on first use with the system's C compiler as a shared library (arena/compiled.py) and called
  * through ctypes (arena/kernels/__init__.py).
@@ -26,14 +26,16 @@ typedef struct {
 #define MAX_UNSEEN 52
 #define MAX_UNKNOWN 7
 
-static const int32_t *displacements, *plain_strengths;
-static const int64_t *flush_strengths, *card_keys;
+static const int32_t *displacements;
+static const uint16_t *plain_strengths, *flush_strengths; /* dense ranks: the evaluator's order */
+static const int64_t *card_keys;
 static int64_t displacement_count, plain_count, flush_count;
 static int64_t biased_offset, suit_bits, row_bits, flush_bits, rank_mask, ranks;
 
-/* The evaluator's tables and constants, kept by the caller for the life of the process. */
+/* The evaluator's tables and constants, kept by the caller for the life of the process; the strengths
+ * of hands without and with a flush come as dense ranks, which order hands as the strengths do. */
 void arena_rollouts_tables(const int32_t *displacement_table, int64_t displacement_size,
-                           const int32_t *strength_table, int64_t strength_size, const int64_t *flush_table,
+                           const uint16_t *strength_table, int64_t strength_size, const uint16_t *flush_table,
                            int64_t flush_size, const int64_t *keys, int64_t offset, int64_t suit_shift,
                            int64_t row_shift, int64_t flush_mask, int64_t ranks_mask, int64_t rank_count) {
     displacements = displacement_table;
@@ -58,8 +60,8 @@ static inline int64_t wrapped(int64_t index, int64_t size) {
     return index < 0 ? index + size : index;
 }
 
-/* The strength of a hand of 5 to 7 cards given by its summed card keys and its 52-bit card mask. */
-static inline int64_t strength(int64_t key_sum, int64_t bits) {
+/* The rank of a hand of 5 to 7 cards given by its summed card keys and its 52-bit card mask. */
+static inline int strength(int64_t key_sum, int64_t bits) {
     int64_t biased = key_sum + biased_offset;
     int64_t flush = biased & flush_bits;
     if (flush) {
@@ -104,8 +106,8 @@ int arena_rollouts(bitgen_t *rng, uint64_t known, int unknown, int64_t hero_key,
                 board_dealt_bits += bit;
             }
         }
-        int64_t mine = strength(hero_key + board_dealt_key, hero_bits + board_dealt_bits);
-        int64_t theirs = strength(board_key + dealt_key, board_bits + dealt_bits);
+        int mine = strength(hero_key + board_dealt_key, hero_bits + board_dealt_bits);
+        int theirs = strength(board_key + dealt_key, board_bits + dealt_bits);
         wins += mine > theirs;
         ties += mine == theirs;
         if (outcomes) outcomes[s] = (int8_t)((mine > theirs) - (mine < theirs));

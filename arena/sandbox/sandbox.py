@@ -502,6 +502,9 @@ class Session:
         self.eof = False
         self.result: RunResult | None = None
         self.machinery = False  # arena's own server (fork server, runner), not a program
+        self._poller = select.poll()  # the program's output streams, for read_line
+        self._poller.register(stdout_r, select.POLLIN)
+        self._poller.register(stderr_r, select.POLLIN)
 
     @property
     def alive(self) -> bool:
@@ -553,9 +556,7 @@ class Session:
         """The next line the program printed, or None on timeout or end of output."""
         deadline = time.monotonic() + timeout_s
         cap = self.sandbox.limits.output_bytes
-        poller = select.poll()
-        poller.register(self.stdout_r, select.POLLIN)
-        poller.register(self.stderr_r, select.POLLIN)
+        poller = self._poller
         while True:
             newline = self.buffer.find(b"\n")
             if newline >= 0:

@@ -38,6 +38,7 @@ from arena.games.codem.protocol import (
 )
 from arena.games.codem.results import TableResult, TeamResult, timing_summary
 from arena.languages import language_for
+from arena.sandbox.cores import one_core
 from arena.sandbox.limits import Limits
 from arena.sandbox.team_folder import copy_given
 from arena.seats import breach_kind, check_team_name, kept_stderr, open_player, run_fault_kind
@@ -345,7 +346,7 @@ def run_table(
     limits = config.limits.model_copy(update={"wall_time_s": config.time_limit_s})
     stacks = [rules.starting_stack] * len(players)
     deals_played = 0
-    with TableFolder(out_dir) as folder, ExitStack() as stack:
+    with one_core(), TableFolder(out_dir) as folder, ExitStack() as stack:  # arena, runners, programs
         folder.write_seats([player.team for player in players])
         seats: list[_Seat] = []
         isolation = ""

@@ -22,6 +22,7 @@ from arena.games.headsup.scoring import points
 from arena.intervals import MeanInterval, mean_interval, sample_stdev
 from arena.rollouts import rollout_outcomes, win_tie_rates
 from arena.sandbox import Limits, RunResult, RunStatus
+from arena.sandbox.cores import one_core
 from arena.seats import kept_stderr, open_player, run_fault_kind
 
 REPLY_SLACK_S = 5.0  # one reply may take the whole CPU limit of the match plus this much wall time
@@ -164,7 +165,7 @@ def play_headsup(
                 on_hand(hand)
 
         try:
-            with ExitStack() as stack:
+            with one_core(), ExitStack() as stack:  # the judge and the player take turns
                 player = open_player(
                     stack,
                     program.stem,

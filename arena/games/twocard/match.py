@@ -29,6 +29,7 @@ from arena.games.twocard.judge import DEFAULT_HANDS, DEFAULT_TIME_S, CaseResult,
 from arena.games.twocard.seats import INPUT_FILE, OUTPUT_FILE, FileSeat, LineSeat, Seat
 from arena.languages import CPP, JAVA, PYTHON, BuildResult, build_in_sandbox
 from arena.sandbox import Limits, Sandbox
+from arena.sandbox.cores import one_core
 from arena.seats import kept_stderr, open_player
 
 STRATEGY_FOR_PLAYER = "strategy.txt"
@@ -162,7 +163,7 @@ def play_match(
     interface = config.interface or guess_interface(program)
     result = MatchResult(program=str(program), interface=interface.value)
     team = program.stem
-    with ExitStack() as outer:
+    with one_core(), ExitStack() as outer:  # the judge and the program take turns
         base = out_dir if out_dir is not None else Path(outer.enter_context(tempfile.TemporaryDirectory()))
         base.mkdir(parents=True, exist_ok=True)
         for case, (path, strategy) in enumerate(strategies, 1):
