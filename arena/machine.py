@@ -1,4 +1,4 @@
-"""What this machine gives team programs: isolation level, arena's runner, cgroups, leftovers, toolchains.
+"""What this machine gives: isolation level, arena's runner, cgroups, leftovers, toolchains, pinning, kernels.
 
 ``arena doctor`` prints it (``arena/cli/doctor.py``); the probing is here, and real: a sandbox is opened
 and a program run in it, every toolchain is looked up and asked its version.
@@ -6,14 +6,17 @@ and a program run in it, every toolchain is looked up and asked its version.
 
 from __future__ import annotations
 
+import os
 import tempfile
 from pathlib import Path
 from typing import Any
 
 from arena.errors import ArenaError
+from arena.kernels import rollout_kernel
 from arena.languages import LANGUAGES, missing_toolchains, tool_path, tool_version
 from arena.sandbox import Limits, open_sandbox
 from arena.sandbox.cgroup import SandboxCgroup, leftovers, remove_leftovers
+from arena.sandbox.cores import one_core
 from arena.sandbox.isolation import namespaces_available
 
 
@@ -41,6 +44,11 @@ def diagnose() -> dict[str, Any]:
             report["isolation_level"] = "none"
             report["runner"] = None
             report["probe"] = {"ok": False, "error": str(error)}
+    cpus = len(os.sched_getaffinity(0))
+    with one_core() as cpu:  # what a table started now would be given
+        report["pinning"] = {"cpus": cpus, "cpu": cpu}
+    kernel = rollout_kernel()
+    report["rollout_kernel"] = str(kernel.path) if kernel is not None else None
     missing = missing_toolchains()
     report["toolchains"] = {
         language.name: {

@@ -7,7 +7,10 @@ it, ``g++ -O2``), interleaved in one process, the order swapped every round:
 
 * arena: :func:`arena.games.headsup.match.play_headsup` in this process (sandbox, build, line session,
   judge, per-hand log); the package is imported and its tables built by a warm-up match first;
-* C++: ``benchmarks/headsup_interactor.cpp`` (built here with ``g++ -O2``) starting the bare player.
+* C++: ``benchmarks/headsup_interactor.cpp`` (built here with ``g++ -O2``) starting the bare player,
+  run twice: as started by default (the scheduler spreads the interactor and the player over the
+  CPUs) and pinned to one CPU (``c++ 1cpu``: the best it can do, as arena pins a match, see
+  ``arena/sandbox/cores.py``).
 
 Each side plays a match of ``--hands`` hands and one of ``--short`` hands; the difference takes out
 what does not grow with the hands (arena: the sandbox, the player's build; C++: the player's start), so
@@ -80,12 +83,23 @@ def run_arena(player: Path, hands: int, seed: int) -> tuple[float, float, float]
     return wall, sum(_cpu()) - cpu0, report.w.mean
 
 
-def run_cpp(interactor: Path, binary: Path, hands: int, seed: int) -> tuple[float, float, float]:
-    """(wall s, all CPU s, W) of one match under the C++ interactor."""
+def _one_cpu() -> None:
+    """In the interactor's process before it starts: run on the CPU this process is on now."""
+    os.sched_setaffinity(0, {sorted(os.sched_getaffinity(0))[0]})
+
+
+def run_cpp(
+    interactor: Path, binary: Path, hands: int, seed: int, *, pinned: bool = False
+) -> tuple[float, float, float]:
+    """(wall s, all CPU s, W) of one match under the C++ interactor (on one CPU when ``pinned``)."""
     cpu0 = sum(_cpu())
     start = time.perf_counter()
     done = subprocess.run(
-        [interactor, str(hands), str(seed), binary], capture_output=True, text=True, cwd=binary.parent
+        [interactor, str(hands), str(seed), binary],
+        capture_output=True,
+        text=True,
+        cwd=binary.parent,
+        preexec_fn=_one_cpu if pinned else None,
     )
     wall = time.perf_counter() - start
     found = re.search(r"W=(\S+)", done.stderr)
@@ -107,37 +121,44 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="bench-headsup-cpp-") as scratch:
         interactor, binary = build(args.player, Path(scratch))
         run_arena(args.player, 50, args.seed)  # warm-up: imports, the evaluator's tables, caches
-        wall_ratios, cpu_ratios = [], []
+        sides = ("arena", "c++", "c++ 1cpu")
+        ratios: dict[str, list[tuple[float, float]]] = {side: [] for side in sides[1:]}
         print(
-            f"{'round':>5} {'load':>5} {'side':>6} {'wall s':>8} {'CPU s':>8} {'W':>8}  "
+            f"{'round':>5} {'load':>5} {'side':>8} {'wall s':>8} {'CPU s':>8} {'W':>8}  "
             f"(per {args.hands} hands, minus a {args.short}-hand match)"
         )
         for n in range(args.rounds):
             load = _load()
             seed = args.seed + n
-            order = ["arena", "c++"] if n % 2 == 0 else ["c++", "arena"]
+            order = sides[n % 3 :] + sides[: n % 3]  # rotated, so no side always runs first
             figures: dict[str, tuple[float, float, float]] = {}
             for side in order:
                 if side == "arena":
                     long_wall, long_cpu, w = run_arena(args.player, args.hands, seed)
                     short_wall, short_cpu, _ = run_arena(args.player, args.short, seed)
                 else:
-                    long_wall, long_cpu, w = run_cpp(interactor, binary, args.hands, seed)
-                    short_wall, short_cpu, _ = run_cpp(interactor, binary, args.short, seed)
+                    pinned = side == "c++ 1cpu"
+                    long_wall, long_cpu, w = run_cpp(interactor, binary, args.hands, seed, pinned=pinned)
+                    short_wall, short_cpu, _ = run_cpp(interactor, binary, args.short, seed, pinned=pinned)
                 figures[side] = (long_wall - short_wall, long_cpu - short_cpu, w)
-            for side in ("arena", "c++"):
+            for side in sides:
                 wall, cpu, w = figures[side]
-                print(f"{n + 1:>5} {load:>5.1f} {side:>6} {wall:>8.2f} {cpu:>8.2f} {w:>8.3f}")
-            if min(figures["arena"][0], figures["c++"][0]) <= 0:
+                print(f"{n + 1:>5} {load:>5.1f} {side:>8} {wall:>8.2f} {cpu:>8.2f} {w:>8.3f}")
+            if min(figure[0] for figure in figures.values()) <= 0:
                 print("      the set-up varied more than the match took: use more --hands (2,000 or more)")
-            wall_ratios.append(figures["arena"][0] / figures["c++"][0])
-            cpu_ratios.append(figures["arena"][1] / figures["c++"][1])
-            print(f"{'':>5} {'':>5} {'ratio':>6} {wall_ratios[-1]:>7.2f}x {cpu_ratios[-1]:>7.2f}x")
-        print(
-            f"arena / C++ interactor, median of {args.rounds} paired rounds: wall "
-            f"{statistics.median(wall_ratios):.2f}x, CPU {statistics.median(cpu_ratios):.2f}x "
-            f"(goal: wall at most 1.0x); load average now {_load():.1f}"
-        )
+            for side in sides[1:]:
+                wall_ratio = figures["arena"][0] / figures[side][0]
+                cpu_ratio = figures["arena"][1] / figures[side][1]
+                ratios[side].append((wall_ratio, cpu_ratio))
+                print(f"{'':>11} arena/{side:<8} {wall_ratio:>6.2f}x {cpu_ratio:>7.2f}x")
+        for side in sides[1:]:
+            walls = [wall for wall, _ in ratios[side]]
+            cpus = [cpu for _, cpu in ratios[side]]
+            print(
+                f"arena / {side}, median of {args.rounds} paired rounds: "
+                f"wall {statistics.median(walls):.2f}x, CPU {statistics.median(cpus):.2f}x"
+            )
+        print(f"(goal: wall at most 1.0x the C++ interactor); load average now {_load():.1f}")
 
 
 if __name__ == "__main__":

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import re
 import shutil
 import subprocess
@@ -69,6 +70,26 @@ def test_doctor_says_which_runner_runs_decisions(capsys: pytest.CaptureFixture[s
     main(["doctor"])
     shown = capsys.readouterr().out.replace("\n", "")  # rich folds long lines
     assert f"decisions run by: arena's compiled runner ({runner})" in shown
+
+
+def test_doctor_says_where_tables_run_and_how_rollouts_are_computed(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    main(["doctor", "--json"])
+    report = json.loads(capsys.readouterr().out)
+    cpus = len(os.sched_getaffinity(0))
+    assert report["pinning"]["cpus"] == cpus
+    assert report["pinning"]["cpu"] is None or report["pinning"]["cpu"] in os.sched_getaffinity(0)
+    kernel = report["rollout_kernel"]
+    assert (kernel is None) == (tool_path("gcc") is None)
+    if kernel is not None:
+        assert Path(kernel).is_file() and not Path(kernel).stat().st_mode & 0o022
+    monkeypatch.setenv("ARENA_ALL_CORES", "1")
+    main(["doctor"])
+    shown = capsys.readouterr().out.replace("\n", "")
+    if cpus > 1:
+        assert "tables and matches: not pinned now" in shown
+    assert ("heads-up rollouts: compiled" in shown) == (kernel is not None)
 
 
 @needs_namespaces

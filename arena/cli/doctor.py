@@ -9,6 +9,7 @@ from rich.console import Console
 from rich.table import Table
 
 from arena.machine import diagnose
+from arena.sandbox.cores import DISABLE as DISABLE_PINNING
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -36,6 +37,17 @@ def run(args: argparse.Namespace) -> int:
     else:
         needs = "the compiled runner needs namespaces, cgroup v2 and cc"
         console.print(f"  decisions run by: the Python helper ({needs})")
+    pinning = report["pinning"]
+    if pinning["cpu"] is not None:
+        where = f"one CPU each, of {pinning['cpus']} (a free one now: CPU {pinning['cpu']})"
+    elif pinning["cpus"] > 1:
+        where = f"not pinned now (every CPU taken by a table, or {DISABLE_PINNING}=1)"
+    else:
+        where = "on the one CPU this process may use"
+    console.print(f"  tables and matches: {where}")
+    kernel = report["rollout_kernel"]
+    rollouts = f"compiled ({kernel})" if kernel else "numpy (no C compiler)"
+    console.print(f"  heads-up rollouts: {rollouts}", markup=False)
     found = report["leftovers"]
     console.print(f"  leftovers of dead runs: {len(found)}{' (removed)' if found else ''}")
     for path in found:

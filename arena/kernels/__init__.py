@@ -33,8 +33,9 @@ _I64 = ctypes.c_int64
 class RolloutKernel:
     """``arena_rollouts`` of ``rollouts.c``, with the evaluator's tables handed over once."""
 
-    def __init__(self, library: ctypes.CDLL) -> None:
+    def __init__(self, library: ctypes.CDLL, path: Path) -> None:
         self._library = library
+        self.path = path
         tables = hash_tables()
         # Only the order of strengths matters to a rollout: both strength tables as dense ranks (uint16,
         # order kept) take a quarter of the cache of the evaluator's int32 and int64 ones.
@@ -117,6 +118,6 @@ def rollout_kernel() -> RolloutKernel | None:
     if path is None:
         return None
     try:
-        return RolloutKernel(ctypes.CDLL(str(path)))
+        return RolloutKernel(ctypes.CDLL(str(path)), path)
     except OSError:
         return None
