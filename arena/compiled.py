@@ -31,8 +31,16 @@ def cache_folder(kind: str) -> Path:
 
 
 @functools.cache
-def compiled(source: Path, flags: Sequence[str], cache: Path) -> Path | None:
-    """The build of ``source`` with ``flags`` in ``cache`` (``-o`` added); None when it cannot be built."""
+def compiled(
+    source: Path,
+    flags: Sequence[str],
+    cache: Path,
+    more: Sequence[Path] = (),
+    headers: Sequence[Path] = (),
+    name: str = "",
+) -> Path | None:
+    """The build of ``source`` (with the ``more`` sources, and ``headers`` they include) with ``flags`` in
+    ``cache`` (``-o`` added), named ``name`` (``source``'s stem by default); None when it cannot be built."""
     compiler = shutil.which("cc") or shutil.which("gcc")
     if compiler is None:
         return None
@@ -40,8 +48,10 @@ def compiled(source: Path, flags: Sequence[str], cache: Path) -> Path | None:
         version = subprocess.run([compiler, "--version"], capture_output=True, check=True, timeout=30).stdout
     except (OSError, subprocess.SubprocessError):
         return None
-    key = hashlib.sha256(source.read_bytes() + version + " ".join(flags).encode()).hexdigest()[:16]
-    target = cache / f"{source.stem}-{key}"
+    texts = b"".join(path.read_bytes() for path in (source, *more, *headers))
+    key = hashlib.sha256(texts + version + " ".join(flags).encode()).hexdigest()[:16]
+    name = name or source.stem
+    target = cache / f"{name}-{key}"
     if trusted(target):
         return target
     try:
@@ -50,11 +60,11 @@ def compiled(source: Path, flags: Sequence[str], cache: Path) -> Path | None:
         return None
     if not trusted(cache, folder=True):
         return None
-    fd, scratch = tempfile.mkstemp(prefix=f".{source.stem}-", dir=cache)
+    fd, scratch = tempfile.mkstemp(prefix=f".{name}-", dir=cache)
     os.close(fd)
     try:
         built = subprocess.run(
-            [compiler, *flags, "-o", scratch, str(source)],
+            [compiler, *flags, "-o", scratch, str(source), *map(str, more)],
             capture_output=True,
             timeout=COMPILE_TIMEOUT_S,
             check=False,

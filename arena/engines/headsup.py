@@ -123,6 +123,10 @@ class BobPolicy:
         self._outcomes = outcomes
         self._rollouts = rollouts
 
+    def uses(self, outcomes: Outcomes, rollouts: int) -> bool:
+        """True when this Bob rolls out with ``outcomes``, ``rollouts`` at a time."""
+        return self._outcomes is outcomes and self._rollouts == rollouts
+
     def estimate(
         self,
         *,

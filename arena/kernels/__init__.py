@@ -1,9 +1,10 @@
-"""arena's compiled numeric kernels, called through ctypes; built on first use (see :mod:`arena.compiled`).
+"""arena's compiled kernels, called through ctypes; built on first use (see :mod:`arena.compiled`).
 
-``rollout_kernel()`` is the compiled form of :mod:`arena.rollouts`' rollouts, or None where no C
-compiler is installed (or ``ARENA_NO_KERNELS`` is set), in which case the numpy path runs. Both paths
-draw the same uniforms from the caller's generator and rank hands with the same tables, so they give
-the same answers, draw for draw.
+One library holds ``rollouts.c`` (Monte-Carlo showdowns) and ``headsup.c`` (the heads-up judge's hand
+loop, :mod:`arena.kernels.headsup`). ``rollout_kernel()`` is the compiled form of :mod:`arena.rollouts`'
+rollouts, or None where no C compiler is installed (or ``ARENA_NO_KERNELS`` is set), in which case the
+numpy path runs. Both paths draw the same uniforms from the caller's generator and rank hands with the
+same tables, so they give the same answers, draw for draw.
 """
 
 from __future__ import annotations
@@ -21,6 +22,8 @@ from arena.evaluator.keys import FLUSH_BITS, FLUSH_STRENGTHS_ARRAY, RANK_MASK, S
 from arena.evaluator.ranking import RANKS
 
 SOURCE = Path(__file__).with_name("rollouts.c")
+MORE = (Path(__file__).with_name("headsup.c"),)
+HEADERS = (Path(__file__).with_name("kernels.h"),)
 FLAGS: tuple[str, ...] = ("-O2", "-std=gnu11", "-Wall", "-shared", "-fPIC")
 DISABLE = "ARENA_NO_KERNELS"
 
@@ -34,7 +37,7 @@ class RolloutKernel:
     """``arena_rollouts`` of ``rollouts.c``, with the evaluator's tables handed over once."""
 
     def __init__(self, library: ctypes.CDLL, path: Path) -> None:
-        self._library = library
+        self.library = library
         self.path = path
         tables = hash_tables()
         # Only the order of strengths matters to a rollout: both strength tables as dense ranks (uint16,
@@ -114,7 +117,7 @@ def rollout_kernel() -> RolloutKernel | None:
     """The compiled rollouts, or None (no C compiler, or ``ARENA_NO_KERNELS`` set)."""
     if os.environ.get(DISABLE):
         return None
-    path = compiled(SOURCE, FLAGS, cache_folder("kernels"))
+    path = compiled(SOURCE, FLAGS, cache_folder("kernels"), MORE, HEADERS, name="kernels")
     if path is None:
         return None
     try:

@@ -14,14 +14,7 @@
 #include <stdint.h>
 #include <string.h>
 
-/* numpy's bit generator interface (numpy/random/bitgen.h), as numpy lays it out. */
-typedef struct {
-    void *state;
-    uint64_t (*next_uint64)(void *st);
-    uint32_t (*next_uint32)(void *st);
-    double (*next_double)(void *st);
-    uint64_t (*next_raw)(void *st);
-} bitgen_t;
+#include "kernels.h"
 
 #define MAX_UNSEEN 52
 #define MAX_UNKNOWN 7
@@ -73,6 +66,10 @@ static inline int strength(int64_t key_sum, int64_t bits) {
     int64_t slot = (biased >> suit_bits) + displacements[row];
     return plain_strengths[wrapped(slot, plain_count)];
 }
+
+int arena_hand_rank(int64_t key_sum, int64_t bits) { return strength(key_sum, bits); }
+
+int64_t arena_card_key(int card) { return card_keys[card]; }
 
 /* ``samples`` rollouts over the cards not in ``known`` (a bit per card), each dealing ``unknown`` of them: the opponent's two, then the missing board. The hero's known sums are
  * (hero_key, hero_bits) over hero + board, the board's (board_key, board_bits). Counts wins and ties

@@ -520,6 +520,11 @@ class Session:
         try:
             os.write(self.stdin_w, line.encode() + b"\n")
         except (BrokenPipeError, OSError):
+            self.close_stdin()
+
+    def close_stdin(self) -> None:
+        """Close the program's stdin (it stopped reading, or it is done); sends are ignored from here."""
+        if self.stdin_w >= 0:
             os.close(self.stdin_w)
             self.stdin_w = -1
 
@@ -532,8 +537,7 @@ class Session:
             while view:
                 view = view[os.write(self.stdin_w, view) :]
         except OSError:
-            os.close(self.stdin_w)
-            self.stdin_w = -1
+            self.close_stdin()
             return False
         return True
 
@@ -587,9 +591,7 @@ class Session:
         """End the program (closing its stdin first, then killing it after a short grace) and measure it."""
         if self.result is not None:
             return self.result
-        if self.stdin_w >= 0:
-            os.close(self.stdin_w)
-            self.stdin_w = -1
+        self.close_stdin()
         header, _, _ = self.sandbox._request({"op": "end", "id": self.session_id, "grace": SESSION_GRACE_S})
         header["wall_ms"] = (time.monotonic() - self.started) * 1000
         while True:

@@ -21,6 +21,7 @@ import numpy as np
 from arena.engines.headsup import BobActed, BobPolicy, HandCards, HandEvent, HeadsUpHand, Move
 from arena.faults import Fault, FaultKind
 from arena.games.headsup import protocol
+from arena.games.headsup.compiled import compiled_loop, play_compiled
 from arena.games.headsup.streams import DeckStream, bob_stream, rate_stream
 
 RateFn = Callable[[Sequence[int], Sequence[int], int, np.random.Generator], tuple[float, float]]
@@ -120,7 +121,17 @@ class Judge:
         out = self.outcome
         try:
             self._send(str(self._config.hands))
-            for hand in range(1, self._config.hands + 1):
+            session = compiled_loop(self, self._channel, self._rates, self._bob)
+            if session is not None:  # the same hands, lines and faults, played by compiled code
+                play_compiled(
+                    self,
+                    session,
+                    pending=self._take_pending(),
+                    deck_for=self._deck_for,
+                    rate_rng=self._rate_rng,
+                    finished=self._finished,
+                )
+            for hand in range(len(out.deltas) + 1, self._config.hands + 1):
                 self._play_hand(hand)
             mean = sum(out.deltas) / len(out.deltas) if out.deltas else 0.0
             self._send(protocol.score_line(mean))
@@ -163,12 +174,7 @@ class Judge:
                 state.fold()
             else:
                 if not state.can_raise(reply.amount):
-                    raise self._fault(
-                        FaultKind.INVALID_ANSWER,
-                        number,
-                        state.round,
-                        f"RAISE {reply.amount} is outside 1..{state.alice_stack} (Alice's stack)",
-                    )
+                    raise self.bad_raise(reply.amount, state.alice_stack, number, state.round)
                 if bob_rng is None:
                     bob_rng = bob_stream(self._config.seed, number)
                 events = state.raise_(reply.amount, self._bob, bob_rng)
@@ -183,6 +189,13 @@ class Judge:
         if self._on_hand is not None:
             self._on_hand(record)
 
+    def _finished(self, number: int, state: HeadsUpHand, rate_queries: int, rate_samples: int) -> None:
+        """A hand the compiled loop played (its RESULT line sent), replayed by the rules into ``state``."""
+        record = HandRecord(number, state.deal, state.events, state.delta, rate_queries, rate_samples)
+        self.outcome.deltas.append(state.delta)
+        if self._on_hand is not None:
+            self._on_hand(record)
+
     def _answer_rate(
         self,
         samples: int,
@@ -194,13 +207,7 @@ class Judge:
     ) -> None:
         out = self.outcome
         if out.rate_used + samples > self._config.rate_budget:
-            raise self._fault(
-                FaultKind.RATE_BUDGET,
-                hand,
-                round_,
-                f"RATE {samples} would bring the match's rollouts to {out.rate_used + samples}, "
-                f"over the budget of {self._config.rate_budget}",
-            )
+            raise self.over_budget(samples, hand, round_)
         out.rate_used += samples
         out.rate_queries += 1
         record.rate_queries += 1
@@ -217,20 +224,36 @@ class Judge:
         waited = time.perf_counter() - start
         out.think_s += waited
         if line is None:
-            over = waited >= wait
-            kind = FaultKind.TIMEOUT if over else FaultKind.NO_ANSWER
-            reason = (
-                f"no reply within {wait:g} s (the longest one reply may take)"
-                if over
-                else "the program closed its output (or exited) instead of replying"
-            )
-            raise self._fault(kind, hand, round_, reason, tell=over)
+            raise self.no_reply(waited >= wait, hand, round_)
         if out.transcript is not None:
             out.transcript.append("< " + line)
         try:
             return protocol.parse_reply(line)
         except protocol.MalformedLine as error:
-            raise self._fault(FaultKind.PROTOCOL_ERROR, hand, round_, str(error)) from None
+            raise self.malformed(error, hand, round_) from None
+
+    def no_reply(self, over: bool, hand: int, round_: int) -> _Ended:
+        """The fault of a reply that did not come: the wait was ``over``, or the output closed first."""
+        if over:
+            reason = f"no reply within {self._config.reply_wait_s:g} s (the longest one reply may take)"
+            return self._fault(FaultKind.TIMEOUT, hand, round_, reason)
+        reason = "the program closed its output (or exited) instead of replying"
+        return self._fault(FaultKind.NO_ANSWER, hand, round_, reason, tell=False)
+
+    def bad_raise(self, amount: int, stack: int, hand: int, round_: int) -> _Ended:
+        """The fault of a raise outside 1..Alice's stack."""
+        reason = f"RAISE {amount} is outside 1..{stack} (Alice's stack)"
+        return self._fault(FaultKind.INVALID_ANSWER, hand, round_, reason)
+
+    def over_budget(self, samples: int, hand: int, round_: int) -> _Ended:
+        """The fault of a RATE query past the match's budget (``rate_used`` before it)."""
+        total, budget = self.outcome.rate_used + samples, self._config.rate_budget
+        reason = f"RATE {samples} would bring the match's rollouts to {total}, over the budget of {budget}"
+        return self._fault(FaultKind.RATE_BUDGET, hand, round_, reason)
+
+    def malformed(self, error: protocol.MalformedLine, hand: int, round_: int) -> _Ended:
+        """The fault of a line that is no reply."""
+        return self._fault(FaultKind.PROTOCOL_ERROR, hand, round_, str(error))
 
     def _fault(self, kind: FaultKind, hand: int, round_: int, reason: str, *, tell: bool = True) -> _Ended:
         stage = f"round {round_}" if round_ else ""
@@ -241,6 +264,17 @@ class Judge:
         if self.outcome.transcript is not None:
             self.outcome.transcript.extend("> " + line for line in text.split("\n"))
         self._pending.append(text)
+
+    def _take_pending(self) -> bytes:
+        """The queued lines as the player would receive them, taken out of the queue."""
+        text = "".join(line + "\n" for line in self._pending)
+        self._pending.clear()
+        return text.encode()
+
+    def queue_sent(self, text: bytes) -> None:
+        """Queue lines already formatted (each ending in a newline), as :meth:`_send` queues its own."""
+        if text:
+            self._pending.append(text.decode().removesuffix("\n"))
 
     def _flush(self) -> None:
         if self._pending:

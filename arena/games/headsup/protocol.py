@@ -8,6 +8,7 @@ Player to judge: ``RATE t`` or ``ACTION CHECK|FOLD|RAISE x``. Cards are ``suit v
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -36,11 +37,12 @@ class MalformedLine(ValueError):
     """A player's line that is neither ``RATE t`` nor a well-formed ``ACTION``."""
 
 
-_CARD_TEXT = tuple(f"{s} {v}" for s, v in map(to_suit_value, range(52)))  # "suit value" per card index
+_INTEGER = re.compile(r"-?[0-9]+")
+CARD_TEXT = tuple(f"{s} {v}" for s, v in map(to_suit_value, range(52)))  # "suit value" per card index
 
 
 def _cards(cards: Sequence[int]) -> str:
-    return " ".join([_CARD_TEXT[card] for card in cards])
+    return " ".join([CARD_TEXT[card] for card in cards])
 
 
 def state_lines(
@@ -82,7 +84,7 @@ def score_line(mean: float) -> str:
 
 
 def _positive_int(token: str, what: str) -> int:
-    if not token.isdigit() or len(token) > 12:
+    if not (token.isascii() and token.isdigit()) or len(token) > 12:
         raise MalformedLine(f"{what} {token!r} is not a positive integer")
     value = int(token)
     if value < 1:
@@ -100,7 +102,7 @@ def parse_reply(line: str) -> RateRequest | ActionReply:
         case ["ACTION", "FOLD"]:
             return ActionReply(Move.FOLD)
         case ["ACTION", "RAISE", x]:
-            if not x.lstrip("-").isdigit() or len(x) > 12:
+            if _INTEGER.fullmatch(x) is None or len(x) > 12:
                 raise MalformedLine(f"raise amount {x!r} is not an integer")
             return ActionReply(Move.RAISE, int(x))
         case _:

@@ -1,0 +1,174 @@
+"""The judge's hands played by the compiled hand loop (:mod:`arena.kernels.headsup`), events from the engine.
+
+:func:`compiled_loop` says whether a match can take the loop: a compiled kernel, a real session to the
+player, the standard rollouts, no transcript. :func:`play_compiled` then plays the match in blocks of
+hands: the loop sends the lines, reads the replies, answers RATE and plays Bob, and leaves a record per
+hand (Alice's moves, Bob's answers and his rollout counts). Each record is replayed through the rules
+engine (:class:`arena.engines.headsup.HeadsUpHand`, Bob given his recorded counts), which makes the
+hand's events and checks the loop's profit and Bob's answers; a disagreement is arena's bug and stops
+the match loudly. A fault comes back as a code and is worded by the judge, as on its Python path.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from arena.cards import derive_seed
+from arena.engines.headsup import (
+    BOARD_SHOWN,
+    BOB_ROLLOUTS,
+    DEAD_POT,
+    START_STACK,
+    BobActed,
+    BobPolicy,
+    HandCards,
+    HeadsUpHand,
+    Move,
+    Outcomes,
+)
+from arena.errors import ArenaError
+from arena.games.headsup import protocol
+from arena.games.headsup.streams import DECK_BLOCK
+from arena.kernels import rollout_kernel
+from arena.kernels.headsup import BOB_CALL, Fault, HandLoop, Reply
+from arena.kernels.headsup import HandRecord as LoopRecord
+from arena.kernels.headsup import Move as LoopMove
+from arena.rollouts import rollout_outcomes, win_tie_rates
+from arena.sandbox import Session
+
+if TYPE_CHECKING:
+    from arena.games.headsup.judge import Judge, _Ended
+
+_OUTCOMES = np.array([1, 0, -1], dtype=np.int8)
+_UNUSED = np.random.default_rng(0)  # Bob's generator in a replay: his counts are recorded, nothing is drawn
+
+
+def compiled_loop(judge: Judge, channel: object, rates: object, bob: BobPolicy) -> Session | None:
+    """The player's session when this match can be played by the compiled loop, else None."""
+    session = getattr(channel, "session", None)
+    if not isinstance(session, Session) or session.stdin_w < 0 or judge.outcome.transcript is not None:
+        return None
+    if rates is not win_tie_rates or not bob.uses(rollout_outcomes, BOB_ROLLOUTS):
+        return None
+    return session if rollout_kernel() is not None else None
+
+
+class _Parser:
+    """The judge's parser for lines the loop does not know in their plain form; keeps the last error."""
+
+    def __init__(self) -> None:
+        self.error: protocol.MalformedLine | None = None
+
+    def __call__(self, line: bytes) -> tuple[Reply, int]:
+        try:
+            reply = protocol.parse_reply(line.decode(errors="replace").rstrip("\r"))
+        except protocol.MalformedLine as error:
+            self.error = error
+            return Reply.MALFORMED, 0
+        if isinstance(reply, protocol.RateRequest):
+            return Reply.RATE, reply.samples
+        kinds = {Move.CHECK: Reply.CHECK, Move.FOLD: Reply.FOLD, Move.RAISE: Reply.RAISE}
+        return kinds[reply.move], reply.amount
+
+
+def play_compiled(
+    judge: Judge,
+    session: Session,
+    *,
+    pending: bytes,
+    deck_for: Callable[[int, int], Sequence[int]],
+    rate_rng: np.random.Generator,
+    finished: Callable[[int, HeadsUpHand, int, int], None],
+) -> None:
+    """Play every hand of ``judge``'s match through the loop; ``pending`` lines go first.
+
+    ``finished(number, hand, rate_queries, rate_samples)`` hears each hand, replayed, in order. Raises
+    the judge's ``_Ended`` at a fault. The session gets back what the loop read and did not use, the
+    player's stderr, and whether its stdin closed; the lines still to be sent are queued with the judge.
+    """
+    config = judge.outcome.config
+    kernel = rollout_kernel()
+    assert kernel is not None
+    parser = _Parser()
+    limit = session.sandbox.limits.output_bytes
+    loop = HandLoop(
+        kernel,
+        (session.stdin_w, session.stdout_r, session.stderr_r),
+        reply_wait_s=config.reply_wait_s,
+        output_cap=limit,
+        errors_keep=limit - len(session.stderr),
+        rate_budget=config.rate_budget,
+        rate_rng=rate_rng,
+        rules=(START_STACK, DEAD_POT, BOB_ROLLOUTS, BOARD_SHOWN),
+        card_text=protocol.CARD_TEXT,
+        parse=parser,
+    )
+    loop.give_input(bytes(session.buffer))
+    session.buffer.clear()
+    loop.queue(pending)
+    try:
+        for first in range(1, config.hands + 1, DECK_BLOCK):
+            numbers = range(first, min(first + DECK_BLOCK, config.hands + 1))
+            decks = [deck_for(config.seed, number)[:9] for number in numbers]
+            seeds = [derive_seed(config.seed, "headsup", "bob", number) for number in numbers]
+            records = loop.play(first, bytes(card for deck in decks for card in deck), seeds)
+            _tally(judge, loop)
+            for number, deck, record in zip(numbers, decks, records, strict=False):
+                finished(number, _replay(number, deck, record), record.rate_queries, record.rate_samples)
+            if loop.match.fault != Fault.NONE:
+                raise _fault(judge, loop, first + len(records), parser)
+    finally:
+        session.buffer += loop.take_input()
+        session.stderr += loop.take_errors()
+        session.eof = session.eof or bool(loop.match.eof)
+        if loop.match.stdin_closed and session.stdin_w >= 0:
+            session.close_stdin()
+        judge.queue_sent(loop.take_output())
+
+
+def _tally(judge: Judge, loop: HandLoop) -> None:
+    match, out = loop.match, judge.outcome
+    out.rate_used, out.rate_queries = match.rate_used, match.rate_queries
+    out.raises, out.calls, out.think_s = match.raises, match.calls, match.think_s
+
+
+def _fault(judge: Judge, loop: HandLoop, hand: int, parser: _Parser) -> _Ended:
+    match = loop.match
+    round_ = match.fault_round
+    if match.fault in (Fault.TIMEOUT, Fault.NO_ANSWER):
+        return judge.no_reply(match.fault == Fault.TIMEOUT, hand, round_)
+    if match.fault == Fault.PROTOCOL:
+        assert parser.error is not None
+        return judge.malformed(parser.error, hand, round_)
+    if match.fault == Fault.INVALID_RAISE:
+        return judge.bad_raise(match.fault_value, match.fault_limit, hand, round_)
+    return judge.over_budget(match.fault_value, hand, round_)
+
+
+def _recorded(outcomes: np.ndarray) -> Outcomes:
+    """Bob's rollouts as the loop drew them."""
+    return lambda *_: outcomes
+
+
+def _replay(number: int, deck: Sequence[int], loop_record: LoopRecord) -> HeadsUpHand:
+    """The hand played again by the rules engine from the loop's record, which it checks."""
+    state = HeadsUpHand(HandCards.from_deck(deck))
+    for decision in range(loop_record.decisions):
+        move = loop_record.moves[decision]
+        if move == LoopMove.CHECK:
+            state.check()
+        elif move == LoopMove.FOLD:
+            state.fold()
+        else:
+            wins, ties = loop_record.bob_wins[decision], loop_record.bob_ties[decision]
+            bob = BobPolicy(_recorded(np.repeat(_OUTCOMES, [wins, ties, BOB_ROLLOUTS - wins - ties])))
+            answer = state.raise_(loop_record.amounts[decision], bob, _UNUSED)[1]
+            assert isinstance(answer, BobActed)
+            if (answer.move is Move.CALL) != (loop_record.bob_moves[decision] == BOB_CALL):
+                raise ArenaError(f"hand {number}: the compiled loop and the rules disagree on Bob's answer")
+    if not state.over or state.delta != loop_record.delta:
+        raise ArenaError(f"hand {number}: the compiled loop and the rules disagree on the profit")
+    return state

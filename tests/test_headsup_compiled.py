@@ -1,0 +1,169 @@
+"""The compiled hand loop against the judge's Python loop: real players in real sandboxes, both ways.
+
+Every match is played twice with the same seed, once by the compiled loop (arena/kernels/headsup.c) and
+once by the Python loop (``ARENA_NO_KERNELS``), and everything a user sees must be the same: every
+hand's log line, the results (but for clocks), the fault with its reason, the player's kept stderr.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import textwrap
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from arena.faults import FaultKind
+from arena.games.headsup import judge as judge_module
+from arena.games.headsup.match import HeadsUpSettings, MatchReport, play_headsup
+from arena.kernels import DISABLE, rollout_kernel
+
+pytestmark = pytest.mark.skipif(rollout_kernel() is None, reason="no C compiler: the Python loop runs alone")
+
+BOTS = Path(__file__).resolve().parent.parent / "bots" / "headsup"
+CLOCKS = {"player_cpu_s", "player_wait_s", "judge_cpu_s"}
+
+# A player whose replies come in every form the protocol allows: odd spacing, tabs, a trailing CR, a
+# no-break space (UTF-8), two replies in one write, stderr between lines; random but seeded.
+ODD_PLAYER = textwrap.dedent(
+    """
+    import os, random, sys
+    rng = random.Random(17)
+    out = sys.stdout
+    stack = 100
+    for line in sys.stdin:
+        words = line.split()
+        if not words or words[0] != "BOARD":
+            if words and words[0] == "STATE":
+                stack = int(words[3])
+            continue
+        if rng.random() < 0.1:
+            print("thinking about", stack, file=sys.stderr, flush=True)
+        ask = rng.random()
+        if ask < 0.5:
+            rate = rng.choice(["RATE {}", "RATE  {}", "RATE\\t{}", "  RATE {}\\r", "RATE\\u00a0{}"])
+            out.write(rate.format(rng.randint(1, 40)) + "\\n")
+            out.flush()
+            if rng.random() < 0.5:
+                sys.stdin.readline()  # the RATES line
+            else:  # the action goes out before the answer comes back
+                pass
+        move = rng.random()
+        if stack > 0 and move < 0.3:
+            form = rng.choice(["ACTION RAISE {}", "ACTION  RAISE\\t{}", "ACTION RAISE {}\\r"])
+            out.write(form.format(rng.randint(1, stack)) + "\\n")
+        elif move < 0.45:
+            out.write("ACTION FOLD\\n")
+        else:
+            out.write(rng.choice(["ACTION CHECK", "ACTION\\tCHECK", " ACTION CHECK \\r"]) + "\\n")
+        out.flush()
+    """
+)
+
+
+def _fault_player(hand: int, reply: str) -> str:
+    """A player that checks until hand ``hand``, where its first reply is ``reply`` (Python source)."""
+    return textwrap.dedent(
+        f"""
+        import sys, time
+        for line in sys.stdin:
+            if line.startswith("STATE"):
+                number = int(line.split()[1])
+            if line.startswith("BOARD"):
+                if number == {hand}:
+                    {reply}
+                print("ACTION CHECK", flush=True)
+        """
+    )
+
+
+PROTOCOL, RAISE = FaultKind.PROTOCOL_ERROR, FaultKind.INVALID_ANSWER
+FLOOD = "sys.stdout.write('x' * 200_000); sys.stdout.flush(); sys.stdin.read()"  # past the output cap
+FAULTS = {
+    "malformed": (_fault_player(5, "print('HELLO', flush=True)"), {}, PROTOCOL),
+    "rate zero": (_fault_player(3, "print('RATE 0', flush=True)"), {}, PROTOCOL),
+    "double minus": (_fault_player(2, "print('ACTION RAISE --5', flush=True)"), {}, PROTOCOL),
+    "raise too big": (_fault_player(4, "print('ACTION RAISE 101', flush=True)"), {}, RAISE),
+    "raise zero": (_fault_player(2, "print('ACTION RAISE 0', flush=True)"), {}, RAISE),
+    "over budget": (
+        _fault_player(1, "print('RATE 30', flush=True); sys.stdin.readline(); print('RATE 30', flush=True)"),
+        {"rate_budget": 50},
+        FaultKind.RATE_BUDGET,
+    ),
+    "closes output": (_fault_player(6, "sys.exit(0)"), {}, FaultKind.NO_ANSWER),
+    "silent": (_fault_player(2, "sys.stdin.read()"), {"time_limit_s": 0.2}, FaultKind.TIMEOUT),
+    "flood": (_fault_player(3, FLOOD), {}, None),
+}
+
+
+def _play(
+    program: Path, out: Path, compiled: bool, monkeypatch: pytest.MonkeyPatch, **kw: Any
+) -> MatchReport:
+    """One match by the compiled loop or the Python loop; checks which of them played it."""
+    used: list[bool] = []
+    real = judge_module.play_compiled
+
+    def spy(*args: Any, **kwargs: Any) -> None:
+        used.append(True)
+        real(*args, **kwargs)
+
+    monkeypatch.setattr(judge_module, "play_compiled", spy)
+    if compiled:
+        monkeypatch.delenv(DISABLE, raising=False)
+    else:
+        monkeypatch.setenv(DISABLE, "1")
+    rollout_kernel.cache_clear()
+    try:
+        report = play_headsup(program, HeadsUpSettings(**{"hands": 120, "seed": 11, **kw}), out)
+    finally:
+        monkeypatch.delenv(DISABLE, raising=False)
+        rollout_kernel.cache_clear()
+    assert used == ([True] if compiled else []), "the match was not played by the loop meant"
+    return report
+
+
+def _seen(report: MatchReport, out: Path) -> dict[str, Any]:
+    """What a user sees of a match, clocks left out."""
+    results = json.loads((out / "results.json").read_text())
+    results["player_exit"] = re.sub(r" in [0-9.]+ ms", "", results["player_exit"])  # a clock too
+    return {
+        "results": {key: value for key, value in results.items() if key not in CLOCKS},
+        "hands": (out / "hands.jsonl").read_text(),
+        "stderr": report.run.stderr if report.run is not None else None,
+    }
+
+
+def _both_ways(program: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, **kw: Any) -> MatchReport:
+    compiled = _play(program, tmp_path / "compiled", True, monkeypatch, **kw)
+    python = _play(program, tmp_path / "python", False, monkeypatch, **kw)
+    assert _seen(compiled, tmp_path / "compiled") == _seen(python, tmp_path / "python")
+    return compiled
+
+
+def test_example2_plays_the_same_hands_both_ways(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    report = _both_ways(BOTS / "example2.cpp", tmp_path, monkeypatch, hands=300)
+    assert report.scored and report.outcome.rate_used > 0 and report.outcome.raises > 0
+
+
+def test_odd_but_valid_replies_are_read_alike(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    program = tmp_path / "odd.py"
+    program.write_text(ODD_PLAYER)
+    report = _both_ways(program, tmp_path, monkeypatch, hands=150)
+    assert report.scored, report.fault
+    assert report.outcome.rate_queries > 50 and report.outcome.raises > 10
+    assert report.run is not None and b"thinking about" in report.run.stderr
+
+
+@pytest.mark.parametrize("case", sorted(FAULTS))
+def test_a_fault_is_found_and_worded_alike(
+    case: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    source, settings, kind = FAULTS[case]
+    program = tmp_path / "player.py"
+    program.write_text(source)
+    report = _both_ways(program, tmp_path, monkeypatch, **settings)
+    assert not report.scored
+    assert report.fault is not None
+    assert kind is None or report.fault.kind is kind, report.fault
