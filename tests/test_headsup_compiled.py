@@ -13,12 +13,15 @@ import textwrap
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 
+from arena.cards import derive_seed
 from arena.faults import FaultKind
 from arena.games.headsup import judge as judge_module
 from arena.games.headsup.match import HeadsUpSettings, MatchReport, play_headsup
 from arena.kernels import DISABLE, rollout_kernel
+from arena.kernels.headsup import default_rng_doubles
 
 pytestmark = pytest.mark.skipif(rollout_kernel() is None, reason="no C compiler: the Python loop runs alone")
 
@@ -167,3 +170,12 @@ def test_a_fault_is_found_and_worded_alike(
     assert not report.scored
     assert report.fault is not None
     assert kind is None or report.fault.kind is kind, report.fault
+
+
+def test_bobs_generator_in_the_loop_is_numpys_default_rng() -> None:
+    kernel = rollout_kernel()
+    assert kernel is not None
+    edges = [0, 1, 2**32 - 1, 2**32, 2**63, 2**64 - 1]
+    seeds = edges + [derive_seed(11, "headsup", "bob", hand) for hand in range(1, 2001)]
+    for seed in seeds:
+        assert default_rng_doubles(kernel, seed, 40) == np.random.default_rng(seed).random(40).tolist(), seed
