@@ -9,6 +9,9 @@ from __future__ import annotations
 
 import json
 import re
+import signal
+import subprocess
+import sys
 import textwrap
 from pathlib import Path
 from typing import Any
@@ -179,3 +182,47 @@ def test_bobs_generator_in_the_loop_is_numpys_default_rng() -> None:
     seeds = edges + [derive_seed(11, "headsup", "bob", hand) for hand in range(1, 2001)]
     for seed in seeds:
         assert default_rng_doubles(kernel, seed, 40) == np.random.default_rng(seed).random(40).tolist(), seed
+
+
+def test_ctrl_c_stops_a_match_while_the_loop_waits_for_the_player(tmp_path: Path) -> None:
+    """SIGINT reaches the judge mid-hand, not when the 65 s reply wait or the block of hands ends."""
+    player = tmp_path / "stalls.py"
+    player.write_text("import sys\nsys.stdin.read()\n")
+    harness = tmp_path / "harness.py"
+    harness.write_text(
+        textwrap.dedent(
+            """
+            import sys
+            from pathlib import Path
+            from arena.games.headsup.match import HeadsUpSettings, play_headsup
+            from arena.kernels import headsup
+
+            real = headsup.HandLoop.play
+
+            def play(self, *args):
+                print("playing", flush=True)
+                return real(self, *args)
+
+            headsup.HandLoop.play = play
+            try:
+                play_headsup(Path(sys.argv[1]), HeadsUpSettings(hands=10, seed=1, time_limit_s=60))
+            except KeyboardInterrupt:
+                print("interrupted", flush=True)
+                sys.exit(130)
+            """
+        )
+    )
+    child = subprocess.Popen(
+        [sys.executable, str(harness), str(player)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
+    try:
+        assert child.stdout is not None
+        assert child.stdout.readline() == "playing\n"
+        child.send_signal(signal.SIGINT)
+        out, err = child.communicate(timeout=30)
+    finally:
+        if child.poll() is None:  # it did not stop: leave nothing behind
+            child.kill()
+            child.wait()
+    assert child.returncode == 130, err
+    assert out == "interrupted\n"

@@ -127,6 +127,11 @@ class BobPolicy:
         """True when this Bob rolls out with ``outcomes``, ``rollouts`` at a time."""
         return self._outcomes is outcomes and self._rollouts == rollouts
 
+    def counts(self, bob: Sequence[int], board: Sequence[int], rng: np.random.Generator) -> tuple[int, int]:
+        """(wins, ties) of Bob's rollouts from ``rng``."""
+        results = self._outcomes(bob, board, self._rollouts, rng)
+        return int(np.count_nonzero(results > 0)), int(np.count_nonzero(results == 0))
+
     def estimate(
         self,
         *,
@@ -138,9 +143,7 @@ class BobPolicy:
         rng: np.random.Generator,
     ) -> BobEstimate:
         """Bob's two expected values for a raise of ``raise_by`` into ``pot`` (before the raise)."""
-        results = self._outcomes(bob, board, self._rollouts, rng)
-        wins = int(np.count_nonzero(results > 0))
-        ties = int(np.count_nonzero(results == 0))
+        wins, ties = self.counts(bob, board, rng)
         losses = self._rollouts - wins - ties
         final_pot = pot + 2 * raise_by
         after_call = bob_stack - raise_by - START_STACK

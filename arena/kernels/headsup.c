@@ -102,7 +102,8 @@ void arena_default_rng_doubles(uint64_t seed, int64_t count, double *out) {
 
 /* ---- the match ---- */
 
-enum { FAULT_NONE, FAULT_TIMEOUT, FAULT_NO_ANSWER, FAULT_PROTOCOL, FAULT_INVALID_RAISE, FAULT_RATE_BUDGET };
+enum { FAULT_NONE, FAULT_TIMEOUT, FAULT_NO_ANSWER, FAULT_PROTOCOL, FAULT_INVALID_RAISE, FAULT_RATE_BUDGET, FAULT_SIGNAL };
+#define INTERRUPTED (-3) /* a signal came: back to Python, whose handler decides (Ctrl-C ends the match) */
 enum { REPLY_RATE, REPLY_CHECK, REPLY_FOLD, REPLY_RAISE, REPLY_MALFORMED = -1 };
 enum { MOVE_CHECK = 1, MOVE_FOLD, MOVE_RAISE };
 enum { BOB_CALL = 1, BOB_FOLD };
@@ -153,7 +154,8 @@ __attribute__((format(printf, 2, 3))) static void say(match_t *m, const char *fo
     if (written >= 0 && written < room) m->output_len += written;
 }
 
-/* Send the waiting lines, waiting no later than ``deadline`` for room in the pipe; 0, or -1 past it. */
+/* Send the waiting lines, waiting no later than ``deadline`` for room in the pipe; 0, -1 past it, or
+ * INTERRUPTED. */
 static int flush(match_t *m, int64_t deadline) {
     int64_t sent = 0;
     while (sent < m->output_len && !m->stdin_closed) {
@@ -161,7 +163,8 @@ static int flush(match_t *m, int64_t deadline) {
         int64_t left = deadline - now_ns();
         if (left <= 0) return -1;
         int ready = poll(&room, 1, (int)((left + 999999) / 1000000));
-        if (ready < 0 && errno != EINTR) m->stdin_closed = 1;
+        if (ready < 0 && errno == EINTR) return INTERRUPTED;
+        if (ready < 0) m->stdin_closed = 1;
         if (ready <= 0) continue;
         ssize_t n = write(m->to_player, m->output + sent, (size_t)(m->output_len - sent));
         if (n > 0) sent += n;
@@ -185,7 +188,7 @@ static void take_errors(match_t *m) {
 
 /* The length of the next line from the player, which starts the input buffer (the caller takes it out
  * with consume), or -1 for none: past the deadline, output closed, or more than output_cap bytes
- * without a newline. */
+ * without a newline; INTERRUPTED when a signal came. */
 static int64_t next_line(match_t *m, int64_t deadline) {
     for (;;) {
         uint8_t *newline = memchr(m->input, '\n', (size_t)m->input_len);
@@ -195,6 +198,7 @@ static int64_t next_line(match_t *m, int64_t deadline) {
         if (left <= 0) return -1;
         struct pollfd watch[2] = {{m->from_player, POLLIN, 0}, {m->player_errors, POLLIN, 0}};
         int ready = poll(watch, m->player_errors >= 0 ? 2 : 1, (int)((left + 999999) / 1000000));
+        if (ready < 0 && errno == EINTR) return INTERRUPTED;
         if (ready <= 0) continue;
         if (watch[0].revents) {
             if (m->input_cap - m->input_len < READ_CHUNK) { /* cannot happen: input_cap > output_cap + chunk */
@@ -244,9 +248,15 @@ static int plain_reply(const uint8_t *line, int64_t length, int64_t *value) {
 /* Flush, then wait for one reply and read it: a REPLY_* kind, or -1 with m->fault set. */
 static int reply(match_t *m, int round, int64_t *value) {
     int64_t start = now_ns(), deadline = start + m->reply_wait_ns;
-    int64_t length = flush(m, deadline) == 0 ? next_line(m, deadline) : -1;
+    int flushed = flush(m, deadline);
+    int64_t length = flushed == 0 ? next_line(m, deadline) : flushed;
     int64_t waited = now_ns() - start;
     m->think_s += (double)waited / 1e9;
+    if (length == INTERRUPTED) {
+        m->fault = FAULT_SIGNAL;
+        m->fault_round = round;
+        return -1;
+    }
     if (length < 0) {
         m->fault = waited >= m->reply_wait_ns ? FAULT_TIMEOUT : FAULT_NO_ANSWER;
         m->fault_round = round;

@@ -10,6 +10,7 @@ from __future__ import annotations
 import ctypes
 from collections.abc import Callable, Sequence
 from enum import IntEnum
+from typing import NamedTuple
 
 import numpy as np
 
@@ -29,6 +30,7 @@ class Fault(IntEnum):
     PROTOCOL = 3
     INVALID_RAISE = 4
     RATE_BUDGET = 5
+    SIGNAL = 6  # a signal interrupted the loop mid-hand (its Python handler runs when the loop returns)
 
 
 class Reply(IntEnum):
@@ -55,7 +57,7 @@ _Rounds = ctypes.c_int32 * ROUNDS
 ParseFn = ctypes.CFUNCTYPE(ctypes.c_int32, ctypes.c_void_p, ctypes.c_int64, ctypes.POINTER(ctypes.c_int64))
 
 
-class HandRecord(ctypes.Structure):
+class _HandRecord(ctypes.Structure):
     """``hand_t``: one finished hand's moves, Bob's answers and rollout counts, RATE tallies, profit."""
 
     _fields_ = [
@@ -68,6 +70,46 @@ class HandRecord(ctypes.Structure):
         ("bob_moves", _Rounds),
         ("bob_wins", _Rounds),
         ("bob_ties", _Rounds),
+    ]
+
+
+_WORDS = ctypes.sizeof(_HandRecord) // 4  # a record read as int32 words: 3, padding, 2 for the int64, 5 x 4
+
+
+class LoopHand(NamedTuple):
+    """A finished hand as the loop recorded it (per decision: Alice's move, amount, Bob's answer, counts)."""
+
+    delta: int
+    decisions: int
+    rate_queries: int
+    rate_samples: int
+    moves: list[int]
+    amounts: list[int]
+    bob_moves: list[int]
+    bob_wins: list[int]
+    bob_ties: list[int]
+
+
+def _hands(records: ctypes.Array[_HandRecord], count: int) -> list[LoopHand]:
+    """The first ``count`` records as Python values (read as int32 words at once: no ctypes per field)."""
+    rows = (
+        np.frombuffer(memoryview(records), dtype=np.int32, count=count * _WORDS)
+        .reshape(count, _WORDS)
+        .tolist()
+    )
+    return [
+        LoopHand(
+            row[0],
+            row[1],
+            row[2],
+            row[4] & 0xFFFFFFFF | row[5] << 32,
+            row[6:10],
+            row[10:14],
+            row[14:18],
+            row[18:22],
+            row[22:26],
+        )
+        for row in rows
     ]
 
 
@@ -189,18 +231,18 @@ class HandLoop:
         value[0] = number
         return int(kind)
 
-    def play(self, first_hand: int, cards: bytes, bob_seeds: Sequence[int]) -> list[HandRecord]:
+    def play(self, first_hand: int, cards: bytes, bob_seeds: Sequence[int]) -> list[LoopHand]:
         """Play ``len(bob_seeds)`` hands from ``first_hand`` (9 cards each in ``cards``); their records.
 
         Fewer records than hands when a fault stopped the loop (see :attr:`match` ``.fault``).
         """
         count = len(bob_seeds)
-        records = (HandRecord * count)()
+        records = (_HandRecord * count)()
         seeds = (ctypes.c_uint64 * count)(*bob_seeds)
         with self._rate_rng.bit_generator.lock:
             at = ctypes.addressof
             done = self._play(at(self.match), first_hand, count, cards, at(seeds), at(records))
-        return list(records[:done])
+        return _hands(records, done)
 
     def queue(self, text: bytes) -> None:
         """Put ``text`` ahead of the loop's own lines (sent at the next reply)."""

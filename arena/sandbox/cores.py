@@ -24,6 +24,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 DISABLE = "ARENA_ALL_CORES"
+_outside: list[set[int]] = []  # the CPUs of the blocks being pinned, innermost last
 
 
 def claims_folder() -> Path:
@@ -73,9 +74,21 @@ def one_core(folder: Path | None = None) -> Iterator[int | None]:
         yield None
         return
     fd, cpu = claim
+    _outside.append(set(allowed))
     try:
         os.sched_setaffinity(0, {cpu})
         yield cpu
     finally:
+        _outside.pop()
         os.sched_setaffinity(0, allowed)
         os.close(fd)
+
+
+def spread() -> None:
+    """Let the calling thread run on every CPU its pinned creator could use before :func:`one_core`.
+
+    For a thread of arena's own that works beside the pinned chain (the heads-up judge replays hands
+    while the compiled loop plays the next ones), not for anything that starts a program.
+    """
+    if _outside:
+        os.sched_setaffinity(0, _outside[-1])

@@ -12,6 +12,7 @@ the match loudly. A fault comes back as a code and is worded by the judge, as on
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -27,22 +28,20 @@ from arena.engines.headsup import (
     HandCards,
     HeadsUpHand,
     Move,
-    Outcomes,
 )
 from arena.errors import ArenaError
 from arena.games.headsup import protocol
 from arena.games.headsup.streams import DECK_BLOCK
 from arena.kernels import rollout_kernel
-from arena.kernels.headsup import BOB_CALL, Fault, HandLoop, Reply
-from arena.kernels.headsup import HandRecord as LoopRecord
+from arena.kernels.headsup import BOB_CALL, Fault, HandLoop, LoopHand, Reply
 from arena.kernels.headsup import Move as LoopMove
 from arena.rollouts import rollout_outcomes, win_tie_rates
 from arena.sandbox import Session
+from arena.sandbox.cores import spread
 
 if TYPE_CHECKING:
     from arena.games.headsup.judge import Judge, _Ended
 
-_OUTCOMES = np.array([1, 0, -1], dtype=np.int8)
 _UNUSED = np.random.default_rng(0)  # Bob's generator in a replay: his counts are recorded, nothing is drawn
 
 
@@ -109,24 +108,43 @@ def play_compiled(
     loop.give_input(bytes(session.buffer))
     session.buffer.clear()
     loop.queue(pending)
+    # The rules replay a block of hands while the loop plays the next one: on another CPU when one is free.
+    replays = ThreadPoolExecutor(max_workers=1, thread_name_prefix="headsup-replay", initializer=spread)
     try:
+        done: list[Future[None]] = []
         for first in range(1, config.hands + 1, DECK_BLOCK):
             numbers = range(first, min(first + DECK_BLOCK, config.hands + 1))
             decks = [deck_for(config.seed, number)[:9] for number in numbers]
             seeds = [derive_seed(config.seed, "headsup", "bob", number) for number in numbers]
-            records = loop.play(first, bytes(card for deck in decks for card in deck), seeds)
+            hands = loop.play(first, bytes(card for deck in decks for card in deck), seeds)
             _tally(judge, loop)
-            for number, deck, record in zip(numbers, decks, records, strict=False):
-                finished(number, _replay(number, deck, record), record.rate_queries, record.rate_samples)
+            done.append(replays.submit(_replay_block, numbers, decks, hands, finished))
             if loop.match.fault != Fault.NONE:
-                raise _fault(judge, loop, first + len(records), parser)
+                break
+        for block in done:
+            block.result()  # in order: each hand heard, or a disagreement raised
+        if loop.match.fault == Fault.SIGNAL:  # its handler let the match go on: the hand cannot resume
+            raise ArenaError("a signal interrupted the heads-up judge in the middle of a hand")
+        if loop.match.fault != Fault.NONE:
+            raise _fault(judge, loop, numbers[0] + len(hands), parser)
     finally:
+        replays.shutdown(wait=True, cancel_futures=True)
         session.buffer += loop.take_input()
         session.stderr += loop.take_errors()
         session.eof = session.eof or bool(loop.match.eof)
         if loop.match.stdin_closed and session.stdin_w >= 0:
             session.close_stdin()
         judge.queue_sent(loop.take_output())
+
+
+def _replay_block(
+    numbers: range,
+    decks: list[Sequence[int]],
+    hands: list[LoopHand],
+    finished: Callable[[int, HeadsUpHand, int, int], None],
+) -> None:
+    for number, deck, hand in zip(numbers, decks, hands, strict=False):
+        finished(number, _replay(number, deck, hand), hand.rate_queries, hand.rate_samples)
 
 
 def _tally(judge: Judge, loop: HandLoop) -> None:
@@ -148,12 +166,19 @@ def _fault(judge: Judge, loop: HandLoop, hand: int, parser: _Parser) -> _Ended:
     return judge.over_budget(match.fault_value, hand, round_)
 
 
-def _recorded(outcomes: np.ndarray) -> Outcomes:
-    """Bob's rollouts as the loop drew them."""
-    return lambda *_: outcomes
+class _RecordedBob(BobPolicy):
+    """Bob with the rollout counts the loop drew: the rules decide from them as from his own."""
+
+    def __init__(self, wins: int, ties: int) -> None:
+        super().__init__(rollout_outcomes)
+        self._counts = wins, ties
+
+    def counts(self, bob: Sequence[int], board: Sequence[int], rng: np.random.Generator) -> tuple[int, int]:
+        """The loop's counts; nothing is drawn."""
+        return self._counts
 
 
-def _replay(number: int, deck: Sequence[int], loop_record: LoopRecord) -> HeadsUpHand:
+def _replay(number: int, deck: Sequence[int], loop_record: LoopHand) -> HeadsUpHand:
     """The hand played again by the rules engine from the loop's record, which it checks."""
     state = HeadsUpHand(HandCards.from_deck(deck))
     for decision in range(loop_record.decisions):
@@ -163,8 +188,7 @@ def _replay(number: int, deck: Sequence[int], loop_record: LoopRecord) -> HeadsU
         elif move == LoopMove.FOLD:
             state.fold()
         else:
-            wins, ties = loop_record.bob_wins[decision], loop_record.bob_ties[decision]
-            bob = BobPolicy(_recorded(np.repeat(_OUTCOMES, [wins, ties, BOB_ROLLOUTS - wins - ties])))
+            bob = _RecordedBob(loop_record.bob_wins[decision], loop_record.bob_ties[decision])
             answer = state.raise_(loop_record.amounts[decision], bob, _UNUSED)[1]
             assert isinstance(answer, BobActed)
             if (answer.move is Move.CALL) != (loop_record.bob_moves[decision] == BOB_CALL):
