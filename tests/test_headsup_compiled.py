@@ -8,6 +8,7 @@ hand's log line, the results (but for clocks), the fault with its reason, the pl
 from __future__ import annotations
 
 import json
+import os
 import re
 import signal
 import subprocess
@@ -23,8 +24,9 @@ from arena.cards import derive_seed
 from arena.faults import FaultKind
 from arena.games.headsup import judge as judge_module
 from arena.games.headsup.match import HeadsUpSettings, MatchReport, play_headsup
+from arena.games.headsup.protocol import CARD_TEXT
 from arena.kernels import DISABLE, rollout_kernel
-from arena.kernels.headsup import default_rng_doubles
+from arena.kernels.headsup import Fault, HandLoop, Reply, default_rng_doubles
 
 pytestmark = pytest.mark.skipif(rollout_kernel() is None, reason="no C compiler: the Python loop runs alone")
 
@@ -226,3 +228,37 @@ def test_ctrl_c_stops_a_match_while_the_loop_waits_for_the_player(tmp_path: Path
             child.wait()
     assert child.returncode == 130, err
     assert out == "interrupted\n"
+
+
+def test_what_the_parser_raises_stops_the_loop_and_is_raised_again() -> None:
+    """A Ctrl-C that lands in the parser (called from C) must not be dropped by ctypes."""
+    kernel = rollout_kernel()
+    assert kernel is not None
+    to_player, from_judge = os.pipe()[::-1]
+    from_player, to_judge = os.pipe()
+    errors, errors_w = os.pipe()
+    os.write(to_judge, b"RATE  5\n")  # not in the plain form: the loop asks the parser
+
+    def parse(line: bytes) -> tuple[Reply, int]:
+        raise KeyboardInterrupt
+
+    loop = HandLoop(
+        kernel,
+        (to_player, from_player, errors),
+        reply_wait_s=5.0,
+        output_cap=65536,
+        errors_keep=65536,
+        rate_budget=1000,
+        rate_rng=np.random.default_rng(0),
+        rules=(100, 10, 100, (0, 3, 4, 5)),
+        card_text=CARD_TEXT,
+        parse=parse,
+    )
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            loop.play(1, bytes(range(9)), [7])
+        assert loop.match.fault == Fault.SIGNAL
+        assert os.read(from_judge, 1000).startswith(b"STATE 1 1 100 100 10 0\nALICE ")
+    finally:
+        for fd in (to_player, from_judge, from_player, to_judge, errors, errors_w):
+            os.close(fd)

@@ -104,7 +104,7 @@ void arena_default_rng_doubles(uint64_t seed, int64_t count, double *out) {
 
 enum { FAULT_NONE, FAULT_TIMEOUT, FAULT_NO_ANSWER, FAULT_PROTOCOL, FAULT_INVALID_RAISE, FAULT_RATE_BUDGET, FAULT_SIGNAL };
 #define INTERRUPTED (-3) /* a signal came: back to Python, whose handler decides (Ctrl-C ends the match) */
-enum { REPLY_RATE, REPLY_CHECK, REPLY_FOLD, REPLY_RAISE, REPLY_MALFORMED = -1 };
+enum { REPLY_RATE, REPLY_CHECK, REPLY_FOLD, REPLY_RAISE, REPLY_MALFORMED = -1, REPLY_STOP = -2 };
 enum { MOVE_CHECK = 1, MOVE_FOLD, MOVE_RAISE };
 enum { BOB_CALL = 1, BOB_FOLD };
 #define ROUNDS 4
@@ -264,7 +264,13 @@ static int reply(match_t *m, int round, int64_t *value) {
     }
     int kind = plain_reply(m->input, length, value);
     if (kind == REPLY_MALFORMED) kind = m->parse(m->input, length, value); /* the judge's parser decides */
+    if (kind < REPLY_STOP || kind > REPLY_RAISE) kind = REPLY_STOP;
     consume(m, length);
+    if (kind == REPLY_STOP) { /* the parser raised (a signal's handler, say): Python raises it again */
+        m->fault = FAULT_SIGNAL;
+        m->fault_round = round;
+        return -1;
+    }
     if (kind == REPLY_MALFORMED) {
         m->fault = FAULT_PROTOCOL;
         m->fault_round = round;

@@ -41,6 +41,7 @@ class Reply(IntEnum):
     FOLD = 2
     RAISE = 3
     MALFORMED = -1
+    STOP = -2  # the callback raised: the loop stops and the exception is raised again in Python
 
 
 class Move(IntEnum):
@@ -187,6 +188,7 @@ class HandLoop:
         self._rate_rng = rate_rng  # the loop draws from its bit generator: keep it alive
         self._parse = ParseFn(self._parse_line)
         self._parse_python = parse
+        self._raised: BaseException | None = None  # what the parse callback raised, raised again after
         start, dead, rollouts, shown = rules
         generator = rate_rng.bit_generator
         bitgen = ctypes.pythonapi.PyCapsule_GetPointer
@@ -227,7 +229,11 @@ class HandLoop:
         )
 
     def _parse_line(self, address: int, length: int, value: ctypes._Pointer[ctypes.c_int64]) -> int:
-        kind, number = self._parse_python(ctypes.string_at(address, length))
+        try:
+            kind, number = self._parse_python(ctypes.string_at(address, length))
+        except BaseException as error:  # ctypes would drop it (a Ctrl-C, say): stop the loop, raise it after
+            self._raised = error
+            return int(Reply.STOP)
         value[0] = number
         return int(kind)
 
@@ -242,6 +248,9 @@ class HandLoop:
         with self._rate_rng.bit_generator.lock:
             at = ctypes.addressof
             done = self._play(at(self.match), first_hand, count, cards, at(seeds), at(records))
+        if self._raised is not None:
+            raised, self._raised = self._raised, None
+            raise raised
         return _hands(records, done)
 
     def queue(self, text: bytes) -> None:

@@ -67,6 +67,9 @@ class _Parser:
         except protocol.MalformedLine as error:
             self.error = error
             return Reply.MALFORMED, 0
+        except Exception as error:  # a line the parser chokes on is still the player's malformed line
+            self.error = protocol.MalformedLine(f"the line could not be read ({error})")
+            return Reply.MALFORMED, 0
         if isinstance(reply, protocol.RateRequest):
             return Reply.RATE, reply.samples
         kinds = {Move.CHECK: Reply.CHECK, Move.FOLD: Reply.FOLD, Move.RAISE: Reply.RAISE}
