@@ -237,6 +237,36 @@ def test_a_table_revealed_at_its_end_verifies_and_its_json_names_only_the_decks_
     assert capsys.readouterr().out.splitlines()[0].startswith("ok   table table: ")
 
 
+def test_a_checks_seat_tables_are_committed_and_verify_after_the_reveal(tmp_path: Path, capsys) -> None:
+    out = tmp_path / "check"
+    assert (
+        main(["check", str(PROGRAMS / "Checker.py"), "--deals", "2", "--seats", "3", "--out", str(out)]) == 0
+    )
+    capsys.readouterr()
+    tables = json.loads((out / COMMITMENT).read_text())["stages"]["check"]["tables"]
+    seats = sorted(tables)
+    assert len(seats) == 3 and seats[0] == "seat1" and seats[-1] == "seat6"
+    assert all(tables[seat] == {"deck": "check", "events": f"{seat}/events.jsonl"} for seat in seats)
+    assert main(["reveal", str(out)]) == 0
+    capsys.readouterr()
+    assert main(["verify", str(out)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines == [
+        *(f"ok   check {seat}: 2 deal(s) hold the cards of the committed deck" for seat in seats),
+        "3 of 3 table(s) verified",
+    ]
+    events = out / seats[1] / "events.jsonl"
+    first, *rest = events.read_text().splitlines(keepends=True)
+    record = json.loads(first)
+    hole = next(e for e in record["events"] if e["kind"] == "hole_cards")
+    taken = {c for e in record["events"] if e["kind"] == "hole_cards" for c in e["cards"]}
+    hole["cards"][0] = next(c for c in FULL_DECK if c not in taken)
+    events.write_text(json.dumps(record) + "\n" + "".join(rest))
+    assert main(["verify", str(out)]) == 1
+    failed = [line for line in capsys.readouterr().out.splitlines() if line.startswith("FAIL")]
+    assert len(failed) == 1 and failed[0].startswith(f"FAIL check {seats[1]}: deal 1 ")
+
+
 def test_a_known_seed_cannot_be_revealed(tmp_path: Path, capsys) -> None:
     args = ["table", str(PROGRAMS / "Checker.py"), str(PROGRAMS / "Shover.py"), "--out", str(tmp_path)]
     assert main([*args, "--seed", "3", "--reveal-at-end"]) == 2

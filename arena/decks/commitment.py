@@ -172,17 +172,32 @@ def commit(run_dir: Path, decks: StageDecks, tables: Sequence[TableDeck]) -> Non
     _write_json(path, document)
 
 
-def start_single_table(run_dir: Path, stage: str, *, key_file: Path | None, seed: int | None) -> StageDecks:
-    """The committed decks of a one-table run (``arena table``, ``arena check``) in ``run_dir``.
+def start_single_table(
+    run_dir: Path, stage: str, *, key_file: Path | None, seed: int | None, tables: Sequence[str] = ("",)
+) -> StageDecks:
+    """The committed decks of a run whose tables all deal the stage's one deck (``arena table``, ``arena
+    check``) in ``run_dir``.
 
     Each run deals anew: an earlier run's commitment in the folder is set aside and a fresh key is drawn
-    (unless the organiser gives one). The table is named after the stage and records ``events.jsonl``.
+    (unless the organiser gives one). ``tables`` are the tables' folders in ``run_dir``: ``""`` is one
+    table named after the stage recording ``events.jsonl``; a folder ``seat1`` is a table of that name
+    recording ``seat1/events.jsonl``. With none, the tables are committed later (:func:`commit_tables`).
     """
     discard_stage(run_dir, stage)
     decks = open_stage(run_dir, stage, key_file=key_file, seed=seed)
     decks.require_unrevealed()
-    commit(run_dir, decks, [TableDeck(stage, stage, "events.jsonl")])
+    commit_tables(run_dir, decks, tables)
     return decks
+
+
+def commit_tables(run_dir: Path, decks: StageDecks, folders: Sequence[str]) -> None:
+    """Commit tables dealing the stage's deck, one per folder (see :func:`start_single_table`)."""
+    stage = decks.stage
+    commit(
+        run_dir,
+        decks,
+        [TableDeck(folder or stage, stage, f"{folder}/events.jsonl".lstrip("/")) for folder in folders],
+    )
 
 
 def discard_stage(run_dir: Path, stage: str) -> None:

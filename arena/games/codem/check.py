@@ -23,7 +23,7 @@ from typing import Any
 
 from arena import untrusted
 from arena.cards import derive_seed
-from arena.decks.commitment import start_single_table
+from arena.decks.commitment import commit_tables, start_single_table
 from arena.errors import ConfigError
 from arena.faults import Fault
 from arena.games.codem.protocol import DEAL_FILE, INPUT_FILE, MONEY_FILE, help_files_left
@@ -189,10 +189,11 @@ def check_program(
     if problem is not None:
         raise ConfigError(f"{program.name}: the tournament would not play this file: {problem}")
     language = language_for(program)
-    decks = start_single_table(out, CHECK, key_file=deck_key, seed=seed)
+    decks = start_single_table(out, CHECK, key_file=deck_key, seed=seed, tables=())
     secret = decks.secret(CHECK)
     draw = seed if seed is not None else int.from_bytes(hashlib.sha256(secret or b"").digest()[:8], "big")
     tried = seats_to_try(seats, draw)
+    commit_tables(out, decks, [f"seat{seat}" for seat in tried])  # before the first card, as always
     rivals = opponents(program, against, out)
     fixed = {"build_cache": out / "builds", "seed": seed or 0, "table_secret": secret}
     config = TableConfig(**{**dict(config), **fixed})
