@@ -146,3 +146,36 @@ def test_an_interrupted_tournament_resumes(tmp_path: Path, number: int, code: in
     output = again.stdout.read()
     assert again.wait(timeout=WAIT_S) == 0, output
     assert (run / "standings.csv").read_text().startswith("rank,team,")
+
+
+def test_a_callers_handler_runs_first_and_is_put_back() -> None:
+    from arena.cli import _signals_as_exceptions
+    from arena.errors import Terminated
+
+    heard: list[int] = []
+
+    def callers(number: int, _frame: object) -> None:
+        heard.append(number)
+
+    before = signal.signal(signal.SIGTERM, callers)
+    try:
+        with pytest.raises(Terminated), _signals_as_exceptions() as seen:
+            signal.raise_signal(signal.SIGTERM)
+        assert heard == [signal.SIGTERM] and seen == [signal.SIGTERM]
+        assert signal.getsignal(signal.SIGTERM) is callers
+    finally:
+        signal.signal(signal.SIGTERM, before)
+
+
+def test_a_signal_ignored_when_arena_starts_stays_ignored() -> None:
+    """A command started in the background (or under nohup) ignores Ctrl-C; arena keeps it so."""
+    from arena.cli import _signals_as_exceptions
+
+    before = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        with _signals_as_exceptions() as seen:
+            signal.raise_signal(signal.SIGINT)
+        assert seen == []
+        assert signal.getsignal(signal.SIGINT) is signal.SIG_IGN
+    finally:
+        signal.signal(signal.SIGINT, before)

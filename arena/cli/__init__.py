@@ -28,6 +28,7 @@ import sqlite3
 import sys
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
+from types import FrameType
 from typing import NoReturn
 
 import pydantic
@@ -90,22 +91,33 @@ def _signals_as_exceptions() -> Iterator[list[int]]:
 
     A Ctrl-C reaches the whole process group, so a sandbox helper may die of it first and the command
     would see "the helper is gone": an error after a signal is reported as the interrupt it is.
+
+    The handlers found are kept: a signal ignored when arena starts stays ignored (a command started in
+    the background by a shell, or under ``nohup``), and a handler of the program that called :func:`main`
+    runs first, then arena stops. They are put back afterwards.
     """
     seen: list[int] = []
+    found = {number: signal.getsignal(number) for number in (signal.SIGINT, signal.SIGTERM)}
 
-    def interrupt(number: int, _frame: object) -> None:
+    def interrupt(number: int, frame: FrameType | None) -> None:
         seen.append(number)
+        earlier = found[signal.Signals(number)]
+        if callable(earlier) and earlier is not signal.default_int_handler:
+            earlier(number, frame)
         if HOLD.active:  # a line is being printed: it raises once the line is out
             HOLD.pending.append(number)
             return
         raise Terminated() if number == signal.SIGTERM else KeyboardInterrupt()
 
-    previous = {number: signal.signal(number, interrupt) for number in (signal.SIGINT, signal.SIGTERM)}
+    for number, handler in found.items():
+        if handler is not signal.SIG_IGN:
+            signal.signal(number, interrupt)
     try:
         yield seen
     finally:
-        for number, handler in previous.items():
-            signal.signal(number, handler)
+        for number, handler in found.items():
+            if handler is not None:  # None: set from outside Python, which cannot be put back
+                signal.signal(number, handler)
 
 
 def _flag(field: object) -> str:
