@@ -7,6 +7,7 @@ import signal
 from collections.abc import Iterator
 from pathlib import Path
 
+import psutil
 import pydantic
 import pytest
 
@@ -152,3 +153,30 @@ def _python(sandbox: Sandbox) -> list[str]:
     from arena.languages import python_interpreter
 
     return [str(python_interpreter(sandbox.isolation_level)), "-E", "-s", "-B"]
+
+
+@needs_namespaces
+def test_a_request_interrupted_before_its_reply_still_closes_cleanly(
+    open_root: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A Ctrl-C between a request and its reply leaves the helper's channel out of step: closing must not
+    read the stale reply as its own (a KeyError once), and must still end everything and copy the folder."""
+    with open_sandbox(open_root / "team", Limits()) as opened:
+        assert opened.run(["/bin/sh", "-c", "echo kept > note.txt"]).ok
+        helper = opened.helper_process
+        uid = opened.uid
+
+        def interrupted() -> None:
+            raise KeyboardInterrupt
+
+        monkeypatch.setattr(opened.channel, "receive", interrupted)
+        with pytest.raises(KeyboardInterrupt):
+            opened.start(["/bin/sleep", "4711"])
+        monkeypatch.undo()
+        assert opened.cut
+        with pytest.raises(SandboxError, match="interrupted before its reply"):
+            opened.start(["/bin/true"])  # the helper cannot be asked any more
+    assert helper.poll() is not None
+    assert (open_root / "team" / "note.txt").read_text() == "kept\n"
+    running = psutil.process_iter(["uids", "cmdline"])
+    assert [p for p in running if p.info["uids"] and p.info["uids"].real == uid] == []

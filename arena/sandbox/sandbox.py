@@ -45,6 +45,7 @@ class Sandbox:
         self.cgroup: SandboxCgroup | None = None
         self.sessions: list[Session] = []
         self.closed = False
+        self.cut = False  # a request was interrupted before its reply was read: the channel is out of step
         # Names (relative to the team folder) of the program and what its build made: never help files.
         self.build_products: set[str] = set()
         # What the copies in and out left behind (links, FIFOs, past the caps), for the table to record.
@@ -213,16 +214,17 @@ class Sandbox:
         finally:
             os.close(root)
 
-    def _copy_out(self) -> None:
+    def _copy_out(self, source: int | None = None) -> None:
         """Copy the team folder's regular files and folders into ``workdir``, within caps, links unfollowed.
 
-        Called once every process of the sandbox has ended, so nothing changes the tree meanwhile.
+        Called once every process of the sandbox has ended, so nothing changes the tree meanwhile;
+        ``source``, the team folder opened before its helper ended, is read (and closed) instead.
         """
         self.workdir.mkdir(parents=True, exist_ok=True)
         target = tree.open_folder(self.workdir)
         try:
             tree.empty(target)
-            source = tree.open_folder(self.folder)
+            source = tree.open_folder(self.folder) if source is None else source
             try:
                 self.dropped += tree.copy_tree(source, target, self._copy_caps())
             finally:
@@ -244,22 +246,33 @@ class Sandbox:
         finally:
             self.closed = True
         try:
-            self._request({"op": "quit"})
-            if self.isolation_level == isolation.NAMESPACES:
-                self._copy_out()
+            namespaced = self.isolation_level == isolation.NAMESPACES
+            if self.cut:  # no request can be trusted to get its own reply: end the helper by its channel,
+                folder = tree.open_folder(self.folder) if namespaced else None  # its box's folder kept open
+                self._end_helper()
+                if folder is not None:
+                    self._copy_out(folder)
+            else:
+                self._request({"op": "quit"})
+                if namespaced:
+                    self._copy_out()
         except (OSError, SandboxError) as error:
             # Closing never fails a table: what could not be copied out is recorded for it.
             self.dropped.append(tree.Stray("", f"the team folder could not be copied out ({error})"))
         finally:
-            self.channel.sock.close()
-            try:
-                self.helper_process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self.helper_process.kill()
-                self.helper_process.wait()
+            self._end_helper()
             if self.helper_process.stderr is not None:
                 self.helper_process.stderr.close()
             self._remove_cgroup()
+
+    def _end_helper(self) -> None:
+        """Close the helper's channel, which ends it (and, as PID 1 of the box, all in it); wait for it."""
+        self.channel.sock.close()
+        try:
+            self.helper_process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.helper_process.kill()
+            self.helper_process.wait()
 
     @property
     def helper_process(self) -> subprocess.Popen[bytes]:
@@ -291,11 +304,16 @@ class Sandbox:
     def _request(self, request: dict[str, Any], payload: bytes = b"") -> tuple[dict[str, Any], bytes, bytes]:
         if self.closed and request["op"] != "quit":
             raise SandboxError("the sandbox is closed")
+        if self.cut:
+            raise SandboxError("an earlier request to the sandbox helper was interrupted before its reply")
+        self.cut = True  # until the reply is read whole (a signal's exception may land in between)
         self.channel.send(request, payload)
         try:
-            return self.channel.receive()
+            reply = self.channel.receive()
         except SandboxError as error:
             raise SandboxError(f"{error}: {self._helper_stderr()}") from error
+        self.cut = False
+        return reply
 
     def _helper_stderr(self) -> str:
         if self.helper_process.poll() is None or self.helper_process.stderr is None:
@@ -592,7 +610,11 @@ class Session:
         if self.result is not None:
             return self.result
         self.close_stdin()
-        header, _, _ = self.sandbox._request({"op": "end", "id": self.session_id, "grace": SESSION_GRACE_S})
+        if self.sandbox.cut:  # the helper cannot be asked: the program ends with the sandbox, killed
+            header: dict[str, Any] = {"status": "killed", "signal": signal.SIGKILL}
+        else:
+            request = {"op": "end", "id": self.session_id, "grace": SESSION_GRACE_S}
+            header, _, _ = self.sandbox._request(request)
         header["wall_ms"] = (time.monotonic() - self.started) * 1000
         while True:
             try:
