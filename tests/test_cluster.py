@@ -19,6 +19,7 @@ from pathlib import Path
 
 import pytest
 
+from arena.faults import Fault
 from arena.tournament.cluster import ProgramContent
 from arena.tournament.host import TournamentSettings, run_tournament
 from arena.tournament.progress import Quiet
@@ -132,12 +133,16 @@ class DealWatch(Quiet):
         self.on_first_deal = on_first_deal
         self.fired = threading.Event()
         self.lines: list[str] = []
+        self.faults: list[tuple[str, str, str, int | None]] = []
 
     def note(self, message: str) -> None:
         self.lines.append(message)
 
     def cluster(self, *, workers: int, in_flight: int) -> None:
         self.lines.append(f"cluster: {workers} workers, {in_flight} in flight")
+
+    def fault(self, table: str, fault: Fault) -> None:
+        self.faults.append((table, fault.team, fault.kind.value, fault.deal))
 
     def advance(self, *, tables: int = 0, deals: int = 0) -> None:
         if deals and not tables and not self.fired.is_set():
@@ -156,6 +161,9 @@ def test_a_cluster_tournament_gives_the_rows_of_a_local_one(
     joined = [line for line in progress.lines if "joined" in line]
     assert len(joined) == 2 and all("all six toolchains" in line for line in joined)
     assert any(line.startswith("cluster: 2 workers") for line in progress.lines)
+    # The faults were shown as the tables recorded them, each once, as a local tournament shows them.
+    assert len(progress.faults) == sum(row[-1] for row in local_rows) > 0
+    assert {team for _, team, _, _ in progress.faults} >= {"Pr0005", "Pr0006"}
     # Each table's folder came back whole: events, deal files and every team's folder.
     for table in json.loads((run_dir / "results.json").read_text())["tables"]:
         folder = run_dir / "tables" / table["name"]

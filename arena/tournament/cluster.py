@@ -17,6 +17,7 @@ namespaces sandbox and every toolchain the table's programs need.
 from __future__ import annotations
 
 import hashlib
+import json
 import logging
 import os
 import queue
@@ -202,7 +203,8 @@ def play_remote(table: RemoteTable, runner: TableRunner) -> TableOutcome:
         folder = Path(work) / table.task.name
         folder.mkdir()
         on_deal = _deal_reporter(worker, table.topic, table.task.name)
-        result = runner(players, folder, config, on_deal=on_deal)
+        on_fault = _fault_reporter(worker, table.topic, table.task.name)
+        result = runner(players, folder, config, on_deal=on_deal, on_fault=on_fault)
         on_deal(None)
         return TableOutcome(table.task.name, result, archive=pack_table(folder))
 
@@ -222,9 +224,18 @@ def _deal_reporter(worker: Any, topic: str, name: str) -> Callable[[int | None],
         now = time.monotonic()
         if number is None or now - last["sent"] >= DEAL_REPORT_EVERY_S:
             last["sent"] = now
-            worker.log_event(topic, (name, last["deal"]))
+            worker.log_event(topic, ("deal", name, last["deal"]))
 
     return on_deal
+
+
+def _fault_reporter(worker: Any, topic: str, name: str) -> Callable[[Fault], None]:
+    """A table's ``on_fault`` that publishes each fault as it is recorded."""
+
+    def on_fault(fault: Fault) -> None:
+        worker.log_event(topic, ("fault", name, json.dumps(fault.to_dict())))  # msgpack takes text
+
+    return on_fault
 
 
 class ClusterPool:
@@ -239,12 +250,14 @@ class ClusterPool:
             raise ConfigError(f"cannot reach the Dask scheduler at {scheduler}: {error}") from None
         self.scheduler = scheduler
         self.reports: queue.SimpleQueue[tuple[str, int]] = queue.SimpleQueue()
+        self.fault_reports: queue.SimpleQueue[tuple[str, Fault]] = queue.SimpleQueue()
+        self.faults_shown: set[tuple[str, str]] = set()  # a table played again reports its faults again
         self.joined: queue.SimpleQueue[tuple[str, Capabilities]] = queue.SimpleQueue()
         self.topic = f"arena-deals-{secrets.token_hex(8)}"
         self.capabilities: dict[str, Capabilities] = {}
         self.shown: tuple[int, int] | None = None
         self.executor = self.client.get_executor(pure=False)
-        self.client.subscribe_topic(self.topic, lambda event: self.reports.put(tuple(event[1])))
+        self.client.subscribe_topic(self.topic, self._heard)
         self.client.subscribe_topic(WORKERS_TOPIC, self._joined)
         try:
             self.client.wait_for_workers(1, timeout=JOIN_TIMEOUT_S)
@@ -255,6 +268,14 @@ class ClusterPool:
         for address, capabilities in self.client.run(worker_capabilities).items():
             self.capabilities[address] = capabilities
             progress.note(describe(address, capabilities))
+
+    def _heard(self, event: tuple[float, tuple[Any, ...]]) -> None:
+        """A worker's report: a table's deal count, or a fault as its table recorded it."""
+        what, name, value = event[1]
+        if what == "fault":
+            self.fault_reports.put((str(name), Fault.from_dict(json.loads(value))))
+        else:
+            self.reports.put((str(name), int(value)))
 
     def _joined(self, event: tuple[float, dict[str, Any]]) -> None:
         message = event[1]
@@ -286,8 +307,16 @@ class ClusterPool:
         return reports
 
     def faults(self) -> list[tuple[str, Fault]]:
-        """Nothing: on a cluster a table's faults arrive with its result (and the summary after play)."""
-        return []
+        """The faults the workers' tables recorded since the last call, each once (a table played again
+        after its worker died reports the same faults again)."""
+        faults = []
+        while not self.fault_reports.empty():
+            name, fault = self.fault_reports.get()
+            key = (name, json.dumps(fault.to_dict(), sort_keys=True))
+            if key not in self.faults_shown:
+                self.faults_shown.add(key)
+                faults.append((name, fault))
+        return faults
 
     def poll(self, progress: Progress) -> None:
         """Announce workers that joined; report workers connected and tables in flight."""
