@@ -28,6 +28,7 @@ from arena.engines.nlhe.events import Street as Street
 from arena.errors import FormatError
 
 COLUMN = 15
+_CELL = f"{{:<{COLUMN}}}"  # a cell: its text left-aligned in COLUMN characters
 BETTING_STREETS = (Street.PRE_FLOP, Street.FLOP, Street.TURN, Street.RIVER)
 _WORD = {
     ActionKind.FOLD: "Fold",
@@ -39,7 +40,8 @@ _WORD = {
 
 
 def _grid(cells: Iterable[object]) -> str:
-    return "".join(str(c).ljust(COLUMN) for c in cells).rstrip()
+    values = list(cells)
+    return (_CELL * len(values)).format(*values).rstrip()
 
 
 def _key_line(label: str, value: object) -> str:
