@@ -122,10 +122,12 @@ class FileTransport:
         """Write one protocol file as root's: rewrite our own file, or replace whatever stands there."""
         held = self.held.get(name)
         if held is not None:
-            if os.fstat(held).st_nlink == 1:  # still our file, by that one name: rewritten in place
+            info = os.fstat(held)
+            if info.st_nlink == 1:  # still our file, by that one name: rewritten in place
                 if data:
                     os.pwrite(held, data, 0)
-                os.ftruncate(held, len(data))
+                if info.st_size > len(data) or not data:  # else the write covered all it held
+                    os.ftruncate(held, len(data))
                 return
             del self.held[name]
             self.sandbox.release(held)
