@@ -122,7 +122,9 @@ def police(root: int, limits: Limits, *, protected: Collection[str], program_uid
 
 SETTLED_NS = 2_000_000_000
 """A file whose status last changed this long before a snapshot read it is not read again while its inode,
-size, modification and status-change times stay as they were."""
+size, modification and status-change times stay as they were. Longer than the kernel's coarse clock step
+(a jiffy) plus the coarsest timestamps a team folder's file system may keep (whole seconds), so a later
+change cannot leave the status-change time as it was."""
 
 Stamp = tuple[int, int, int, int]
 """A regular file's inode, size, modification and status-change times (ns)."""
