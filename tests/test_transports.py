@@ -11,8 +11,17 @@ import pytest
 
 from arena.errors import SandboxError
 from arena.languages import python_interpreter
-from arena.sandbox import NAMESPACES, RLIMITS_ONLY, Limits, RunStatus, Sandbox, open_sandbox, tree
-from arena.sandbox.team_folder import Policed, police
+from arena.sandbox import (
+    NAMESPACES,
+    RLIMITS_ONLY,
+    Limits,
+    RunStatus,
+    Sandbox,
+    open_sandbox,
+    team_folder,
+    tree,
+)
+from arena.sandbox.team_folder import Policed, police, snapshot
 from arena.transports import FileTransport, LineTransport
 
 from support.sandbox import TINY, build, needs_namespaces, processes_of
@@ -132,3 +141,40 @@ def test_the_runners_count_of_help_files_is_the_policing_one(open_root: Path) ->
                 assert reply.run.help_files == reply.help_files
                 counted += 1
         assert policed > 0 and (counted > 0 or not sandbox.has_runner), (policed, counted)
+
+
+def test_help_file_snapshots_read_again_only_what_changed(
+    sandbox: Sandbox, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A snapshot takes settled files whose stamp did not change from the last one: after every decision of a
+    program changing its help files (same-size rewrites with the old times put back, appends, removals, files
+    turned into folders), it holds the files a fresh read finds, and unchanged files are not read again."""
+    monkeypatch.setattr(team_folder, "SETTLED_NS", 50_000_000)  # past the clock's coarse steps, within a test
+    reads: list[str] = []
+    read = team_folder._read
+
+    def counted(root: int, entry: tree.Entry) -> bytes | None:
+        reads.append(entry.path)
+        return read(root, entry)
+
+    monkeypatch.setattr(team_folder, "_read", counted)
+    built = build(sandbox, TINY / "Rewriter.py")
+    transport = FileTransport(sandbox, built.run_argv, protected=built.products)
+    taken = 0
+    for decision in range(60):
+        reply = transport.exchange({**INPUTS, "inputf.txt": f"seed {decision}"})
+        assert reply.ok, reply
+        reads.clear()
+        kept = transport.help_files_snapshot(1 << 20)
+        assert kept is not None
+        taken += sum(1 for data in kept.values() if data is not None) - len(reads)
+        root = tree.open_folder(sandbox.folder)
+        try:
+            protected = transport.protected | transport.owned | sandbox.build_products
+            fresh = snapshot(
+                root, sandbox.limits, protected=protected, program_uid=sandbox.uid, cap_bytes=1 << 20
+            )
+        finally:
+            os.close(root)
+        assert kept == fresh.files, decision
+    assert taken > 0

@@ -50,6 +50,7 @@ class Runner:
         self.session = session
         self.poller = select.poll()
         self.poller.register(session.stdout_r, select.POLLIN)
+        self._last: tuple[tuple[str, ...], frozenset[str], str, bytes] | None = None  # see _names
         line = session.read_line(START_TIMEOUT_S)
         if line != "ready":
             problem = session.close().stderr.decode(errors="replace").strip()
@@ -69,12 +70,11 @@ class Runner:
 
         Raises :class:`SandboxError` when the runner does not answer in time or answers nonsense.
         """
-        blob = b"".join(os.fsencode(item) + b"\0" for item in argv)
-        names = b"".join(os.fsencode(name) + b"\0" for name in arenas_files)
         budget_us = -1 if budget_ms is None else int(budget_ms * 1000)
         cpu = -1 if cpu_s is None else cpu_s
-        head = f"{int(wall_s * 1e6)} {budget_us} {cpu} {out_cap} {len(blob)} {len(names)}\n".encode()
-        if not self.session.send_bytes(head + blob + names):
+        sizes, tail = self._names(argv, arenas_files)
+        head = f"{int(wall_s * 1e6)} {budget_us} {cpu} {out_cap} {sizes}\n".encode()
+        if not self.session.send_bytes(head + tail):
             raise SandboxError("arena's runner is gone")
         status, numbers, detail, out, err = self._receive(time.monotonic() + wall_s + REPLY_GRACE_S)
         code, sig, wall_us, cpu_us, maxrss, dirty, help_files = numbers
@@ -90,6 +90,15 @@ class Runner:
             "help_files": help_files if help_files >= 0 else None,
         }
         return header, out, err
+
+    def _names(self, argv: Sequence[str], arenas_files: Collection[str]) -> tuple[str, bytes]:
+        """The request's sizes field and its NUL-separated argv and names, encoded once while they repeat."""
+        argv = tuple(argv)
+        if self._last is None or self._last[0] != argv or self._last[1] != arenas_files:
+            blob = b"".join(os.fsencode(item) + b"\0" for item in argv)
+            names = b"".join(os.fsencode(name) + b"\0" for name in arenas_files)
+            self._last = (argv, frozenset(arenas_files), f"{len(blob)} {len(names)}", blob + names)
+        return self._last[2], self._last[3]
 
     def _receive(self, deadline: float) -> tuple[str, list[int], bytes, bytes, bytes]:
         """The reply's status, its numbers, its detail line, stdout and stderr (one read, usually)."""

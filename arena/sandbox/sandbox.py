@@ -389,8 +389,8 @@ class Sandbox:
         if header.pop("dirty"):
             self.sweep()  # something the runner leaves to the helper (a folder in /tmp, ...)
         help_files = header.pop("help_files")
-        result = self._result(header, out, err, wall, budget_ms)
-        return dataclasses.replace(result, help_files=help_files) if isinstance(help_files, int) else result
+        counted = help_files if isinstance(help_files, int) else None
+        return self._result(header, out, err, wall, budget_ms, help_files=counted)
 
     def rerun(self, argv: Sequence[str], limit: float, used_s: float, problem: str) -> RunResult:
         """Run a decision again through the helper after arena's machinery failed during it, with the CPU
@@ -422,7 +422,14 @@ class Sandbox:
         return limit_s, None
 
     def _result(
-        self, header: dict[str, Any], out: bytes, err: bytes, wall: float, budget_ms: float | None = None
+        self,
+        header: dict[str, Any],
+        out: bytes,
+        err: bytes,
+        wall: float,
+        budget_ms: float | None = None,
+        *,
+        help_files: int | None = None,
     ) -> RunResult:
         status_text = header["status"]
         sig = header.get("signal")
@@ -460,6 +467,7 @@ class Sandbox:
             stderr=err,
             wall_limit_s=wall,
             limit_detail=detail,
+            help_files=help_files,
         )
 
     def _oom_happened(self) -> bool:

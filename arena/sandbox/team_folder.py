@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 import stat
+import time
 from collections.abc import Collection
 from dataclasses import dataclass
 from enum import StrEnum, unique
@@ -119,36 +120,83 @@ def police(root: int, limits: Limits, *, protected: Collection[str], program_uid
     return Policed(len(kept) - len(removed), tuple(breaches))
 
 
+SETTLED_NS = 2_000_000_000
+"""A file whose status last changed this long before a snapshot read it is not read again while its inode,
+size, modification and status-change times stay as they were. Longer than the kernel's coarse clock step
+(a jiffy) plus the coarsest timestamps a team folder's file system may keep (whole seconds), so a later
+change cannot leave the status-change time as it was."""
+
+Stamp = tuple[int, int, int, int]
+"""A regular file's inode, size, modification and status-change times (ns)."""
+
+
+@dataclass(frozen=True)
+class HelpFiles:
+    """A snapshot of a team's help files: each file's bytes (a folder: None) by its ``/``-joined path (None
+    when they exceed the cap), and the bytes of settled files by their stamps, for the next snapshot.
+
+    A program can set a file's times but never its status-change time (ctime): any change of its bytes
+    sets that to the clock's present reading. So a file whose ctime was already ``SETTLED_NS`` old when it
+    was read (older than the clock's coarse granularity) and whose stamp is unchanged still holds the bytes
+    read then.
+    """
+
+    files: dict[str, bytes | None] | None
+    settled: dict[str, tuple[Stamp, bytes]]
+
+
 def snapshot(
-    root: int, limits: Limits, *, protected: Collection[str], program_uid: int | None, cap_bytes: int
-) -> dict[str, bytes | None] | None:
+    root: int,
+    limits: Limits,
+    *,
+    protected: Collection[str],
+    program_uid: int | None,
+    cap_bytes: int,
+    previous: HelpFiles | None = None,
+) -> HelpFiles:
     """The help files in the open folder ``root`` as they are: each file's bytes (a folder: None) by its
     ``/``-joined path, read beneath ``root`` without following links; None when they exceed ``cap_bytes``.
+
+    The folder must not change while it is read (no program runs). Files settled in ``previous`` (see
+    :class:`HelpFiles`) whose stamp is unchanged are taken from it instead of being read again.
     """
+    known = previous.settled if previous is not None else {}
     scan = tree.scan(
         root,
         max_depth=limits.folder_depth,
         skip=lambda name, info: _is_arenas(name, info, protected, program_uid),
     )
     if sum(entry.size for entry in scan.entries) > cap_bytes:
-        return None
+        return HelpFiles(None, known)
+    settled_before = time.time_ns() - SETTLED_NS
     found: dict[str, bytes | None] = {}
+    settled: dict[str, tuple[Stamp, bytes]] = {}
     for entry in scan.entries:
         if entry.is_dir:
             found[entry.path] = None
             continue
-        parent, _, name = entry.path.rpartition("/")
-        try:
-            folder = tree.open_beneath(root, parent)
-        except OSError:
+        stamp = (entry.ino, entry.size, entry.mtime_ns, entry.ctime_ns)
+        kept = known.get(entry.path)
+        data = kept[1] if kept is not None and kept[0] == stamp else _read(root, entry)
+        if data is None:
             continue  # changed meanwhile
-        try:
-            data = tree.read_file(folder, name, entry.size)
-        finally:
-            os.close(folder)
-        if data is not None:
-            found[entry.path] = data
-    return found
+        found[entry.path] = data
+        if entry.ctime_ns < settled_before:
+            settled[entry.path] = (stamp, data)
+    return HelpFiles(found, settled)
+
+
+def _read(root: int, entry: tree.Entry) -> bytes | None:
+    """A help file's bytes (at most its size when scanned), beneath ``root``; None if it is not there."""
+    parent, _, name = entry.path.rpartition("/")
+    try:
+        folder = tree.open_beneath(root, parent)
+    except OSError:
+        return None
+    try:
+        return tree.read_file(folder, name, entry.size)
+    finally:
+        os.close(folder)
 
 
 def _strays_by_kind(strays: list[tree.Stray]) -> dict[BreachKind, list[tree.Stray]]:

@@ -34,6 +34,8 @@ class Entry:
     is_dir: bool
     size: int
     mtime_ns: int
+    ino: int = 0
+    ctime_ns: int = 0
 
 
 @dataclass(frozen=True)
@@ -126,13 +128,15 @@ def scan(
             if depth == 1 and skip(name, info):
                 continue
             if stat.S_ISREG(info.st_mode):
-                found.entries.append(Entry(path, False, info.st_size, info.st_mtime_ns))
+                found.entries.append(
+                    Entry(path, False, info.st_size, info.st_mtime_ns, info.st_ino, info.st_ctime_ns)
+                )
             elif not stat.S_ISDIR(info.st_mode):
                 found.strays.append(Stray(path, kind_of(info.st_mode)))
             elif depth > max_depth:
                 found.strays.append(Stray(path, f"a folder deeper than {max_depth} levels"))
             else:
-                found.entries.append(Entry(path, True, 0, info.st_mtime_ns))
+                found.entries.append(Entry(path, True, 0, info.st_mtime_ns, info.st_ino, info.st_ctime_ns))
                 pending.append((path, depth + 1))
         os.close(fd)
     return found

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 from arena.errors import SandboxError
 from arena.sandbox import RunResult, Sandbox, tree
-from arena.sandbox.team_folder import Breach, Policed, police, snapshot
+from arena.sandbox.team_folder import Breach, HelpFiles, Policed, police, snapshot
 
 _WRITE_FLAGS = os.O_WRONLY | os.O_TRUNC | os.O_NOFOLLOW | os.O_CLOEXEC
 _CREATE_FLAGS = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
@@ -62,6 +62,8 @@ class FileTransport:
         self.hold = sandbox.uid is not None
         self.held: dict[str, int] = {}
         self.root = -1
+        self.help_files: HelpFiles | None = None
+        """The last snapshot of the help files: its settled files are not read again (see HelpFiles)."""
 
     def exchange(self, inputs: Mapping[str, str]) -> FileReply:
         """Write ``inputs`` (name -> text), run the program, read its answer, police its help files."""
@@ -96,17 +98,21 @@ class FileTransport:
         ``cap_bytes``. A copy of the folder's state between runs, so a run that faults can be reproduced
         with the help files it started from.
         """
-        root = tree.open_folder(self.folder)
+        held = self.root >= 0 and not self.sandbox.closed
+        root = self.root if held else tree.open_folder(self.folder)
         try:
-            return snapshot(
+            self.help_files = snapshot(
                 root,
                 self.sandbox.limits,
                 protected=self.protected | self.owned | self.sandbox.build_products,
                 program_uid=self.sandbox.uid,
                 cap_bytes=cap_bytes,
+                previous=self.help_files,
             )
         finally:
-            os.close(root)
+            if not held:
+                os.close(root)
+        return self.help_files.files
 
     def _run(self, arenas_files: Collection[str] = ()) -> RunResult:
         """Run the program once (a warm transport overrides this); ``arenas_files`` are never help files."""
@@ -116,10 +122,12 @@ class FileTransport:
         """Write one protocol file as root's: rewrite our own file, or replace whatever stands there."""
         held = self.held.get(name)
         if held is not None:
-            if os.fstat(held).st_nlink == 1:  # still our file, by that one name: rewritten in place
+            info = os.fstat(held)
+            if info.st_nlink == 1:  # still our file, by that one name: rewritten in place
                 if data:
                     os.pwrite(held, data, 0)
-                os.ftruncate(held, len(data))
+                if info.st_size > len(data) or not data:  # else the write covered all it held
+                    os.ftruncate(held, len(data))
                 return
             del self.held[name]
             self.sandbox.release(held)

@@ -8,7 +8,7 @@ examples as well as our files.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from arena.cards import from_codem, to_codem
 from arena.engines.nlhe.events import (
@@ -28,6 +28,7 @@ from arena.engines.nlhe.events import Street as Street
 from arena.errors import FormatError
 
 COLUMN = 15
+_CELL = f"{{:<{COLUMN}}}"  # a cell: its text left-aligned in COLUMN characters
 BETTING_STREETS = (Street.PRE_FLOP, Street.FLOP, Street.TURN, Street.RIVER)
 _WORD = {
     ActionKind.FOLD: "Fold",
@@ -39,47 +40,73 @@ _WORD = {
 
 
 def _grid(cells: Iterable[object]) -> str:
-    return "".join(str(c).ljust(COLUMN) for c in cells).rstrip()
+    values = list(cells)
+    return (_CELL * len(values)).format(*values).rstrip()
 
 
 def _key_line(label: str, value: object) -> str:
     return f"{label.ljust(COLUMN)}{value}"
 
 
-@dataclass
+def _row_line(row: dict[int, str], seats: int) -> str:
+    """One orbit row's line (with its newline): each seat's entry, ``-`` where it did not act."""
+    return _grid([row.get(s, "-") for s in range(1, seats + 1)]) + "\n"
+
+
 class _StreetBlock:
-    street: Street
-    board: tuple[int, ...]
-    entries: list[tuple[int, str]] = field(default_factory=list)
-    ended: bool = False
-    text: str | None = None  # the block's lines, kept once it has ended (they cannot change then)
+    """One betting round's lines, kept as text: its head, the orbit rows already closed, the open row.
+
+    An orbit row closes when the action comes back to a seat already in it; closed rows never change, so
+    a decision renders only the open row.
+    """
+
+    def __init__(self, street: Street, board: tuple[int, ...], seat_line: str, seats: int) -> None:
+        self.street = street
+        self.seats = seats
+        board_line = "" if street is Street.PRE_FLOP else _grid(to_codem(c) for c in board) + "\n"
+        self.closed = f"\n{street.value}\n{board_line}{seat_line}\n"
+        self.row: dict[int, str] = {}
+
+    def add(self, seat: int, entry: str) -> None:
+        """A seat's entry, in a new row when the seat already has one in the open row."""
+        if seat in self.row:
+            self.closed += _row_line(self.row, self.seats)
+            self.row = {}
+        self.row[seat] = entry
+
+    def end(self) -> None:
+        """The round is over: its text is final."""
+        if self.row:
+            self.closed += _row_line(self.row, self.seats)
+            self.row = {}
+        self.closed += "End\n"
+
+    @property
+    def text(self) -> str:
+        """The block's lines, each ending in a newline, after the empty line that opens it."""
+        return self.closed + _row_line(self.row, self.seats) if self.row else self.closed
 
 
-def _rows(entries: Sequence[tuple[int, str]], seats: int) -> list[list[str]]:
-    """Orbit rows: a new row starts when the action comes back to a seat already in the current one."""
-    rows: list[dict[int, str]] = []
-    for seat, text in entries:
-        if not rows or seat in rows[-1]:
-            rows.append({})
-        rows[-1][seat] = text
-    return [[row.get(s, "-") for s in range(1, seats + 1)] for row in rows]
+_STAGE_LINES = {street: f"{_key_line('Stage', street.value)}\n" for street in Street}
 
 
 class DealText:
     """The ``deal.txt`` of one deal, brought up to date with each new event.
 
-    :meth:`render` reads only the events it has not seen yet and re-renders only the street being
-    played (ended streets are kept as text), so a decision costs the same at any point of the deal.
-    The text is byte for byte that of rendering all the events at once (:func:`render_deal_file`).
+    :meth:`render` reads only the events it has not seen yet and re-renders only the open orbit row of the
+    street being played (ended streets and closed rows are kept as text), so a decision costs the same at
+    any point of the deal. The text is byte for byte that of rendering all the events at once
+    (:func:`render_deal_file`).
     """
 
     def __init__(self, *, seats: int) -> None:
         self.seats = seats
         self._seen = 0
-        self._dealer = 0
+        self._dealer_line = f"{_key_line('Dealer', 0)}\n"
         self._pot = 0
-        self._blocks: list[_StreetBlock] = []
-        self._blinds: list[tuple[int, str]] = []
+        self._block: _StreetBlock | None = None  # the street being played (or the last one)
+        self._done = ""  # the text of the streets before it, which cannot change any more
+        self._blinds: list[tuple[int, str]] = []  # blinds posted before the pre-flop block opened
         self._shown: list[HandShown] = []
         self._awards: list[PotAwarded] = []
         self._over = False
@@ -87,64 +114,57 @@ class DealText:
 
     def render(self, events: Sequence[Event]) -> str:
         """The file as far as ``events`` go; ``events`` extends those of the previous call."""
-        for event in events[self._seen :]:
-            self._take(event)
-        self._seen = len(events)
-        blocks = self._blocks
-        stage = Street.SHOWDOWN if self._over else (blocks[-1].street if blocks else Street.PRE_FLOP)
-        parts = [
-            f"{_key_line('Dealer', self._dealer)}\n{_key_line('Stage', stage.value)}\n"
-            f"{_key_line('Main_Pot', self._pot)}\n"
-        ]
-        parts.extend(self._block_text(block) for block in blocks)
+        if len(events) > self._seen:
+            for event in events[self._seen :]:
+                self._take(event)
+            self._seen = len(events)
+        block = self._block
+        stage = Street.SHOWDOWN if self._over else (block.street if block is not None else Street.PRE_FLOP)
+        text = f"{self._dealer_line}{_STAGE_LINES[stage]}{_key_line('Main_Pot', self._pot)}\n{self._done}"
+        if block is not None:
+            text += block.text
         if self._over:
             lines = ["", Street.SHOWDOWN.value]
             for hand in sorted(self._shown, key=lambda h: h.seat):
                 lines.append(_grid([hand.seat, *(to_codem(c) for c in hand.cards)]))
             for award in self._awards:
                 lines.append(_grid(["Win", *award.winners]))
-            parts.append("\n".join(lines) + "\n")
-        return "".join(parts)
+            text += "\n".join(lines) + "\n"
+        return text
 
     def _take(self, event: Event) -> None:
         match event:
             case DealStarted(dealer=d):
-                self._dealer = d
+                self._dealer_line = f"{_key_line('Dealer', d)}\n"
             case StreetStarted(street=street, board=board):
-                entries = self._blinds if street is Street.PRE_FLOP else []
-                self._blocks.append(_StreetBlock(street, board, entries))
+                if self._block is not None:
+                    self._done += self._block.text
+                self._block = _StreetBlock(street, board, self._seat_line, self.seats)
+                if street is Street.PRE_FLOP:
+                    for seat, entry in self._blinds:
+                        self._block.add(seat, entry)
+                    self._blinds = []
             case BlindPosted(seat=seat, amount=amount):
                 self._pot += amount
-                self._blinds.append((seat, f"Rise {amount}"))
+                if self._block is not None and self._block.street is Street.PRE_FLOP:
+                    self._block.add(seat, f"Rise {amount}")
+                else:
+                    self._blinds.append((seat, f"Rise {amount}"))
             case ActionTaken(seat=seat, action=action, added=added, street_total=total):
                 self._pot += added
-                self._blocks[-1].entries.append((seat, f"{_WORD[action]} {total}"))
+                assert self._block is not None
+                self._block.add(seat, f"{_WORD[action]} {total}")
             case UncalledBetReturned(amount=amount):
                 self._pot -= amount
             case StreetEnded():
-                self._blocks[-1].ended = True
+                assert self._block is not None
+                self._block.end()
             case HandShown():
                 self._shown.append(event)
             case PotAwarded():
                 self._awards.append(event)
             case DealEnded():
                 self._over = True
-
-    def _block_text(self, block: _StreetBlock) -> str:
-        """The block's lines, each ending in a newline, after the empty line that opens it."""
-        if block.text is not None:
-            return block.text
-        lines = ["", block.street.value]
-        if block.street is not Street.PRE_FLOP:
-            lines.append(_grid(to_codem(c) for c in block.board))
-        lines.append(self._seat_line)
-        lines.extend(_grid(row) for row in _rows(block.entries, self.seats))
-        if block.ended:
-            lines.append("End")
-        text = "\n".join(lines) + "\n"
-        if block.ended:
-            block.text = text
-        return text
 
 
 def render_deal_file(events: Sequence[Event], *, seats: int) -> str:

@@ -9,7 +9,8 @@ from arena.cards import to_codem
 
 def render_inputf(cards: tuple[int, int], *, seat: int, spent: int) -> str:
     """``card1 card2 player spent`` separated by ten spaces (cards numbered 1..52)."""
-    return "          ".join(str(v) for v in (to_codem(cards[0]), to_codem(cards[1]), seat, spent)) + "\n"
+    gap = "          "
+    return f"{to_codem(cards[0])}{gap}{to_codem(cards[1])}{gap}{seat}{gap}{spent}\n"
 
 
 def render_deals_money(deal: int, stacks: Sequence[int]) -> str:

@@ -35,17 +35,21 @@ def decision_files(
     deal_number: int,
     stacks_before: Sequence[int],
     deal_text: str | None = None,
+    deals_money: str | None = None,
 ) -> dict[str, str]:
     """The three input files for ``seat`` at the deal's current point (or after it ended).
 
     ``deal_text`` is the deal's ``deal.txt`` when the caller already rendered it (it is the same for
-    every seat, e.g. the final file given to each program after a showdown).
+    every seat, e.g. the final file given to each program after a showdown); ``deals_money`` likewise its
+    ``deals_money.txt`` (the same all through the deal).
     """
     if deal_text is None:
         deal_text = render_deal_file(deal.events, seats=len(stacks_before))
+    if deals_money is None:
+        deals_money = render_deals_money(deal_number, stacks_before)
     return {
         INPUT_FILE: render_inputf(deal.hole_cards(seat), seat=seat, spent=deal.deal_total(seat)),
-        MONEY_FILE: render_deals_money(deal_number, stacks_before),
+        MONEY_FILE: deals_money,
         DEAL_FILE: deal_text,
     }
 

@@ -27,6 +27,7 @@ from arena.engines.nlhe.rules import TableRules, choose_first_dealer, next_deale
 from arena.errors import ConfigError, ProgramChanged
 from arena.faults import Fault, FaultKind
 from arena.games.codem.deal_file import DealText
+from arena.games.codem.inputs import render_deals_money
 from arena.games.codem.output import TableFolder
 from arena.games.codem.protocol import (
     OUTPUT_FILE,
@@ -115,7 +116,7 @@ class _Run:
     deal: int
     stage: str
     inputs: dict[str, str]
-    cards: str
+    hole: tuple[int, int]
     stacks: Sequence[int]
     decision: int = 0
     help_before: dict[str, bytes | None] | None = None
@@ -159,6 +160,13 @@ class _Table:
         self.config = config
         self.folder = folder
         self.on_fault = on_fault
+        self._money = (0, "")  # the deal whose deals_money.txt is kept, and that file
+
+    def deals_money(self, number: int, stacks_before: Sequence[int]) -> str:
+        """The deal's ``deals_money.txt`` (the same at each of its decisions: rendered once)."""
+        if self._money[0] != number:
+            self._money = (number, render_deals_money(number, stacks_before))
+        return self._money[1]
 
     def record_in(self, run: _Run, seat: _Seat, kind: FaultKind, reason: str, stderr: bytes) -> None:
         """Record a fault of the decision ``run``, with all that is needed to reproduce it."""
@@ -181,7 +189,7 @@ class _Table:
             details = {
                 "seat": seat.seat,
                 "decision": run.decision,
-                "cards": run.cards,
+                "cards": cards_text(run.hole),
                 "stacks": tuple(run.stacks),
                 "inputs": run.inputs,
                 "stdout": kept_stderr(run.stdout),
@@ -269,8 +277,9 @@ class _Table:
             deal_number=number,
             stacks_before=stacks_before,
             deal_text=deal_text.render(deal.events),
+            deals_money=self.deals_money(number, stacks_before),
         )
-        run = _Run(number, deal.street.value, files, cards_text(deal.hole_cards(seat.seat)), stacks_before)
+        run = _Run(number, deal.street.value, files, deal.hole_cards(seat.seat), stacks_before)
         reply = self.exchange(seat, run)
         if reply is None:
             return default_action(deal)
@@ -297,11 +306,17 @@ class _Table:
         for seat_no in deal.in_deal:
             seat = self.seats[seat_no - 1]
             if seat.plays and not seat.disqualified:
+                money = self.deals_money(number, stacks_before)
                 files = decision_files(
-                    deal, seat_no, deal_number=number, stacks_before=stacks_before, deal_text=final_text
+                    deal,
+                    seat_no,
+                    deal_number=number,
+                    stacks_before=stacks_before,
+                    deal_text=final_text,
+                    deals_money=money,
                 )
-                cards = cards_text(deal.hole_cards(seat_no))
-                self.exchange(seat, _Run(number, Street.SHOWDOWN.value, files, cards, stacks_before))
+                hole = deal.hole_cards(seat_no)
+                self.exchange(seat, _Run(number, Street.SHOWDOWN.value, files, hole, stacks_before))
 
 
 def _open_seat(
