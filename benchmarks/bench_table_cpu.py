@@ -13,7 +13,9 @@ the builds; the remainder is divided by the difference in program runs.
 
 The reference, in another child process: the same compiled program (for Python: a fresh interpreter
 with arena's flags on the script) started with ``os.posix_spawn`` and waited for, in a folder holding a
-real decision's files, as many times as the table ran it (again that many + 10 and 10, subtracted).
+real decision's files, as many times as the table ran it (again that many + 10 and 10, subtracted); once
+as a program is started by default (``bare``: the scheduler may run the child on another CPU) and once
+with the child and its starter on one CPU (``bare 1cpu``), as arena runs a table (arena/sandbox/cores.py).
 
 ``--compare OLD_TREE`` also plays the tables with another checkout on ``PYTHONPATH`` (e.g. ``git
 archive main | tar -x -C /tmp/old``): the old and the new tree (in a rotating order) and then the
@@ -74,8 +76,11 @@ def child_table(program: Path, deals: int, out: Path) -> None:
     )
 
 
-def child_bare(argv: list[str], folder: Path, count: int) -> None:
-    """Start ``argv`` in ``folder`` ``count`` times with posix_spawn, one after another."""
+def child_bare(argv: list[str], folder: Path, count: int, one_cpu: bool) -> None:
+    """Start ``argv`` in ``folder`` ``count`` times with posix_spawn, one after another (all on one CPU
+    when ``one_cpu``, as arena pins a table)."""
+    if one_cpu:
+        os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
     os.chdir(folder)
     env = dict(os.environ)
     start = time.perf_counter()
@@ -125,11 +130,12 @@ def table_cost(tree: Path, program: Path, deals: int, scratch: Path) -> tuple[fl
     return played, long_cpu - short_cpu, runs, long_out / "table" / "teams" / "P1", own
 
 
-def bare_cost(argv: list[str], folder: Path, runs: int) -> tuple[float, float]:
+def bare_cost(argv: list[str], folder: Path, runs: int, one_cpu: bool) -> tuple[float, float]:
     """(wall s, CPU s) of ``runs`` bare starts after set-up."""
     figures = []
     for n in (runs + SET_UP_DEALS, SET_UP_DEALS):
-        script = [sys.executable, __file__, "--child-bare", str(folder), str(n), "--", *argv]
+        pinned = "1" if one_cpu else "0"
+        script = [sys.executable, __file__, "--child-bare", str(folder), str(n), pinned, "--", *argv]
         _, cpu, reported = measured(script, ROOT)
         figures.append((reported["wall"], cpu))
     return figures[0][0] - figures[1][0], figures[0][1] - figures[1][1]
@@ -155,7 +161,10 @@ def compare(language: str, deals: int, rounds: int, trees: dict[str, Path], scra
         f"{'round':>5} {'load':>5} {'side':>10} {'runs':>6} {'CPU ms':>8} {'wall ms':>8} "
         f"{'CPU x':>7} {'wall x':>7} {'arena ms':>9}"
     )
-    ratios: dict[str, list[tuple[float, float]]] = {name: [] for name in trees}
+    references = ("bare", "bare 1cpu")  # as a program is started by default, and on one CPU as arena's are
+    ratios: dict[tuple[str, str], list[tuple[float, float]]] = {
+        (name, reference): [] for name in trees for reference in references
+    }
     argv: list[str] | None = None
     folder = scratch
     for n in range(rounds):
@@ -166,23 +175,30 @@ def compare(language: str, deals: int, rounds: int, trees: dict[str, Path], scra
         if argv is None:
             argv, folder = bare_command(language, next(iter(tables.values()))[3], scratch)
         runs = max(t[2] for t in tables.values())
-        bare = bare_cost(argv, folder, runs)
-        bare_cpu, bare_wall = bare[1] / runs * 1000, bare[0] / runs * 1000
-        print(f"{n + 1:>5} {load:>5.1f} {'bare':>10} {runs:>6} {bare_cpu:>8.3f} {bare_wall:>8.3f}")
+        bare: dict[str, tuple[float, float]] = {}
+        for reference in references:
+            wall, cpu = bare_cost(argv, folder, runs, reference == "bare 1cpu")
+            bare[reference] = (cpu / runs * 1000, wall / runs * 1000)
+            label = f"{n + 1:>5} {load:>5.1f}" if reference == references[0] else f"{'':>5} {'':>5}"
+            print(f"{label} {reference:>10} {runs:>6} {bare[reference][0]:>8.3f} {bare[reference][1]:>8.3f}")
         for name in trees:
             wall, cpu, table_runs, _, own = tables[name]
             cpu_ms, wall_ms = cpu / table_runs * 1000, wall / table_runs * 1000
-            ratios[name].append((cpu_ms / bare_cpu, wall_ms / bare_wall))
+            for reference in references:
+                ratios[name, reference].append((cpu_ms / bare[reference][0], wall_ms / bare[reference][1]))
+            cpu_x, wall_x = ratios[name, "bare"][-1]
+            cpu_1, wall_1 = ratios[name, "bare 1cpu"][-1]
             print(
                 f"{'':>5} {'':>5} {name:>10} {table_runs:>6} {cpu_ms:>8.3f} {wall_ms:>8.3f} "
-                f"{cpu_ms / bare_cpu:>6.2f}x {wall_ms / bare_wall:>6.2f}x {own / table_runs * 1000:>9.3f}"
+                f"{cpu_x:>6.2f}x {wall_x:>6.2f}x {own / table_runs * 1000:>9.3f}   "
+                f"(1cpu: {cpu_1:.2f}x {wall_1:.2f}x)"
             )
-    for name, pairs in ratios.items():
+    for (name, reference), pairs in ratios.items():
         cpu = statistics.median(p[0] for p in pairs)
         wall = statistics.median(p[1] for p in pairs)
         print(
-            f"{language} {name}: table / bare, median of {rounds} rounds: CPU {cpu:.2f}x, wall {wall:.2f}x"
-            " (goal: at most 1.3x)"
+            f"{language} {name}: table / {reference}, median of {rounds} rounds: CPU {cpu:.2f}x, "
+            f"wall {wall:.2f}x (goal: at most 1.3x)"
         )
 
 
@@ -191,7 +207,7 @@ def main() -> None:
         child_table(Path(sys.argv[2]), int(sys.argv[3]), Path(sys.argv[4]))
         return
     if len(sys.argv) > 1 and sys.argv[1] == "--child-bare":
-        child_bare(sys.argv[5:], Path(sys.argv[2]), int(sys.argv[3]))
+        child_bare(sys.argv[6:], Path(sys.argv[2]), int(sys.argv[3]), sys.argv[4] == "1")
         return
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
