@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import subprocess
@@ -12,6 +13,8 @@ from pathlib import Path
 import pytest
 
 from arena.sandbox.cores import DISABLE, one_core
+
+from support.sandbox import needs_namespaces
 
 ALLOWED = os.sched_getaffinity(0)
 pytestmark = pytest.mark.skipif(len(ALLOWED) < 2, reason="pinning needs two CPUs to choose from")
@@ -87,3 +90,32 @@ def test_pinning_can_be_turned_off(tmp_path: Path, monkeypatch: pytest.MonkeyPat
     with one_core(tmp_path) as cpu:
         assert cpu is None
         assert os.sched_getaffinity(0) == ALLOWED
+
+
+@needs_namespaces
+def test_a_tables_programs_all_run_on_the_one_cpu_it_took(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from arena.games.codem.table import PlayerSpec, TableConfig, run_table
+    from arena.sandbox import cores
+
+    monkeypatch.setattr(cores, "claims_folder", lambda: tmp_path / "claims")  # a CPU is free, whatever runs
+
+    source = (
+        "import os\n"
+        "open('cpus.txt', 'a').write(str(sorted(os.sched_getaffinity(0))) + '\\n')\n"
+        "open('outputf.txt', 'w').write('0\\n')\n"
+    )
+    players = []
+    for team in ("Alpha", "Beta"):
+        program = tmp_path / f"{team}.py"
+        program.write_text(source)
+        players.append(PlayerSpec(team=team, program=program))
+    run_table(players, tmp_path / "table", TableConfig(deals=3, seed=5))
+    seen = {
+        line
+        for team in ("Alpha", "Beta")
+        for line in (tmp_path / "table" / "teams" / team / "cpus.txt").read_text().splitlines()
+    }
+    assert len(seen) == 1 and len(json.loads(seen.pop())) == 1  # one CPU, the same for every decision
+    assert os.sched_getaffinity(0) == ALLOWED  # given back
