@@ -88,6 +88,8 @@ def _fault_player(hand: int, reply: str) -> str:
 
 
 PROTOCOL, RAISE = FaultKind.PROTOCOL_ERROR, FaultKind.INVALID_ANSWER
+# Asks and asks and never reads an answer: the pipe to it fills, and the judge must not block on it.
+DEAF = "import sys\nwhile True:\n    sys.stdout.write('RATE 1\\n' * 100)\n    sys.stdout.flush()\n"
 FLOOD = "sys.stdout.write('x' * 200_000); sys.stdout.flush(); sys.stdin.read()"  # past the output cap
 FAULTS = {
     "malformed": (_fault_player(5, "print('HELLO', flush=True)"), {}, PROTOCOL),
@@ -103,6 +105,7 @@ FAULTS = {
     "closes output": (_fault_player(6, "sys.exit(0)"), {}, FaultKind.NO_ANSWER),
     "silent": (_fault_player(2, "sys.stdin.read()"), {"time_limit_s": 0.2}, FaultKind.TIMEOUT),
     "flood": (_fault_player(3, FLOOD), {}, None),
+    "never reads": (DEAF, {"time_limit_s": 0.2}, FaultKind.TIMEOUT),
 }
 
 

@@ -24,7 +24,7 @@ class ScriptedPlayer:
         self.replies = list(replies)
         self.sent: list[str] = []
 
-    def send(self, line: str) -> None:
+    def send(self, line: str, timeout_s: float | None = None) -> None:
         self.sent.extend(line.split("\n"))
 
     def receive(self, timeout_s: float) -> str | None:
@@ -39,7 +39,7 @@ class PolicyPlayer:
         self.pending: list[str] = []
         self.lines: list[str] = []
 
-    def send(self, text: str) -> None:
+    def send(self, text: str, timeout_s: float | None = None) -> None:
         for line in text.split("\n"):
             self.lines.append(line)
             if line.startswith("BOARD"):

@@ -139,3 +139,18 @@ def test_the_learner_ends_clearly_above_000s_sample_over_ten_thousand_hands(tmp_
     for mine, theirs in zip(learner.cases, sample.cases, strict=True):
         assert mine.fault is None and theirs.fault is None
         assert mine.profit > theirs.profit + 1000
+
+
+def test_a_program_that_never_reads_its_input_runs_out_of_time_and_never_blocks_the_judge(
+    strategy, tmp_path: Path
+) -> None:
+    """It answers 0 to everything without reading: the judge's lines fill its pipe, and the judge must
+    not block writing there (it did, for good)."""
+    program = tmp_path / "deaf.py"
+    program.write_text(
+        "import sys\nwhile True:\n    sys.stdout.write('0\\n' * 1000)\n    sys.stdout.flush()\n"
+    )
+    result = play(program, [strategy], tmp_path, hands=20_000, time_limit_s=1.0, interface=Interface.LINES)
+    (case,) = result.cases
+    assert case.fault is not None and case.fault.kind is FaultKind.TIMEOUT
+    assert "thinking time" in case.fault.reason

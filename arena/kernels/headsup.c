@@ -14,6 +14,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <limits.h>
 #include <poll.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -166,7 +167,8 @@ static int flush(match_t *m, int64_t deadline) {
         if (ready < 0 && errno == EINTR) return INTERRUPTED;
         if (ready < 0) m->stdin_closed = 1;
         if (ready <= 0) continue;
-        ssize_t n = write(m->to_player, m->output + sent, (size_t)(m->output_len - sent));
+        int64_t part = m->output_len - sent; /* at most PIPE_BUF: poll's room is a free pipe slot, no more */
+        ssize_t n = write(m->to_player, m->output + sent, (size_t)(part < PIPE_BUF ? part : PIPE_BUF));
         if (n > 0) sent += n;
         else if (n < 0 && errno != EINTR && errno != EAGAIN) m->stdin_closed = 1; /* EPIPE: it stopped reading */
     }

@@ -539,14 +539,37 @@ class Session:
             return False
         return not select.select([self.pidfd], [], [], 0)[0]
 
-    def send_line(self, line: str) -> None:
-        """Write one line to the program (a newline is added); a closed pipe is ignored here."""
+    def send_line(self, line: str, timeout_s: float | None = None) -> None:
+        """Write one line to the program (a newline is added); a closed pipe is ignored here.
+
+        With ``timeout_s``, a program that does not take the line in that time (it stopped reading and
+        its pipe is full) raises ``TimeoutError`` instead of blocking the arena.
+        """
         if self.stdin_w < 0:
             return
+        data = line.encode() + b"\n"
         try:
-            os.write(self.stdin_w, line.encode() + b"\n")
-        except (BrokenPipeError, OSError):
+            if timeout_s is None:
+                os.write(self.stdin_w, data)
+            else:
+                self._write_within(data, time.monotonic() + timeout_s)
+        except (BrokenPipeError, ConnectionError):
             self.close_stdin()
+        except TimeoutError:
+            raise
+        except OSError:
+            self.close_stdin()
+
+    def _write_within(self, data: bytes, deadline: float) -> None:
+        """Write ``data`` whole, each part once the pipe has room; ``TimeoutError`` at ``deadline``."""
+        room = select.poll()
+        room.register(self.stdin_w, select.POLLOUT)
+        view = memoryview(data)
+        while view:
+            left = deadline - time.monotonic()
+            if left <= 0 or not room.poll(left * 1000):
+                raise TimeoutError("the program did not read its input in time")
+            view = view[os.write(self.stdin_w, view[: select.PIPE_BUF]) :]
 
     def close_stdin(self) -> None:
         """Close the program's stdin (it stopped reading, or it is done); sends are ignored from here."""

@@ -21,9 +21,9 @@ class LineTransport:
         if self.session is None:
             self.session = self.sandbox.start(self.argv)
 
-    def send(self, line: str) -> None:
-        """Send one line (a newline is added)."""
-        self._session().send_line(line)
+    def send(self, line: str, timeout_s: float | None = None) -> None:
+        """Send one line (a newline is added); ``TimeoutError`` when it is not taken within ``timeout_s``."""
+        self._session().send_line(line, timeout_s)
 
     def receive(self, timeout_s: float) -> str | None:
         """The program's next line, or None on timeout or when it has stopped answering."""

@@ -30,7 +30,7 @@ RateFn = Callable[[Sequence[int], Sequence[int], int, np.random.Generator], tupl
 class LinePlayer(Protocol):
     """The judge's side of a line session."""
 
-    def send(self, line: str) -> None: ...
+    def send(self, line: str, timeout_s: float | None = None) -> None: ...
 
     def receive(self, timeout_s: float) -> str | None: ...
 
@@ -218,7 +218,10 @@ class Judge:
     def _reply(self, hand: int, round_: int) -> protocol.RateRequest | protocol.ActionReply:
         out = self.outcome
         wait = self._config.reply_wait_s
-        self._flush()
+        try:
+            self._flush(wait)
+        except TimeoutError:  # it stopped reading its input: no reply can come
+            raise self.no_reply(True, hand, round_) from None
         start = time.perf_counter()
         line = self._channel.receive(wait)
         waited = time.perf_counter() - start
@@ -276,14 +279,14 @@ class Judge:
         if text:
             self._pending.append(text.decode().removesuffix("\n"))
 
-    def _flush(self) -> None:
+    def _flush(self, timeout_s: float | None = None) -> None:
         if self._pending:
             text = "\n".join(self._pending)
             self._pending.clear()
-            self._channel.send(text)
+            self._channel.send(text, timeout_s)
 
     def _flush_quietly(self) -> None:
         try:
-            self._flush()
-        except OSError:
+            self._flush(self._config.reply_wait_s)
+        except OSError:  # TimeoutError included: the player is not reading
             return

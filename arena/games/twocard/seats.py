@@ -158,7 +158,9 @@ class LineSeat:
         remaining = self.budget_s - self.used_s
         start = time.perf_counter()
         try:
-            self.transport.send(call_line(method, args))
+            self.transport.send(call_line(method, args), max(remaining, 0.001))
+        except TimeoutError:  # it stopped reading its input for longer than its time left
+            raise _time_fault(self.team, self.budget_s, method, args) from None
         except (BrokenPipeError, OSError):
             raise self._ended(method) from None
         answer = self.transport.receive(max(remaining, 0.001))
