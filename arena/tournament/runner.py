@@ -303,7 +303,7 @@ def execute(
             for table, fault in pool.faults():
                 progress.fault(table, fault)
             pool.poll(progress)
-            for future in done:
+            for future in sorted(done, key=pending.__getitem__):  # in table order: the first failure is told
                 name = pending.pop(future)
                 _collect(future, name, store, tables_dir, failures, progress)
                 progress.advance(tables=1, deals=configured[name] - deals_seen.get(name, 0))
