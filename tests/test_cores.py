@@ -119,3 +119,23 @@ def test_a_tables_programs_all_run_on_the_one_cpu_it_took(
     }
     assert len(seen) == 1 and len(json.loads(seen.pop())) == 1  # one CPU, the same for every decision
     assert os.sched_getaffinity(0) == ALLOWED  # given back
+
+
+def test_a_host_that_refuses_pinning_runs_the_table_unpinned(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def refused(pid: int, cpus: object) -> None:
+        raise PermissionError("not in this container")
+
+    monkeypatch.setattr(os, "sched_setaffinity", refused)
+    with one_core(tmp_path) as cpu:
+        assert cpu is None
+    monkeypatch.undo()
+    claims = [one_core(tmp_path) for _ in ALLOWED]  # the CPU it had claimed is free again: all are
+    taken = set()
+    for claim in claims:
+        taken.add(claim.__enter__())
+        os.sched_setaffinity(0, ALLOWED)
+    for claim in reversed(claims):
+        claim.__exit__(None, None, None)
+    assert taken == ALLOWED

@@ -74,13 +74,19 @@ def one_core(folder: Path | None = None) -> Iterator[int | None]:
         yield None
         return
     fd, cpu = claim
-    _outside.append(set(allowed))
     try:
         os.sched_setaffinity(0, {cpu})
+    except OSError:  # a host that refuses it (a container's CPU set changed under us): run unpinned
+        os.close(fd)
+        yield None
+        return
+    _outside.append(set(allowed))
+    try:
         yield cpu
     finally:
         _outside.pop()
-        os.sched_setaffinity(0, allowed)
+        with contextlib.suppress(OSError):  # the host took CPUs away meanwhile: keep what it left
+            os.sched_setaffinity(0, allowed)
         os.close(fd)
 
 
