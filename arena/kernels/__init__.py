@@ -30,6 +30,14 @@ DISABLE = "ARENA_NO_KERNELS"
 _capsule_pointer = ctypes.pythonapi.PyCapsule_GetPointer
 _capsule_pointer.restype = ctypes.c_void_p
 _capsule_pointer.argtypes = [ctypes.py_object, ctypes.c_char_p]
+
+
+def bitgen_address(rng: np.random.Generator) -> int:
+    """The address of ``rng``'s numpy ``bitgen_t``, through which the kernels draw what ``rng`` would."""
+    address: int = _capsule_pointer(rng.bit_generator.capsule, b"BitGenerator")
+    return address
+
+
 _I64 = ctypes.c_int64
 
 
@@ -96,7 +104,7 @@ class RolloutKernel:
         generator = rng.bit_generator
         if generator is not self._generator:  # the match's RATE stream comes back call after call
             self._generator = generator
-            self._bitgen = _capsule_pointer(generator.capsule, b"BitGenerator")
+            self._bitgen = bitgen_address(rng)
         with generator.lock:
             failed = self._run(
                 self._bitgen,

@@ -553,11 +553,9 @@ class Session:
                 os.write(self.stdin_w, data)
             else:
                 self._write_within(data, time.monotonic() + timeout_s)
-        except (BrokenPipeError, ConnectionError):
-            self.close_stdin()
         except TimeoutError:
             raise
-        except OSError:
+        except OSError:  # it closed its input: nothing more reaches it
             self.close_stdin()
 
     def _write_within(self, data: bytes, deadline: float) -> None:
