@@ -132,6 +132,7 @@ typedef struct {
     char *output;                                  /* in/out: lines waiting to be sent */
     int64_t output_cap_bytes, output_len;
     int32_t (*parse)(const uint8_t *line, int64_t length, int64_t *value); /* lines not plain */
+    int32_t wake_fd; /* Python's signal wake-up descriptor (signal.set_wakeup_fd), or -1 */
 } match_t;
 
 typedef struct {
@@ -155,16 +156,26 @@ __attribute__((format(printf, 2, 3))) static void say(match_t *m, const char *fo
     if (written >= 0 && written < room) m->output_len += written;
 }
 
+/* Poll ``watch`` for at most ``left`` ns, with the wake-up descriptor in its first entry: poll's result,
+ * or INTERRUPTED when a signal came (Python's handler wrote a byte there, or poll saw EINTR). Waiting on
+ * that descriptor, not on EINTR alone, keeps a signal that lands just before poll from being missed. */
+static int wait_for(match_t *m, struct pollfd *watch, int count, int64_t left) {
+    watch[0] = (struct pollfd){m->wake_fd, POLLIN, 0};
+    int ready = poll(watch, (nfds_t)count, (int)((left + 999999) / 1000000));
+    if ((ready < 0 && errno == EINTR) || (ready > 0 && watch[0].revents)) return INTERRUPTED;
+    return ready;
+}
+
 /* Send the waiting lines, waiting no later than ``deadline`` for room in the pipe; 0, -1 past it, or
  * INTERRUPTED. */
 static int flush(match_t *m, int64_t deadline) {
     int64_t sent = 0;
     while (sent < m->output_len && !m->stdin_closed) {
-        struct pollfd room = {m->to_player, POLLOUT, 0};
+        struct pollfd watch[2] = {{-1, 0, 0}, {m->to_player, POLLOUT, 0}};
         int64_t left = deadline - now_ns();
         if (left <= 0) return -1;
-        int ready = poll(&room, 1, (int)((left + 999999) / 1000000));
-        if (ready < 0 && errno == EINTR) return INTERRUPTED;
+        int ready = wait_for(m, watch, 2, left);
+        if (ready == INTERRUPTED) return INTERRUPTED;
         if (ready < 0) m->stdin_closed = 1;
         if (ready <= 0) continue;
         int64_t part = m->output_len - sent; /* at most PIPE_BUF: poll's room is a free pipe slot, no more */
@@ -198,11 +209,12 @@ static int64_t next_line(match_t *m, int64_t deadline) {
         if (m->eof || m->input_len > m->output_cap) return -1;
         int64_t left = deadline - now_ns();
         if (left <= 0) return -1;
-        struct pollfd watch[2] = {{m->from_player, POLLIN, 0}, {m->player_errors, POLLIN, 0}};
-        int ready = poll(watch, m->player_errors >= 0 ? 2 : 1, (int)((left + 999999) / 1000000));
-        if (ready < 0 && errno == EINTR) return INTERRUPTED;
+        /* a closed stderr is -1, which poll passes over */
+        struct pollfd watch[3] = {{-1, 0, 0}, {m->from_player, POLLIN, 0}, {m->player_errors, POLLIN, 0}};
+        int ready = wait_for(m, watch, 3, left);
+        if (ready == INTERRUPTED) return INTERRUPTED;
         if (ready <= 0) continue;
-        if (watch[0].revents) {
+        if (watch[1].revents) {
             if (m->input_cap - m->input_len < READ_CHUNK) { /* cannot happen: input_cap > output_cap + chunk */
                 m->eof = 1;
                 continue;
@@ -211,7 +223,7 @@ static int64_t next_line(match_t *m, int64_t deadline) {
             if (n == 0) m->eof = 1;
             else if (n > 0) m->input_len += n;
         }
-        if (m->player_errors >= 0 && watch[1].revents) take_errors(m);
+        if (m->player_errors >= 0 && watch[2].revents) take_errors(m);
     }
 }
 

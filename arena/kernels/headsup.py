@@ -7,14 +7,18 @@ released; :mod:`arena.games.headsup.compiled` turns its records into the judge's
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
-from collections.abc import Callable, Sequence
+import os
+import signal
+import threading
+from collections.abc import Callable, Iterator, Sequence
 from enum import IntEnum
 from typing import NamedTuple
 
 import numpy as np
 
-from arena.kernels import RolloutKernel
+from arena.kernels import RolloutKernel, bitgen_address
 
 ROUNDS = 4
 READ_CHUNK = 65536
@@ -152,6 +156,7 @@ class _Match(ctypes.Structure):
         ("output_cap_bytes", ctypes.c_int64),
         ("output_len", ctypes.c_int64),
         ("parse", ParseFn),
+        ("wake_fd", ctypes.c_int32),
     ]
 
 
@@ -190,42 +195,28 @@ class HandLoop:
         self._parse_python = parse
         self._raised: BaseException | None = None  # what the parse callback raised, raised again after
         start, dead, rollouts, shown = rules
-        generator = rate_rng.bit_generator
-        bitgen = ctypes.pythonapi.PyCapsule_GetPointer
-        bitgen.restype, bitgen.argtypes = ctypes.c_void_p, [ctypes.py_object, ctypes.c_char_p]
-        self.match = _Match(
-            *pipes,
-            0,
-            0,
-            0,
-            0,
-            0,
-            0,
-            int(reply_wait_s * 1e9),
-            output_cap,
-            rate_budget,
-            0,
-            0,
-            0,
-            0,
-            0.0,
-            bitgen(generator.capsule, b"BitGenerator"),
-            start,
-            dead,
-            rollouts,
-            _Rounds(*shown),
-            self._cards,
-            ctypes.addressof(self._input),
-            len(self._input),
-            0,
-            ctypes.addressof(self._errors),
-            len(self._errors),
-            0,
-            errors_keep,
-            ctypes.addressof(self._output),
-            len(self._output),
-            0,
-            self._parse,
+        to_player, from_player, player_errors = pipes
+        self.match = _Match(  # the fields left out start at zero
+            to_player=to_player,
+            from_player=from_player,
+            player_errors=player_errors,
+            reply_wait_ns=int(reply_wait_s * 1e9),
+            output_cap=output_cap,
+            rate_budget=rate_budget,
+            rate_rng=bitgen_address(rate_rng),
+            start_stack=start,
+            dead_pot=dead,
+            bob_rollouts=rollouts,
+            board_shown=_Rounds(*shown),
+            card_text=self._cards,
+            input=ctypes.addressof(self._input),
+            input_cap=len(self._input),
+            errors=ctypes.addressof(self._errors),
+            errors_cap=len(self._errors),
+            errors_keep=errors_keep,
+            output=ctypes.addressof(self._output),
+            output_cap_bytes=len(self._output),
+            parse=self._parse,
         )
 
     def _parse_line(self, address: int, length: int, value: ctypes._Pointer[ctypes.c_int64]) -> int:
@@ -240,12 +231,15 @@ class HandLoop:
     def play(self, first_hand: int, cards: bytes, bob_seeds: Sequence[int]) -> list[LoopHand]:
         """Play ``len(bob_seeds)`` hands from ``first_hand`` (9 cards each in ``cards``); their records.
 
-        Fewer records than hands when a fault stopped the loop (see :attr:`match` ``.fault``).
+        Fewer records than hands when a fault stopped the loop (see :attr:`match` ``.fault``). In the main
+        thread a signal stops the loop at once, even one that comes just before it waits: Python's
+        signal wake-up descriptor is one of the descriptors it waits on.
         """
         count = len(bob_seeds)
         records = (_HandRecord * count)()
         seeds = (ctypes.c_uint64 * count)(*bob_seeds)
-        with self._rate_rng.bit_generator.lock:
+        with self._rate_rng.bit_generator.lock, _signal_wakeup() as wake_fd:
+            self.match.wake_fd = wake_fd
             at = ctypes.addressof
             done = self._play(at(self.match), first_hand, count, cards, at(seeds), at(records))
         if self._raised is not None:
@@ -286,6 +280,24 @@ class HandLoop:
         self.match.errors_keep -= self.match.errors_len
         self.match.errors_len = 0
         return data
+
+
+@contextlib.contextmanager
+def _signal_wakeup() -> Iterator[int]:
+    """A descriptor that becomes readable when a signal arrives (in the main thread; elsewhere -1)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield -1
+        return
+    read, write = os.pipe2(os.O_NONBLOCK | os.O_CLOEXEC)
+    try:
+        previous = signal.set_wakeup_fd(write, warn_on_full_buffer=False)
+        try:
+            yield read
+        finally:
+            signal.set_wakeup_fd(previous)
+    finally:
+        os.close(read)
+        os.close(write)
 
 
 def default_rng_doubles(kernel: RolloutKernel, seed: int, count: int) -> list[float]:
