@@ -250,7 +250,7 @@ class ClusterPool:
             raise ConfigError(f"cannot reach the Dask scheduler at {scheduler}: {error}") from None
         self.scheduler = scheduler
         self.reports: queue.SimpleQueue[tuple[str, int]] = queue.SimpleQueue()
-        self.fault_reports: queue.SimpleQueue[tuple[str, Fault]] = queue.SimpleQueue()
+        self.fault_reports: queue.SimpleQueue[tuple[str, str]] = queue.SimpleQueue()  # table, fault as JSON
         self.faults_shown: set[tuple[str, str]] = set()  # a table played again reports its faults again
         self.joined: queue.SimpleQueue[tuple[str, Capabilities]] = queue.SimpleQueue()
         self.topic = f"arena-deals-{secrets.token_hex(8)}"
@@ -273,7 +273,7 @@ class ClusterPool:
         """A worker's report: a table's deal count, or a fault as its table recorded it."""
         what, name, value = event[1]
         if what == "fault":
-            self.fault_reports.put((str(name), Fault.from_dict(json.loads(value))))
+            self.fault_reports.put((str(name), str(value)))
         else:
             self.reports.put((str(name), int(value)))
 
@@ -311,11 +311,10 @@ class ClusterPool:
         after its worker died reports the same faults again)."""
         faults = []
         while not self.fault_reports.empty():
-            name, fault = self.fault_reports.get()
-            key = (name, json.dumps(fault.to_dict(), sort_keys=True))
-            if key not in self.faults_shown:
-                self.faults_shown.add(key)
-                faults.append((name, fault))
+            name, text = self.fault_reports.get()
+            if (name, text) not in self.faults_shown:  # the same table and fault write the same JSON
+                self.faults_shown.add((name, text))
+                faults.append((name, Fault.from_dict(json.loads(text))))
         return faults
 
     def poll(self, progress: Progress) -> None:
