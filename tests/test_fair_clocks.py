@@ -2,13 +2,14 @@
 
 A fixed amount of work in each of the six languages is run alone and then beside a CPU hog (four spinning
 threads in another team's sandbox, as at another table): the verdicts are the same (within the limit, and
-over it for twenty times the work), the CPU time of each decision stays within ``TOLERANCE``, and so does
-each language's start-up allowance, measured in its sandbox at build time.
+over it for twenty times the work), the least CPU time of ``WITHIN`` decisions stays within ``TOLERANCE``,
+and so does each language's start-up allowance, measured in its sandbox at build time. The least, as
+``timeit`` reports: one Python process here can take 25-50% more CPU than the next for the same work, alone
+(page faults and cache luck), so a median of three compared its own noise; contention would raise the least.
 """
 
 from __future__ import annotations
 
-import statistics
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -31,20 +32,21 @@ FAIR = PROGRAMS / "fair"
 LIMIT_S = 1.0
 # Rounds of the same loop giving each language roughly 0.1-0.4 s of CPU here.
 ROUNDS = {"c": 20_000_000, "cpp": 20_000_000, "java": 20_000_000}
-ROUNDS.update(py=1_000_000, rb=2_000_000, pl=2_000_000)
+ROUNDS.update(py=1_000_000, rb=5_000_000, pl=2_000_000)
 OVER = 20  # twenty times the work goes over the limit in every language
 TOLERANCE = 0.25  # relative, plus ABSOLUTE_MS
 ABSOLUTE_MS = 30.0
+WITHIN = 5  # decisions within the limit, per language and condition
 
 
 def play(folder: Path, extension: str) -> tuple[float, list[float], list[RunStatus]]:
-    """(start-up allowance ms, CPU ms of three decisions within the limit, every verdict)."""
+    """(start-up allowance ms, CPU ms of the decisions within the limit, every verdict)."""
     with open_sandbox(folder, Limits(wall_time_s=LIMIT_S, clock="cpu")) as sandbox:
         built = build(sandbox, FAIR / f"Work.{extension}")
         limit = LIMIT_S + built.startup_ms / 1000
         transport = FileTransport(sandbox, built.run_argv, wall_time_s=limit)
         rounds = ROUNDS[extension]
-        within = [transport.exchange({"inputf.txt": str(rounds)}).run for _ in range(3)]
+        within = [transport.exchange({"inputf.txt": str(rounds)}).run for _ in range(WITHIN)]
         over = transport.exchange({"inputf.txt": str(rounds * OVER)}).run
         return built.startup_ms, [run.cpu_ms for run in within], [run.status for run in [*within, over]]
 
@@ -69,19 +71,19 @@ def test_verdicts_and_cpu_times_are_the_same_beside_a_cpu_hog(tmp_path: Path) ->
     alone = {extension: play(tmp_path / f"alone-{extension}", extension) for extension in ROUNDS}
     with hog(tmp_path / "hog"):
         crowded = {extension: play(tmp_path / f"crowded-{extension}", extension) for extension in ROUNDS}
-    report = {  # allowance alone, beside the hog; median CPU ms alone, beside the hog
+    report = {  # allowance alone, beside the hog; least CPU ms alone, beside the hog
         extension: (
             alone[extension][0],
             crowded[extension][0],
-            statistics.median(alone[extension][1]),
-            statistics.median(crowded[extension][1]),
+            min(alone[extension][1]),
+            min(crowded[extension][1]),
         )
         for extension in ROUNDS
     }
     print(report)
     for extension in ROUNDS:
         verdicts = (extension, alone[extension][2], crowded[extension][2])
-        assert verdicts == (extension, [RunStatus.OK] * 3 + [RunStatus.CPU_LIMIT], verdicts[1]), report
+        assert verdicts == (extension, [RunStatus.OK] * WITHIN + [RunStatus.CPU_LIMIT], verdicts[1]), report
         assert verdicts[2] == verdicts[1], (verdicts, report)
         allowance_alone, allowance_crowded, cpu_alone, cpu_crowded = report[extension]
         assert abs(cpu_crowded - cpu_alone) <= TOLERANCE * cpu_alone + ABSOLUTE_MS, report
