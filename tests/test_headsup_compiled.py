@@ -22,6 +22,7 @@ import pytest
 
 from arena.cards import derive_seed
 from arena.faults import FaultKind
+from arena.games.headsup import compiled as compiled_module
 from arena.games.headsup import judge as judge_module
 from arena.games.headsup.match import HeadsUpSettings, MatchReport, play_headsup
 from arena.games.headsup.protocol import CARD_TEXT
@@ -156,6 +157,23 @@ def _both_ways(program: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, *
 def test_example2_plays_the_same_hands_both_ways(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     report = _both_ways(BOTS / "example2.cpp", tmp_path, monkeypatch, hands=300)
     assert report.scored and report.outcome.rate_used > 0 and report.outcome.raises > 0
+
+
+@pytest.mark.parametrize("player", ["example2", "fault in the third block"])
+def test_blocks_dealt_ahead_and_replayed_behind_play_the_same_hands(
+    player: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The loop plays blocks of 64 hands here (1,000 in a match), so a helper thread deals the next block
+    and replays the last one while each block is played, and a fault lands in a later block."""
+    monkeypatch.setattr(compiled_module, "DECK_BLOCK", 64)
+    if player == "example2":
+        report = _both_ways(BOTS / "example2.cpp", tmp_path, monkeypatch, hands=300)
+        assert report.scored and len(report.outcome.deltas) == 300
+    else:
+        program = tmp_path / "player.py"
+        program.write_text(_fault_player(150, "print('ACTION RAISE 101', flush=True)"))
+        report = _both_ways(program, tmp_path, monkeypatch, hands=300)
+        assert report.fault is not None and report.fault.kind is RAISE and len(report.outcome.deltas) == 149
 
 
 def test_odd_but_valid_replies_are_read_alike(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

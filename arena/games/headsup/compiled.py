@@ -1,12 +1,13 @@
 """The judge's hands played by the compiled hand loop (:mod:`arena.kernels.headsup`), events from the engine.
 
-:func:`compiled_loop` says whether a match can take the loop: a compiled kernel, a real session to the
-player, the standard rollouts, no transcript. :func:`play_compiled` then plays the match in blocks of
-hands: the loop sends the lines, reads the replies, answers RATE and plays Bob, and leaves a record per
-hand (Alice's moves, Bob's answers and his rollout counts). Each record is replayed through the rules
-engine (:class:`arena.engines.headsup.HeadsUpHand`, Bob given his recorded counts), which makes the
-hand's events and checks the loop's profit and Bob's answers; a disagreement is arena's bug and stops
-the match loudly. A fault comes back as a code and is worded by the judge, as on its Python path.
+:func:`compiled_loop` says whether a match can take the loop: a compiled kernel, a real session to the player,
+the standard rollouts, no transcript, at least one hand. :func:`play_compiled` then plays the match in blocks
+of hands (a helper thread deals each block ahead and replays it behind): the loop sends the lines, reads the
+replies, answers RATE and plays Bob, and leaves a record per hand (Alice's moves, Bob's answers and his
+rollout counts). Each record is replayed through the rules engine (:class:`arena.engines.headsup.HeadsUpHand`,
+Bob given his recorded counts), which makes the hand's events and checks the loop's profit and Bob's answers;
+a disagreement is arena's bug and stops the match loudly. A fault comes back as a code and is worded by the
+judge, as on its Python path.
 """
 
 from __future__ import annotations
@@ -48,7 +49,9 @@ _UNUSED = np.random.default_rng(0)  # Bob's generator in a replay: his counts ar
 def compiled_loop(judge: Judge, channel: object, rates: object, bob: BobPolicy) -> Session | None:
     """The player's session when this match can be played by the compiled loop, else None."""
     session = getattr(channel, "session", None)
-    if not isinstance(session, Session) or session.stdin_w < 0 or judge.outcome.transcript is not None:
+    if judge.outcome.config.hands < 1 or judge.outcome.transcript is not None:
+        return None
+    if not isinstance(session, Session) or session.stdin_w < 0:
         return None
     if rates is not win_tie_rates or not bob.uses(rollout_outcomes, BOB_ROLLOUTS):
         return None
@@ -111,17 +114,23 @@ def play_compiled(
     loop.give_input(bytes(session.buffer))
     session.buffer.clear()
     loop.queue(pending)
-    # The rules replay a block of hands while the loop plays the next one: on another CPU when one is free.
-    replays = ThreadPoolExecutor(max_workers=1, thread_name_prefix="headsup-replay", initializer=spread)
+    # While the loop plays a block of hands, a helper thread (on another CPU when one is free) replays the
+    # block before it through the rules and then deals the block after it: one worker, so in that order.
+    blocks = [
+        range(first, min(first + DECK_BLOCK, config.hands + 1))
+        for first in range(1, config.hands + 1, DECK_BLOCK)
+    ]
+    helper = ThreadPoolExecutor(max_workers=1, thread_name_prefix="headsup-replay", initializer=spread)
     try:
         done: list[Future[None]] = []
-        for first in range(1, config.hands + 1, DECK_BLOCK):
-            numbers = range(first, min(first + DECK_BLOCK, config.hands + 1))
-            decks = [deck_for(config.seed, number)[:9] for number in numbers]
-            seeds = [derive_seed(config.seed, "headsup", "bob", number) for number in numbers]
-            hands = loop.play(first, bytes(card for deck in decks for card in deck), seeds)
+        dealt = helper.submit(_deal_block, blocks[0], deck_for, config.seed)
+        for index, numbers in enumerate(blocks):
+            decks, cards, seeds = dealt.result()
+            if index + 1 < len(blocks):
+                dealt = helper.submit(_deal_block, blocks[index + 1], deck_for, config.seed)
+            hands = loop.play(numbers[0], cards, seeds)
             _tally(judge, loop)
-            done.append(replays.submit(_replay_block, numbers, decks, hands, finished))
+            done.append(helper.submit(_replay_block, numbers, decks, hands, finished))
             if loop.match.fault != Fault.NONE:
                 break
         for block in done:
@@ -131,13 +140,22 @@ def play_compiled(
         if loop.match.fault != Fault.NONE:
             raise _fault(judge, loop, numbers[0] + len(hands), parser)
     finally:
-        replays.shutdown(wait=True, cancel_futures=True)
+        helper.shutdown(wait=True, cancel_futures=True)
         session.buffer += loop.take_input()
         session.stderr += loop.take_errors()
         session.eof = session.eof or bool(loop.match.eof)
         if loop.match.stdin_closed and session.stdin_w >= 0:
             session.close_stdin()
         judge.queue_sent(loop.take_output())
+
+
+def _deal_block(
+    numbers: range, deck_for: Callable[[int, int], Sequence[int]], seed: int
+) -> tuple[list[Sequence[int]], bytes, list[int]]:
+    """A block's dealt cards per hand, as the loop takes them, and Bob's seed per hand."""
+    decks = [deck_for(seed, number)[:9] for number in numbers]
+    seeds = [derive_seed(seed, "headsup", "bob", number) for number in numbers]
+    return decks, bytes(card for deck in decks for card in deck), seeds
 
 
 def _replay_block(
