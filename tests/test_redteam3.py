@@ -1,0 +1,102 @@
+"""Red-team attacks, third round: the heads-up compiled loop's line reading, and more.
+
+Each attacker is in ``tests/programs/redteam/`` and says what it tries. Heads-up players are played twice
+with the same seed, by the compiled loop and by the judge's Python loop (``ARENA_NO_KERNELS``), and both
+must show the user the same thing (as ``tests/test_headsup_compiled.py`` checks for honest players).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from arena.faults import FaultKind
+from arena.games.headsup import judge as judge_module
+from arena.games.headsup.match import HeadsUpSettings, MatchReport, play_headsup
+from arena.kernels import DISABLE, rollout_kernel
+
+from support.hostile import ROOT
+from support.sandbox import needs_namespaces
+
+pytestmark = needs_namespaces
+
+REDTEAM = ROOT / "tests" / "programs" / "redteam"
+CLOCKS = {"player_cpu_s", "player_wait_s", "judge_cpu_s"}
+needs_kernel = pytest.mark.skipif(rollout_kernel() is None, reason="no C compiler: no compiled loop")
+
+
+def _headsup(
+    program: Path, out: Path, compiled: bool, monkeypatch: pytest.MonkeyPatch, **kw: Any
+) -> MatchReport:
+    """One match by the compiled loop or by the Python loop; checks which one played it."""
+    used: list[bool] = []
+    real = judge_module.play_compiled
+
+    def spy(*args: Any, **kwargs: Any) -> None:
+        used.append(True)
+        real(*args, **kwargs)
+
+    monkeypatch.setattr(judge_module, "play_compiled", spy)
+    if compiled:
+        monkeypatch.delenv(DISABLE, raising=False)
+    else:
+        monkeypatch.setenv(DISABLE, "1")
+    rollout_kernel.cache_clear()
+    try:
+        report = play_headsup(program, HeadsUpSettings(**{"hands": 120, "seed": 11, **kw}), out)
+    finally:
+        monkeypatch.delenv(DISABLE, raising=False)
+        rollout_kernel.cache_clear()
+    assert used == ([True] if compiled else []), "the match was not played by the loop meant"
+    return report
+
+
+def _seen(report: MatchReport, out: Path) -> dict[str, Any]:
+    results = json.loads((out / "results.json").read_text())
+    results["player_exit"] = re.sub(r" in [0-9.]+ ms", "", results["player_exit"])
+    return {
+        "results": {key: value for key, value in results.items() if key not in CLOCKS},
+        "hands": (out / "hands.jsonl").read_text(),
+        "stderr": report.run.stderr if report.run is not None else None,
+    }
+
+
+def _both_ways(program: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, **kw: Any) -> MatchReport:
+    compiled = _headsup(program, tmp_path / "compiled", True, monkeypatch, **kw)
+    python = _headsup(program, tmp_path / "python", False, monkeypatch, **kw)
+    assert _seen(compiled, tmp_path / "compiled") == _seen(python, tmp_path / "python")
+    return compiled
+
+
+@needs_kernel
+def test_headsup_replies_written_before_the_questions(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every reply written up front (some byte by byte, some with CRLF), then stdin and stdout closed: the
+    judge reads replies as lines whenever they came, never blocks writing to the closed pipe, and both
+    loops score the same match."""
+    report = _both_ways(REDTEAM / "HeadsUpAhead.py", tmp_path, monkeypatch)
+    assert report.scored, report.fault
+    assert len(report.outcome.deltas) == 120
+
+
+@needs_kernel
+def test_headsup_nul_in_a_reply(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``ACTION CHECK\\0...``: the whole line is read (no C string stops at the NUL), called malformed, and
+    the reason shows the NUL and the escape sequence escaped."""
+    report = _both_ways(REDTEAM / "HeadsUpNul.py", tmp_path, monkeypatch)
+    assert report.fault is not None and report.fault.kind is FaultKind.PROTOCOL_ERROR
+    assert report.fault.deal == 4
+    assert "\\x00" in report.fault.reason and "\x1b" not in report.fault.reason
+
+
+@needs_kernel
+def test_headsup_stderr_flood(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """64 MB of stderr while answering: the judge drains it, keeps at most the output cap, scores."""
+    report = _both_ways(REDTEAM / "HeadsUpStderr.py", tmp_path, monkeypatch)
+    assert report.scored, report.fault
+    assert report.run is not None and 0 < len(report.run.stderr) <= 65536
