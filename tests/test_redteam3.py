@@ -19,7 +19,7 @@ from arena.games.headsup import judge as judge_module
 from arena.games.headsup.match import HeadsUpSettings, MatchReport, play_headsup
 from arena.kernels import DISABLE, rollout_kernel
 
-from support.hostile import ROOT
+from support.hostile import CHECKER, ROOT, play_hostile
 from support.sandbox import needs_namespaces
 
 pytestmark = needs_namespaces
@@ -100,3 +100,13 @@ def test_headsup_stderr_flood(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -
     report = _both_ways(REDTEAM / "HeadsUpStderr.py", tmp_path, monkeypatch)
     assert report.scored, report.fault
     assert report.run is not None and 0 < len(report.run.stderr) <= 65536
+
+
+def test_files_in_tmp_never_reach_the_next_decision(tmp_path: Path) -> None:
+    """The runner skips emptying ``/tmp`` when its mtime did not move: a program that writes 4 MB there and
+    tries to set ``/tmp``'s times back (root's folder: refused) finds nothing of it in the next decision."""
+    outcome = play_hostile(REDTEAM / "TmpKeep.c", tmp_path, deals=3, baseline=CHECKER)
+    assert outcome.faults == ()
+    tries = (outcome.team_folder / "tmp.txt").read_text().splitlines()
+    assert len(tries) > 5
+    assert all(line.startswith("kept:no utimensat:") and not line.endswith(":done") for line in tries)
