@@ -12,11 +12,14 @@ import re
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 
+from arena.engines.twocard.generator import random_strategy
 from arena.faults import FaultKind
 from arena.games.headsup import judge as judge_module
 from arena.games.headsup.match import HeadsUpSettings, MatchReport, play_headsup
+from arena.games.twocard.match import TwoCardInterface, TwoCardSettings, play_match
 from arena.kernels import DISABLE, rollout_kernel
 
 from support.hostile import CHECKER, ROOT, play_hostile
@@ -110,3 +113,28 @@ def test_files_in_tmp_never_reach_the_next_decision(tmp_path: Path) -> None:
     tries = (outcome.team_folder / "tmp.txt").read_text().splitlines()
     assert len(tries) > 5
     assert all(line.startswith("kept:no utimensat:") and not line.endswith(":done") for line in tries)
+
+
+def _twocard(program: Path, tmp_path: Path) -> Any:
+    strategy = (Path("random.txt"), random_strategy(2, 4, np.random.default_rng(21)))
+    settings = TwoCardSettings(hands=5, time_limit_s=1.0, interface=TwoCardInterface.LINES)
+    (case,) = play_match(program, [strategy], settings, out_dir=tmp_path / program.stem).cases
+    return case
+
+
+def test_twocard_thinking_in_the_session_process_runs_out_of_time(tmp_path: Path) -> None:
+    """The control: 0.25 s of CPU a call in the session process, past the 1 s budget, is a timeout."""
+    case = _twocard(REDTEAM / "TwoCardAlone.py", tmp_path)
+    assert case.fault is not None and case.fault.kind is FaultKind.TIMEOUT
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="weakness: LineSeat charges only the session process's CPU (psutil), not its children's: a worker "
+    "child thinks for free (arena/games/twocard/seats.py LineSeat._cpu_s)",
+)
+def test_twocard_thinking_in_a_child_process_is_charged_too(tmp_path: Path) -> None:
+    """The same 0.25 s of CPU a call, spent in a forked worker while the session process waits on a pipe,
+    must run out of the same 1 s budget."""
+    case = _twocard(REDTEAM / "TwoCardFork.py", tmp_path)
+    assert case.fault is not None and case.fault.kind is FaultKind.TIMEOUT
