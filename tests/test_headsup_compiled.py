@@ -7,15 +7,12 @@ hand's log line, the results (but for clocks), the fault with its reason, the pl
 
 from __future__ import annotations
 
-import json
 import os
-import re
 import signal
 import subprocess
 import sys
 import textwrap
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 import pytest
@@ -23,16 +20,15 @@ import pytest
 from arena.cards import derive_seed
 from arena.faults import FaultKind
 from arena.games.headsup import compiled as compiled_module
-from arena.games.headsup import judge as judge_module
-from arena.games.headsup.match import HeadsUpSettings, MatchReport, play_headsup
 from arena.games.headsup.protocol import CARD_TEXT
-from arena.kernels import DISABLE, rollout_kernel
+from arena.kernels import rollout_kernel
 from arena.kernels.headsup import Fault, HandLoop, Reply, default_rng_doubles
+
+from support.headsup import both_ways
 
 pytestmark = pytest.mark.skipif(rollout_kernel() is None, reason="no C compiler: the Python loop runs alone")
 
 BOTS = Path(__file__).resolve().parent.parent / "bots" / "headsup"
-CLOCKS = {"player_cpu_s", "player_wait_s", "judge_cpu_s"}
 
 # A player whose replies come in every form the protocol allows: odd spacing, tabs, a trailing CR, a
 # no-break space (UTF-8), two replies in one write, stderr between lines; random but seeded.
@@ -110,52 +106,8 @@ FAULTS = {
 }
 
 
-def _play(
-    program: Path, out: Path, compiled: bool, monkeypatch: pytest.MonkeyPatch, **kw: Any
-) -> MatchReport:
-    """One match by the compiled loop or the Python loop; checks which of them played it."""
-    used: list[bool] = []
-    real = judge_module.play_compiled
-
-    def spy(*args: Any, **kwargs: Any) -> None:
-        used.append(True)
-        real(*args, **kwargs)
-
-    monkeypatch.setattr(judge_module, "play_compiled", spy)
-    if compiled:
-        monkeypatch.delenv(DISABLE, raising=False)
-    else:
-        monkeypatch.setenv(DISABLE, "1")
-    rollout_kernel.cache_clear()
-    try:
-        report = play_headsup(program, HeadsUpSettings(**{"hands": 120, "seed": 11, **kw}), out)
-    finally:
-        monkeypatch.delenv(DISABLE, raising=False)
-        rollout_kernel.cache_clear()
-    assert used == ([True] if compiled else []), "the match was not played by the loop meant"
-    return report
-
-
-def _seen(report: MatchReport, out: Path) -> dict[str, Any]:
-    """What a user sees of a match, clocks left out."""
-    results = json.loads((out / "results.json").read_text())
-    results["player_exit"] = re.sub(r" in [0-9.]+ ms", "", results["player_exit"])  # a clock too
-    return {
-        "results": {key: value for key, value in results.items() if key not in CLOCKS},
-        "hands": (out / "hands.jsonl").read_text(),
-        "stderr": report.run.stderr if report.run is not None else None,
-    }
-
-
-def _both_ways(program: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, **kw: Any) -> MatchReport:
-    compiled = _play(program, tmp_path / "compiled", True, monkeypatch, **kw)
-    python = _play(program, tmp_path / "python", False, monkeypatch, **kw)
-    assert _seen(compiled, tmp_path / "compiled") == _seen(python, tmp_path / "python")
-    return compiled
-
-
-def test_example2_plays_the_same_hands_both_ways(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    report = _both_ways(BOTS / "example2.cpp", tmp_path, monkeypatch, hands=300)
+def test_example2_plays_the_same_handsboth_ways(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    report = both_ways(BOTS / "example2.cpp", tmp_path, monkeypatch, hands=300)
     assert report.scored and report.outcome.rate_used > 0 and report.outcome.raises > 0
 
 
@@ -167,19 +119,19 @@ def test_blocks_dealt_ahead_and_replayed_behind_play_the_same_hands(
     and replays the last one while each block is played, and a fault lands in a later block."""
     monkeypatch.setattr(compiled_module, "DECK_BLOCK", 64)
     if player == "example2":
-        report = _both_ways(BOTS / "example2.cpp", tmp_path, monkeypatch, hands=300)
+        report = both_ways(BOTS / "example2.cpp", tmp_path, monkeypatch, hands=300)
         assert report.scored and len(report.outcome.deltas) == 300
     else:
         program = tmp_path / "player.py"
         program.write_text(_fault_player(150, "print('ACTION RAISE 101', flush=True)"))
-        report = _both_ways(program, tmp_path, monkeypatch, hands=300)
+        report = both_ways(program, tmp_path, monkeypatch, hands=300)
         assert report.fault is not None and report.fault.kind is RAISE and len(report.outcome.deltas) == 149
 
 
 def test_odd_but_valid_replies_are_read_alike(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     program = tmp_path / "odd.py"
     program.write_text(ODD_PLAYER)
-    report = _both_ways(program, tmp_path, monkeypatch, hands=150)
+    report = both_ways(program, tmp_path, monkeypatch, hands=150)
     assert report.scored, report.fault
     assert report.outcome.rate_queries > 50 and report.outcome.raises > 10
     assert report.run is not None and b"thinking about" in report.run.stderr
@@ -192,7 +144,7 @@ def test_a_fault_is_found_and_worded_alike(
     source, settings, kind = FAULTS[case]
     program = tmp_path / "player.py"
     program.write_text(source)
-    report = _both_ways(program, tmp_path, monkeypatch, **settings)
+    report = both_ways(program, tmp_path, monkeypatch, **settings)
     assert not report.scored
     assert report.fault is not None
     assert kind is None or report.fault.kind is kind, report.fault

@@ -3,13 +3,12 @@
 Each attacker is in ``tests/programs/redteam/`` and says what it tries. Heads-up players are played twice
 with the same seed, by the compiled loop and by the judge's Python loop (``ARENA_NO_KERNELS``), and both
 must show the user the same thing (as ``tests/test_headsup_compiled.py`` checks for honest players).
-The two ``xfail(strict=True)`` tests reproduce weaknesses found and not fixed here.
+TwoCardDraw: thinking in a forked worker is charged (its sandbox's cgroup CPU, not its process's), and
+a 4,000-digit answer is refused with a short reason.
 """
 
 from __future__ import annotations
 
-import json
-import re
 from pathlib import Path
 from typing import Any
 
@@ -18,62 +17,18 @@ import pytest
 
 from arena.engines.twocard.generator import random_strategy
 from arena.faults import FaultKind
-from arena.games.headsup import judge as judge_module
-from arena.games.headsup.match import HeadsUpSettings, MatchReport, play_headsup
 from arena.games.twocard.match import TwoCardInterface, TwoCardSettings, play_match
-from arena.kernels import DISABLE, rollout_kernel
+from arena.kernels import rollout_kernel
+from arena.sandbox import cgroup
 
+from support.headsup import both_ways
 from support.hostile import CHECKER, ROOT, play_hostile
 from support.sandbox import needs_namespaces
 
 pytestmark = needs_namespaces
 
 REDTEAM = ROOT / "tests" / "programs" / "redteam"
-CLOCKS = {"player_cpu_s", "player_wait_s", "judge_cpu_s"}
 needs_kernel = pytest.mark.skipif(rollout_kernel() is None, reason="no C compiler: no compiled loop")
-
-
-def _headsup(
-    program: Path, out: Path, compiled: bool, monkeypatch: pytest.MonkeyPatch, **kw: Any
-) -> MatchReport:
-    """One match by the compiled loop or by the Python loop; checks which one played it."""
-    used: list[bool] = []
-    real = judge_module.play_compiled
-
-    def spy(*args: Any, **kwargs: Any) -> None:
-        used.append(True)
-        real(*args, **kwargs)
-
-    monkeypatch.setattr(judge_module, "play_compiled", spy)
-    if compiled:
-        monkeypatch.delenv(DISABLE, raising=False)
-    else:
-        monkeypatch.setenv(DISABLE, "1")
-    rollout_kernel.cache_clear()
-    try:
-        report = play_headsup(program, HeadsUpSettings(**{"hands": 120, "seed": 11, **kw}), out)
-    finally:
-        monkeypatch.delenv(DISABLE, raising=False)
-        rollout_kernel.cache_clear()
-    assert used == ([True] if compiled else []), "the match was not played by the loop meant"
-    return report
-
-
-def _seen(report: MatchReport, out: Path) -> dict[str, Any]:
-    results = json.loads((out / "results.json").read_text())
-    results["player_exit"] = re.sub(r" in [0-9.]+ ms", "", results["player_exit"])
-    return {
-        "results": {key: value for key, value in results.items() if key not in CLOCKS},
-        "hands": (out / "hands.jsonl").read_text(),
-        "stderr": report.run.stderr if report.run is not None else None,
-    }
-
-
-def _both_ways(program: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, **kw: Any) -> MatchReport:
-    compiled = _headsup(program, tmp_path / "compiled", True, monkeypatch, **kw)
-    python = _headsup(program, tmp_path / "python", False, monkeypatch, **kw)
-    assert _seen(compiled, tmp_path / "compiled") == _seen(python, tmp_path / "python")
-    return compiled
 
 
 @needs_kernel
@@ -83,7 +38,7 @@ def test_headsup_replies_written_before_the_questions(
     """Every reply written up front (some byte by byte, some with CRLF), then stdin and stdout closed: the
     judge reads replies as lines whenever they came, never blocks writing to the closed pipe, and both
     loops score the same match."""
-    report = _both_ways(REDTEAM / "HeadsUpAhead.py", tmp_path, monkeypatch)
+    report = both_ways(REDTEAM / "HeadsUpAhead.py", tmp_path, monkeypatch)
     assert report.scored, report.fault
     assert len(report.outcome.deltas) == 120
 
@@ -92,7 +47,7 @@ def test_headsup_replies_written_before_the_questions(
 def test_headsup_nul_in_a_reply(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """``ACTION CHECK\\0...``: the whole line is read (no C string stops at the NUL), called malformed, and
     the reason shows the NUL and the escape sequence escaped."""
-    report = _both_ways(REDTEAM / "HeadsUpNul.py", tmp_path, monkeypatch)
+    report = both_ways(REDTEAM / "HeadsUpNul.py", tmp_path, monkeypatch)
     assert report.fault is not None and report.fault.kind is FaultKind.PROTOCOL_ERROR
     assert report.fault.deal == 4
     assert "\\x00" in report.fault.reason and "\x1b" not in report.fault.reason
@@ -101,7 +56,7 @@ def test_headsup_nul_in_a_reply(tmp_path: Path, monkeypatch: pytest.MonkeyPatch)
 @needs_kernel
 def test_headsup_stderr_flood(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """64 MB of stderr while answering: the judge drains it, keeps at most the output cap, scores."""
-    report = _both_ways(REDTEAM / "HeadsUpStderr.py", tmp_path, monkeypatch)
+    report = both_ways(REDTEAM / "HeadsUpStderr.py", tmp_path, monkeypatch)
     assert report.scored, report.fault
     assert report.run is not None and 0 < len(report.run.stderr) <= 65536
 
@@ -129,10 +84,8 @@ def test_twocard_thinking_in_the_session_process_runs_out_of_time(tmp_path: Path
     assert case.fault is not None and case.fault.kind is FaultKind.TIMEOUT
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="weakness: LineSeat charges only the session process's CPU (psutil), not its children's: a worker "
-    "child thinks for free (arena/games/twocard/seats.py LineSeat._cpu_s)",
+@pytest.mark.skipif(
+    cgroup.hierarchies().unified is None, reason="no cgroup v2: a process's own CPU is charged"
 )
 def test_twocard_thinking_in_a_child_process_is_charged_too(tmp_path: Path) -> None:
     """The same 0.25 s of CPU a call, spent in a forked worker while the session process waits on a pipe,
@@ -141,13 +94,9 @@ def test_twocard_thinking_in_a_child_process_is_charged_too(tmp_path: Path) -> N
     assert case.fault is not None and case.fault.kind is FaultKind.TIMEOUT
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="weakness: an invalid TwoCardDraw answer is quoted whole in the fault's reason (4,046 chars), "
-    "past the 600-character cap of docs/sandbox.md (arena/engines/twocard/hand.py IllegalAnswer, "
-    "arena/games/twocard/judge.py)",
-)
 def test_twocard_a_huge_answer_gives_a_short_reason(tmp_path: Path) -> None:
+    """A 4,000-digit answer (Python's int() reads it) is not an integer of the protocol; the reason
+    quotes 40 characters of it (it was quoted whole, 4,046 characters)."""
     case = _twocard(REDTEAM / "TwoCardHuge.py", tmp_path)
-    assert case.fault is not None and case.fault.kind is FaultKind.INVALID_ANSWER
-    assert len(case.fault.reason) <= 600
+    assert case.fault is not None and case.fault.kind is FaultKind.NOT_AN_INTEGER
+    assert len(case.fault.reason) <= 200 and "not an integer" in case.fault.reason

@@ -17,7 +17,7 @@ from arena.engines.twocard.value import best_response
 from arena.faults import FaultKind
 from arena.games.twocard.judge import case_score, overall_score, run_case
 from arena.games.twocard.policy_player import PolicyPlayer
-from arena.games.twocard.seats import ObjectSeat
+from arena.games.twocard.seats import ObjectSeat, SeatFault, parse_answer
 
 
 def aggressive_server(bet1: int = 2, bet2: int = 5) -> Strategy:
@@ -171,3 +171,20 @@ def test_hands_replay_from_the_seed_whatever_the_player_does() -> None:
         logs.append([json.loads(line) for line in log.getvalue().splitlines()])
     assert logs[0] == logs[1]
     assert [(h["you"], h["server"]) for h in logs[0]] == [(h["you"], h["server"]) for h in logs[2]]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [("2", 2), (" 1 \r", 1), ("-10", -10), ("+1", 1), ("999999999999", 999999999999)],
+)
+def test_an_answer_is_a_plain_integer(text: str, expected: int) -> None:
+    assert parse_answer("round1", (1, 3, 1), text, "team") == expected
+
+
+@pytest.mark.parametrize("text", ["1_0", "\u0661", "1.0", "0x1", "1 2", "1" * 13, "9" * 4000, "--1"])
+def test_anything_else_is_not_an_integer_with_a_short_reason(text: str) -> None:
+    """Python's int() reads the first two and the 4,000 nines; the protocol does not."""
+    with pytest.raises(SeatFault) as raised:
+        parse_answer("round1", (1, 3, 1), text, "team")
+    assert raised.value.fault.kind is FaultKind.NOT_AN_INTEGER
+    assert len(raised.value.fault.reason) < 120

@@ -14,6 +14,7 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from typing import IO, Any
 
+from arena import untrusted
 from arena.cards import derive_seed
 from arena.engines.twocard.hand import IllegalAnswer, play_hand
 from arena.engines.twocard.strategy import Strategy
@@ -86,7 +87,8 @@ def run_case(
     except SeatFault as error:
         fault = error.fault
     except IllegalAnswer as error:
-        fault = Fault(team, FaultKind.INVALID_ANSWER, str(error), deal=played + 1, stage=error.method)
+        reason = untrusted.capped(str(error))
+        fault = Fault(team, FaultKind.INVALID_ANSWER, reason, deal=played + 1, stage=error.method)
     finally:
         try:
             seat.close()

@@ -11,7 +11,9 @@ budget (the statement: 20 s per test case); running out, crashing or answering g
 
 from __future__ import annotations
 
+import re
 import time
+from collections.abc import Callable
 from typing import Any, Protocol
 
 import psutil
@@ -23,6 +25,8 @@ from arena.seats import breach_kind, run_fault
 IGNORED_METHODS = frozenset({"init", "showdown"})  # the statement: any answer is ignored
 INPUT_FILE = "inputf.txt"
 OUTPUT_FILE = "outputf.txt"
+# An answer is a plain integer: ASCII digits (no "1_0", no other scripts' digits), at most 12 of them.
+_INTEGER = re.compile(r"[+-]?[0-9]{1,12}")
 
 
 class SeatFault(Exception):
@@ -60,17 +64,18 @@ def parse_answer(method: str, args: tuple[int, ...], text: str | None, team: str
         raise SeatFault(
             Fault(team, FaultKind.NO_ANSWER, f"no answer to '{call_line(method, args)}'", stage=method)
         )
-    try:
-        return int(text.strip())
-    except ValueError:
+    answer = text.strip()
+    if _INTEGER.fullmatch(answer) is None:
         raise SeatFault(
             Fault(
                 team,
                 FaultKind.NOT_AN_INTEGER,
-                f"answered {text.strip()[:40]!r} to '{call_line(method, args)}', not an integer",
+                f"answered {answer[:40]!r} to '{call_line(method, args)}', "
+                "not an integer (ASCII digits, 12 at most)",
                 stage=method,
             )
-        ) from None
+        )
+    return int(answer)
 
 
 def _run_fault(team: str, run: RunResult, stage: str) -> Fault:
@@ -126,13 +131,24 @@ def _session_process(transport: Any) -> psutil.Process | None:
         return None
 
 
+def _cgroup_clock(transport: Any) -> Callable[[], float] | None:
+    """The CPU seconds of everything in the transport's sandbox's programs' cgroup from now on (the
+    program, its threads and every process it starts, waited for or not); None without cgroup v2."""
+    cgroup = getattr(getattr(transport, "sandbox", None), "cgroup", None)
+    if cgroup is None or cgroup.unified is None:
+        return None
+    mark = cgroup.run_cpu_us()
+    return lambda: (cgroup.run_cpu_us() - mark) / 1e6
+
+
 class LineSeat:
     """A program kept alive for the whole test case, one call line in and one answer line out.
 
-    The player's own time is the CPU time of its process (the statement: "time spent in your code"), so the
-    pipe round trips of a loaded machine are not charged to it; when the process cannot be measured,
-    the wall time of each call is charged instead. One call may never wait longer than what is left
-    of the budget, so a program that sleeps or hangs is stopped too.
+    The player's own time is CPU time (the statement: "time spent in your code"), so the pipe round trips
+    of a loaded machine are not charged to it: the CPU of its sandbox's programs' cgroup, so thinking in
+    a child process or a thread is charged too; without cgroup v2, its process's own CPU (with the
+    children it waited for); when that cannot be measured either, the wall time of each call. One call
+    may never wait longer than what is left of the budget, so a program that sleeps or hangs is stopped.
     """
 
     def __init__(self, transport: Any, *, team: str, budget_s: float) -> None:
@@ -141,10 +157,13 @@ class LineSeat:
         self.budget_s = budget_s
         self.used_s = 0.0
         self._wall_s = 0.0
+        self._cgroup_cpu_s = _cgroup_clock(transport)  # from before the start: the start is charged too
         self.transport.start()
-        self._process = _session_process(transport)
+        self._process = _session_process(transport) if self._cgroup_cpu_s is None else None
 
     def _cpu_s(self) -> float | None:
+        if self._cgroup_cpu_s is not None:
+            return self._cgroup_cpu_s()
         if self._process is None:
             return None
         try:

@@ -1,46 +1,12 @@
-"""TwoCardDraw red team, the control of TwoCardFork.py: the same thinking, in the session process itself.
+"""The control of TwoCardFork.py: the same 0.25 s of CPU a call, spent in the answering process itself."""
 
-The line-protocol seat charges a player the CPU time of its one session process (and of children it
-has waited for). This player forks a worker at start; each call line goes to the worker, which spins
-``SPIN_S`` seconds of CPU before it answers 0, while the session process just waits on a pipe. With
-``--alone`` it spins in the session process itself (the control: that must run out of time).
-"""
-
-import os
 import sys
 import time
 
 SPIN_S = 0.25
 
-
-def think() -> str:
+for _line in sys.stdin:
     end = time.process_time() + SPIN_S
     while time.process_time() < end:
         pass
-    return "0"
-
-
-if "--alone" in sys.argv[1:] or os.path.basename(sys.argv[0]).startswith("TwoCardAlone"):
-    for _line in sys.stdin:
-        print(think(), flush=True)
-    sys.exit(0)
-
-to_worker_r, to_worker_w = os.pipe()
-from_worker_r, from_worker_w = os.pipe()
-if os.fork() == 0:
-    os.close(to_worker_w)
-    os.close(from_worker_r)
-    requests = os.fdopen(to_worker_r)
-    answers = os.fdopen(from_worker_w, "w")
-    for _line in requests:
-        answers.write(think() + "\n")
-        answers.flush()
-    os._exit(0)
-os.close(to_worker_r)
-os.close(from_worker_w)
-requests = os.fdopen(to_worker_w, "w")
-answers = os.fdopen(from_worker_r)
-for line in sys.stdin:
-    requests.write(line)
-    requests.flush()
-    print(answers.readline().strip(), flush=True)
+    print("0", flush=True)

@@ -1,9 +1,9 @@
-"""TwoCardDraw red team: think in a child process, so the thinking is never charged to the budget.
+"""TwoCardDraw red team: think in a child process, hoping the thinking is not charged to the budget.
 
-The line-protocol seat charges a player the CPU time of its one session process (and of children it
-has waited for). This player forks a worker at start; each call line goes to the worker, which spins
-``SPIN_S`` seconds of CPU before it answers 0, while the session process just waits on a pipe. With
-``--alone`` it spins in the session process itself (the control: that must run out of time).
+The line-protocol seat once charged a player the CPU time of its one session process (and of children
+it had waited for); it now reads the sandbox's cgroup. This player forks a worker at start; each call line goes to the worker, which spins
+``SPIN_S`` seconds of CPU before it answers 0, while the session process just waits on a pipe.
+TwoCardAlone.py, the control, spins in the answering process itself.
 """
 
 import os
@@ -19,11 +19,6 @@ def think() -> str:
         pass
     return "0"
 
-
-if "--alone" in sys.argv[1:] or os.path.basename(sys.argv[0]).startswith("TwoCardAlone"):
-    for _line in sys.stdin:
-        print(think(), flush=True)
-    sys.exit(0)
 
 to_worker_r, to_worker_w = os.pipe()
 from_worker_r, from_worker_w = os.pipe()
