@@ -5,9 +5,11 @@ through :func:`support.hostile.play_hostile` (the table completes, the canary ou
 nothing of the table's sandboxes remains). Held: an endless header (``/dev/zero``), a Perl ``BEGIN``
 daemon left by ``perl -c``, Ruby's ``BEGIN`` (not run by ``ruby -c``) and daemons, Java's threads,
 ``ProcessBuilder`` and shutdown hooks and its own class files, modules named like the standard library's
-(and arena's) planted for a restarted fork server. Open (``xfail(strict=True)``): a build that blocks
-without spending CPU holds its table for 301 s (builds are documented to have a 60 s wall limit), and the
-warm start imports a team's help module named ``traceback.py`` in every decision.
+(and arena's) planted for a restarted fork server, a 64 MB binary, a given help file swapped for a link
+by a build. Open (``xfail(strict=True)``): a build that blocks without spending CPU holds its table for
+301 s (builds are documented to have a 60 s wall limit); the warm start imports a team's help module named
+``traceback.py`` in every decision, and gives the standard library's ``json`` (and every other module
+numpy's preload brought in) to a decision importing its own ``json.py``.
 """
 
 from __future__ import annotations
@@ -53,6 +55,29 @@ def test_an_endless_header_fails_the_build_on_its_memory_limit(tmp_path: Path) -
     assert {fault.kind for fault in outcome.faults} == {FaultKind.BUILD_FAILED}
     assert "build ran out of memory" in outcome.attacker.build_output
     assert time.monotonic() - started < 60
+
+
+def test_a_binary_past_the_file_size_limit_fails_the_build(tmp_path: Path) -> None:
+    """A 64 MB initialised array: the linker meets the 16 MB file-size limit; the build fails saying so,
+    and no product is kept."""
+    outcome = play_hostile(REDTEAM / "HugeBinary.cpp", tmp_path, deals=2)
+    assert not outcome.attacker.built
+    assert {fault.kind for fault in outcome.faults} == {FaultKind.BUILD_FAILED}
+    assert "File size limit exceeded" in outcome.attacker.build_output
+    assert not (outcome.team_folder / "HugeBinary").exists()
+
+
+def test_a_given_help_file_swapped_for_a_link_at_build_time_is_removed(tmp_path: Path) -> None:
+    """A Perl ``BEGIN`` block replaces the given ``canary.txt`` by a link to the host canary's root-only
+    secret: the build passes (no new name), the link is never followed (the canary is unchanged) and the
+    first decision's policing removes it with a ``sandbox_violation`` naming it."""
+    outcome = play_hostile(REDTEAM / "BuildSwapGiven.pl", tmp_path, deals=2)
+    assert outcome.attacker.built, outcome.attacker.build_output
+    assert [fault.kind for fault in outcome.faults] == [FaultKind.SANDBOX_VIOLATION]
+    assert "canary.txt is a symbolic link" in outcome.faults[0].reason
+    seen = (outcome.team_folder / "seen.txt").read_text().split()
+    assert seen[0] == "link" and set(seen[1:]) == {"none"}
+    assert not os.path.lexists(outcome.team_folder / "canary.txt")
 
 
 def test_a_perl_begin_daemon_ends_with_the_build(tmp_path: Path) -> None:
@@ -120,6 +145,21 @@ def test_a_help_module_named_traceback_is_not_run_by_the_warm_start(tmp_path: Pa
     outcome = play_hostile(REDTEAM / "TracebackHelp.py", tmp_path, deals=2)
     assert outcome.faults == ()
     assert not (outcome.team_folder / "imported.txt").exists()
+
+
+@warm
+@pytest.mark.xfail(
+    strict=True,
+    reason="the fork server preloads numpy, which imports json, select, signal, inspect, datetime, pickle, "
+    "ctypes...: a warm decision's import of a help module with one of those names gets the standard "
+    "library's, where python Team.py (sys.path[0] first) gets the team's own",
+)
+def test_a_help_module_named_json_is_the_one_a_warm_decision_imports(tmp_path: Path) -> None:
+    """A program importing its own ``json.py``: as with ``python OwnJson.py``, it must get its own."""
+    outcome = play_hostile(REDTEAM / "OwnJson.py", tmp_path, deals=2)
+    assert outcome.faults == ()
+    which = (outcome.team_folder / "which.txt").read_text().split()
+    assert which and set(which) == {"own"}, which
 
 
 @pytest.mark.xfail(
