@@ -2,14 +2,15 @@
 
 Each attacker is in ``tests/programs/redteam/`` and says what it tries; each plays a real Code'em table
 through :func:`support.hostile.play_hostile` (the table completes, the canary outside is unchanged,
-nothing of the table's sandboxes remains). Held: an endless header (``/dev/zero``), a Perl ``BEGIN``
-daemon left by ``perl -c``, Ruby's ``BEGIN`` (not run by ``ruby -c``) and daemons, Java's threads,
+nothing of the table's sandboxes remains). Held: an endless header (``/dev/zero``), a 64 MB binary, a
+Perl ``BEGIN`` daemon left by ``perl -c``, a given help file swapped for a link by a build, 30,000 files
+and a deep chain left by a build, Ruby's ``BEGIN`` (not run by ``ruby -c``) and daemons, Java's threads,
 ``ProcessBuilder`` and shutdown hooks and its own class files, modules named like the standard library's
-(and arena's) planted for a restarted fork server, a 64 MB binary, a given help file swapped for a link
-by a build. Open (``xfail(strict=True)``): a build that blocks without spending CPU holds its table for
-301 s (builds are documented to have a 60 s wall limit); the warm start imports a team's help module named
-``traceback.py`` in every decision, and gives the standard library's ``json`` (and every other module
-numpy's preload brought in) to a decision importing its own ``json.py``.
+(and arena's) planted for a restarted fork server. Open (``xfail(strict=True)``): a build that blocks
+without spending CPU holds its table for 301 s (builds are documented to have a 60 s wall limit); the
+warm start imports a team's help module named ``traceback.py`` in every decision, and gives the standard
+library's ``json`` (and every other module numpy's preload brought in) to a decision importing its own
+``json.py``.
 """
 
 from __future__ import annotations
@@ -65,6 +66,17 @@ def test_a_binary_past_the_file_size_limit_fails_the_build(tmp_path: Path) -> No
     assert {fault.kind for fault in outcome.faults} == {FaultKind.BUILD_FAILED}
     assert "File size limit exceeded" in outcome.attacker.build_output
     assert not (outcome.team_folder / "HugeBinary").exists()
+
+
+def test_thirty_thousand_files_and_a_deep_chain_left_by_a_build_give_a_short_reason(tmp_path: Path) -> None:
+    """A Perl ``BEGIN`` block leaves 30,000 files and a 3,000-deep chain in the folder and in ``/tmp``: the
+    build fails with a capped reason, and the folder holds only what was there before the build."""
+    outcome = play_hostile(REDTEAM / "BuildFlood.pl", tmp_path, deals=2)
+    assert not outcome.attacker.built
+    assert {fault.kind for fault in outcome.faults} == {FaultKind.BUILD_FAILED}
+    output = outcome.attacker.build_output
+    assert "f1 is not a file a Perl build makes" in output and len(output) < 2000
+    assert {path.name for path in outcome.team_folder.iterdir()} == {"BuildFlood.pl", "canary.txt"}
 
 
 def test_a_given_help_file_swapped_for_a_link_at_build_time_is_removed(tmp_path: Path) -> None:
