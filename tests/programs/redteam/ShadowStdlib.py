@@ -11,10 +11,7 @@ Checker.py does. Arena must never import any of them into its server, and the te
 import os
 import signal
 
-MODULES = (
-    "sitecustomize", "usercustomize", "random", "json", "select", "numpy", "clock", "prctl", "traceback",
-    "threading",
-)
+MODULES = "sitecustomize usercustomize random json select numpy clock prctl traceback threading".split()
 BODY = (
     "import os as _os, sys as _sys\n"
     "with open('/team/poison.txt', 'a') as _note:\n"
