@@ -10,7 +10,8 @@ and a deep chain left by a build, Ruby's ``BEGIN`` (not run by ``ruby -c``) and 
 without spending CPU holds its table for 301 s (builds are documented to have a 60 s wall limit); the
 warm start imports a team's help module named ``traceback.py`` in every decision, and gives the standard
 library's ``json`` (and every other module numpy's preload brought in) to a decision importing its own
-``json.py``.
+``json.py``; a finalist's given help file ``*.class`` is taken as a Java build product (read-only, and no
+longer counted as a help file).
 """
 
 from __future__ import annotations
@@ -22,10 +23,11 @@ from pathlib import Path
 import pytest
 
 from arena.faults import FaultKind
+from arena.games.codem.table import PlayerSpec, TableConfig, run_table
 from arena.languages import C, build_in_sandbox
 from arena.sandbox import Limits, open_sandbox, tree
 
-from support.hostile import ROOT, play_hostile
+from support.hostile import HONEST, ROOT, play_hostile
 from support.sandbox import needs_namespaces
 
 pytestmark = needs_namespaces
@@ -129,6 +131,15 @@ def test_java_processes_threads_and_hooks_end_with_the_decision_and_classes_stay
     }
 
 
+def test_two_thousand_class_files_are_products_not_help_files(tmp_path: Path) -> None:
+    """One source, 2,001 classes: every class file is a build product (never a help file), the table goes
+    on without a fault and the products are all in the folder at the end."""
+    outcome = play_hostile(REDTEAM / "ManyClasses.java", tmp_path, deals=1)
+    assert outcome.attacker.built, outcome.attacker.build_output
+    assert outcome.faults == ()
+    assert len(list(outcome.team_folder.glob("*.class"))) == 2001
+
+
 @warm
 def test_stdlib_named_help_files_never_reach_the_fork_server(tmp_path: Path) -> None:
     """``sitecustomize.py``, ``random.py``, ``json.py``, ``numpy.py``, ``clock.py``, ``prctl.py``... in the
@@ -172,6 +183,26 @@ def test_a_help_module_named_json_is_the_one_a_warm_decision_imports(tmp_path: P
     assert outcome.faults == ()
     which = (outcome.team_folder / "which.txt").read_text().split()
     assert which and set(which) == {"own"}, which
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="_expected_products takes every *.class in the folder after a Java build as a product, given "
+    "help files included: a finalist's Stash.class becomes arena's (read-only) and stops counting as a "
+    "help file, so 15 more fit",
+)
+def test_a_given_class_file_stays_a_help_file(tmp_path: Path) -> None:
+    """A finalist's help file ``Stash.class`` and 15 new help files each decision: 16 help files, one too
+    many, whatever their names (``JavaStash.java``)."""
+    given = tmp_path / "given"
+    given.mkdir()
+    (given / "Stash.class").write_bytes(b"the team's data\n")
+    program = REDTEAM / "JavaStash.java"
+    players = [PlayerSpec(program.stem, program, given)] + [PlayerSpec(p.stem, p) for p in HONEST]
+    result = run_table(players, tmp_path / "table", TableConfig(deals=1, seed=7, max_faults=100_000))
+    team = next(team for team in result.teams if team.team == program.stem)
+    assert team.built, team.build_output
+    assert FaultKind.HELP_FILE_LIMIT in {fault.kind for fault in team.faults}
 
 
 @pytest.mark.xfail(
