@@ -1,17 +1,17 @@
 """Red-team attacks, fourth round: the build and the language runtimes.
 
 Each attacker is in ``tests/programs/redteam/`` and says what it tries; each plays a real Code'em table
-through :func:`support.hostile.play_hostile` (the table completes, the canary outside is unchanged,
-nothing of the table's sandboxes remains). Held: an endless header (``/dev/zero``), a 64 MB binary, a
-Perl ``BEGIN`` daemon left by ``perl -c``, a given help file swapped for a link by a build, 30,000 files
-and a deep chain left by a build, Ruby's ``BEGIN`` (not run by ``ruby -c``) and daemons, Java's threads,
-``ProcessBuilder`` and shutdown hooks and its own class files, modules named like the standard library's
-(and arena's) planted for a restarted fork server. Open (``xfail(strict=True)``): a build that blocks
-without spending CPU holds its table for 301 s (builds are documented to have a 60 s wall limit); the
-warm start imports a team's help module named ``traceback.py`` in every decision, and gives the standard
-library's ``json`` (and every other module numpy's preload brought in) to a decision importing its own
-``json.py``; a finalist's given help file ``*.class`` is taken as a Java build product (read-only, and no
-longer counted as a help file).
+through :func:`support.hostile.play_hostile` (the table completes, the canary outside is unchanged, nothing
+of the table's sandboxes remains). Held: an endless header (``/dev/zero``), a 64 MB binary, a Perl ``BEGIN``
+daemon left by ``perl -c``, a given help file swapped for a link by a build, 30,000 files and a deep chain
+left by a build, Ruby's ``BEGIN`` (not run by ``ruby -c``) and daemons, Java's threads, ``ProcessBuilder``
+and shutdown hooks, its own class files and 2,001 of them, modules named like the standard library's (and
+arena's) planted for a restarted fork server. Open (``xfail(strict=True)``): a build that blocks without
+spending CPU holds its table for 301 s (builds are documented to have a 60 s wall limit); the warm start
+imports a team's help module named ``traceback.py`` in every decision, and gives the standard library's
+``json`` (and every other module numpy's preload brought in) to a decision importing its own ``json.py``; a
+finalist's given help file ``*.class`` is taken as a Java build product (read-only, and no longer counted as
+a help file); a program with many compiler warnings fails to build on the output cap.
 """
 
 from __future__ import annotations
@@ -203,6 +203,18 @@ def test_a_given_class_file_stays_a_help_file(tmp_path: Path) -> None:
     team = next(team for team in result.teams if team.team == program.stem)
     assert team.built, team.build_output
     assert FaultKind.HELP_FILE_LIMIT in {fault.kind for fault in team.faults}
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="a build runs with the decision's output cap (output_bytes, 64 KB) and is ended past it: a C "
+    "program gcc compiles with 300 default warnings (270 KB of messages) fails to build",
+)
+def test_a_program_with_many_warnings_builds(tmp_path: Path) -> None:
+    """``ManyWarnings.c`` compiles with gcc (exit 0) and 270 KB of warnings: it must build and play."""
+    outcome = play_hostile(REDTEAM / "ManyWarnings.c", tmp_path, deals=1)
+    assert outcome.attacker.built, outcome.attacker.build_output[-300:]
+    assert outcome.faults == ()
 
 
 @pytest.mark.xfail(
