@@ -24,7 +24,10 @@ from arena.errors import ConfigError, ToolchainError
 from arena.sandbox import NAMESPACES, Sandbox, tree
 from arena.sandbox.cgroup import owner_alive
 
-BUILD_WALL_S = 60.0
+BUILD_WALL_S = 60.0  # on the wall clock, whatever clock the sandbox judges decisions by
+# What a build may print (an honest program's warnings can run to hundreds of KB); the first
+# ``Limits.output_bytes`` characters of it are kept as the build's output.
+BUILD_OUTPUT_BYTES = 4 << 20
 
 
 @dataclass(frozen=True)
@@ -189,8 +192,31 @@ def _cache_key(program: Path, language: Language, sandbox: Sandbox) -> str:
     return digest.hexdigest()[:32]
 
 
+def _stamps(root: int) -> dict[str, tuple[int, int]]:
+    """Each entry of the open folder ``root``: its inode and modification time (ns), no link followed."""
+    stamps = {}
+    for name in os.listdir(root):
+        info = os.stat(name, dir_fd=root, follow_symlinks=False)
+        stamps[name] = (info.st_ino, info.st_mtime_ns)
+    return stamps
+
+
+def _made(root: int, names: set[str], before: dict[str, tuple[int, int]]) -> set[str]:
+    """Of ``names`` in ``root`` now, those the build made or wrote: new, or another inode or mtime."""
+    made = set()
+    for name in names:
+        try:
+            info = os.stat(name, dir_fd=root, follow_symlinks=False)
+        except FileNotFoundError:
+            continue
+        if before.get(name) != (info.st_ino, info.st_mtime_ns):
+            made.add(name)
+    return made
+
+
 def _expected_products(language: Language, output: str, names: set[str]) -> set[str]:
-    """The files a language's build is expected to make in the team folder (besides the sources)."""
+    """The files a language's build is expected to make in the team folder (besides the sources), of the
+    ``names`` it made or wrote (a help file given before the build is never a product)."""
     match language.name:
         case "c" | "c++":
             return {output} & names
@@ -343,23 +369,26 @@ def build_in_sandbox(
     executable = language.name in ("c", "c++")
     root = tree.open_folder(sandbox.folder)
     try:
-        before = set(os.listdir(root))
+        before = _stamps(root)
         started = time.perf_counter()
-        result = sandbox.run(command, wall_time_s=wall_time_s)
+        result = sandbox.run(
+            command, wall_time_s=wall_time_s, wall_clock=True, output_bytes=BUILD_OUTPUT_BYTES
+        )
         wall_ms = (time.perf_counter() - started) * 1000
         names = set(os.listdir(root))
-        expected = _expected_products(language, output, names)
+        expected = _expected_products(language, output, _made(root, names, before))
         products, problems = _take_products(root, expected, executable=executable)
         taken_sources, source_problems = _take_products(root, set(sources), executable=False)
         problems += source_problems
-        for name in sorted(names - before - expected - set(sources)):
+        for name in sorted(names - set(before) - expected - set(sources)):
             problems.append(f"{untrusted.name(name)} is not a file a {language.title} build makes")
             tree.remove_entry(root, name)
     finally:
         os.close(root)
     products |= taken_sources
     sandbox.build_products.update(products)
-    output_text = untrusted.printable(result.stdout + result.stderr)
+    printed = untrusted.printable(result.stdout + result.stderr)
+    output_text = untrusted.capped(printed, sandbox.limits.output_bytes)
     if not result.ok:
         output_text = f"{output_text.rstrip()}\nbuild {result.describe()}".lstrip()
     if problems:
@@ -416,7 +445,7 @@ def measure_startup(language: Language, run_argv: Sequence[str], sandbox: Sandbo
     empty = _empty_program(language, run_argv)
     if empty is None:
         return 0.0
-    times = [sandbox.run(empty, wall_time_s=BUILD_WALL_S) for _ in range(STARTUP_RUNS)]
+    times = [sandbox.run(empty, wall_time_s=BUILD_WALL_S, wall_clock=True) for _ in range(STARTUP_RUNS)]
     if not all(run.ok for run in times):
         return 0.0
     # Measured on the clock the sandbox judges: CPU time does not grow with what else runs, wall time does.

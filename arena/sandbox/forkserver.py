@@ -19,15 +19,28 @@ Protocol on stdin/stdout (the arena's session pipes), one JSON line each way per
 
 from __future__ import annotations
 
+import sys
+
+# What the interpreter holds before this script imports anything: a fresh ``python script.py`` holds them
+# too, so a team's module of one of these names is never imported there either. Any other module this
+# server has loaded (its own imports, the preloads) is forgotten in a decision whose folder has a module
+# of that name, which ``python script.py`` would import instead (see forget_shadowed).
+FRESH = frozenset(sys.modules)
+
+import atexit
+import builtins
 import importlib
+import importlib.machinery
 import json
 import os
 import random
 import resource
 import select
 import signal
-import sys
+import threading
 import time
+import traceback
+import types
 from typing import Any, BinaryIO
 
 # The one prctl wrapper and the decision's clocks, beside this script (sys.path[0]; arena/sandbox/), then
@@ -187,12 +200,10 @@ def child(
         path = os.path.realpath(script)
         sys.argv = [script]
         sys.path[0] = os.path.dirname(path)
+        forget_shadowed(sys.path[0])
         code = run_main(script, path)
     finally:
         try:
-            import atexit
-            import threading
-
             threading._shutdown()  # type: ignore[attr-defined]  # what interpreter exit does
             atexit._run_exitfuncs()
             sys.stdout.flush()
@@ -207,11 +218,6 @@ def run_main(script: str, path: str) -> int:
     As the interpreter does: ``sys.argv[0]`` is the script as named, ``__file__`` its absolute path,
     ``__spec__`` None, and ``__main__`` a new module in ``sys.modules``.
     """
-    import builtins
-    import importlib.machinery
-    import traceback
-    import types
-
     main = types.ModuleType("__main__")
     main.__dict__.update(__file__=path, __cached__=None, __spec__=None, __builtins__=builtins)
     main.__loader__ = importlib.machinery.SourceFileLoader("__main__", path)
@@ -231,6 +237,22 @@ def run_main(script: str, path: str) -> int:
         traceback.print_exc()
         return 1
     return 0
+
+
+def forget_shadowed(folder: str) -> None:
+    """Forget the modules this server loaded (and their submodules) that a module in ``folder`` would hide
+    from ``python script.py``: a ``name.py`` or ``name.pyc``, or a package ``name/__init__.py``; the
+    server's own code keeps the modules it holds, and the team's ``import name`` finds its own."""
+    try:
+        entries = os.listdir(folder)
+    except OSError:
+        return
+    own = {entry.rpartition(".")[0] for entry in entries if entry.endswith((".py", ".pyc"))}
+    own.update(entry for entry in entries if os.path.isfile(os.path.join(folder, entry, "__init__.py")))
+    own -= FRESH
+    if own:
+        for name in [name for name in sys.modules if name.partition(".")[0] in own]:
+            del sys.modules[name]
 
 
 def reseed() -> None:

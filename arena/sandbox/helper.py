@@ -73,7 +73,8 @@ class Helper:
             elif op == "run":
                 stdin = self.read_exact(request["stdin_len"])
                 clocks = request["wall"], request.get("cpu"), request.get("budget_ms")
-                self.reply(*self.run(request["argv"], stdin, *clocks))
+                cap = request.get("output_bytes", self.output_bytes)
+                self.reply(*self.run(request["argv"], stdin, *clocks, cap))
                 self.ready = self.prepare()  # the next run's process, made while the arena reads this reply
             elif op == "start":
                 self.start(request["argv"], machinery=request.get("machinery", False))
@@ -346,12 +347,13 @@ class Helper:
 
     # -- one-shot runs
     def run(
-        self, argv: list[str], stdin: bytes, wall: float, cpu: int | None, budget_ms: float | None
+        self, argv: list[str], stdin: bytes, wall: float, cpu: int | None, budget_ms: float | None, cap: int
     ) -> tuple[dict[str, Any], bytes, bytes]:
         """Run one program to completion under its clocks; measure it; end whatever it left.
 
         ``wall`` is the wall-clock cap; ``budget_ms`` (when the decision cgroup can measure it) the CPU time
-        every process and thread of the decision may use together before it is ended as ``cpu``.
+        every process and thread of the decision may use together before it is ended as ``cpu``; ``cap``
+        the bytes it may print on each of stdout and stderr before it is ended as ``output``.
         """
         if not self.cgroup_fds.get("cpu"):
             budget_ms = None
@@ -415,8 +417,8 @@ class Helper:
                         os.close(in_w)
                         in_w = -1
                 else:
-                    total += self.drain(fd, outputs, poller)
-            if total > self.output_bytes:
+                    total += self.drain(fd, outputs, poller, cap)
+            if total > cap:
                 reason = "output"
                 break
         if not exited:
@@ -424,8 +426,8 @@ class Helper:
         _, status, usage = os.wait4(pid, 0)
         wall_ms = (time.monotonic() - started) * 1000
         for fd in outputs:
-            total += self.drain(fd, outputs, None)
-        if not reason and total > self.output_bytes:
+            total += self.drain(fd, outputs, None, cap)
+        if not reason and total > cap:
             reason = "output"
         for fd in (*outputs, pidfd, in_w):
             if fd >= 0:
@@ -433,10 +435,9 @@ class Helper:
         self.sweep(keep=self.sessions.values())
         header = self.describe(status, usage, wall_ms, reason)
         header["cpu_ms"] = max(header["cpu_ms"], self.decision_cpu_ms())  # every process of the decision
-        cap = self.output_bytes
         return header, bytes(outputs[out_r][:cap]), bytes(outputs[errp_r][:cap])
 
-    def drain(self, fd: int, outputs: dict[int, bytearray], poller: select.poll | None) -> int:
+    def drain(self, fd: int, outputs: dict[int, bytearray], poller: select.poll | None, cap: int) -> int:
         """Read what is available from one output pipe; keep at most the cap plus one chunk."""
         count = 0
         while True:
@@ -449,7 +450,7 @@ class Helper:
                     poller.unregister(fd)
                 return count
             count += len(chunk)
-            if len(outputs[fd]) <= self.output_bytes:
+            if len(outputs[fd]) <= cap:
                 outputs[fd] += chunk
             if poller is not None:
                 return count

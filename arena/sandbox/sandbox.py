@@ -35,6 +35,15 @@ MIN_RERUN_S = 0.001  # a rerun whose budget the failed attempt spent still runs,
 COPY_EXTRA_ENTRIES = 16  # the protocol files, with room to spare
 
 
+@dataclasses.dataclass(frozen=True)
+class _Clocks:
+    """What a run is judged by: its time limit, on the wall clock or the sandbox's, and its output cap."""
+
+    limit: float
+    wall_clock: bool
+    cap: int
+
+
 class Sandbox:
     """Runs a team's programs in its folder under limits; see :func:`open_sandbox`."""
 
@@ -327,29 +336,35 @@ class Sandbox:
         stdin: bytes = b"",
         wall_time_s: float | None = None,
         arenas_files: Collection[str] = (),
+        wall_clock: bool = False,
+        output_bytes: int | None = None,
     ) -> RunResult:
         """Run ``argv`` once to completion in the team folder; measure it; end whatever it left behind.
 
         In the namespaced sandbox with a decision cgroup, arena's compiled runner does it (see
         :mod:`arena.sandbox.runner`), and also counts the help files left in the team folder (besides
         ``arenas_files``, the arena's own) when they break no rule; otherwise, with stdin, or once the runner
-        has failed ``MAX_RUNNER_FAILURES`` times, the helper does.
+        has failed ``MAX_RUNNER_FAILURES`` times, the helper does. ``wall_clock`` judges ``wall_time_s`` on
+        the wall clock whatever the sandbox's clock (a build); ``output_bytes`` replaces the limits' cap.
         """
         if not argv:
             raise ConfigError("nothing to run: empty command")
         if self.closed:
             raise SandboxError("the sandbox is closed")
         limit = wall_time_s if wall_time_s is not None else self.limits.wall_time_s
+        cap = output_bytes if output_bytes is not None else self.limits.output_bytes
+        clocks = _Clocks(limit, wall_clock, cap)
         if not stdin and self._runner_usable():
-            return self._run_on_runner(argv, limit, arenas_files)
-        return self._run_on_helper(argv, limit, stdin)
+            return self._run_on_runner(argv, clocks, arenas_files)
+        return self._run_on_helper(argv, clocks, stdin)
 
-    def _run_on_helper(self, argv: Sequence[str], limit: float, stdin: bytes = b"") -> RunResult:
-        wall, budget_ms = self.clocks(limit)
+    def _run_on_helper(self, argv: Sequence[str], clocks: _Clocks, stdin: bytes = b"") -> RunResult:
+        wall, budget_ms = self.clocks(clocks.limit, wall_clock=clocks.wall_clock)
         request = {"op": "run", "argv": list(argv), "stdin_len": len(stdin), "wall": wall}
-        request.update(budget_ms=budget_ms, cpu=self.limits.cpu_seconds(limit))
+        request.update(budget_ms=budget_ms, cpu=self.limits.cpu_seconds(clocks.limit))
+        request["output_bytes"] = clocks.cap
         header, out, err = self._request(request, stdin)
-        return self._result(header, out, err, wall, budget_ms)
+        return self._result(header, out, err, wall, budget_ms, output_cap=clocks.cap)
 
     @property
     def has_runner(self) -> bool:
@@ -363,7 +378,9 @@ class Sandbox:
             and all(session.machinery for session in self.sessions)  # its cgroup.kill would end a program's
         )
 
-    def _run_on_runner(self, argv: Sequence[str], limit: float, arenas_files: Collection[str]) -> RunResult:
+    def _run_on_runner(
+        self, argv: Sequence[str], clocks: _Clocks, arenas_files: Collection[str]
+    ) -> RunResult:
         """One decision through the runner; if arena's runner fails, the helper runs it with what is left.
 
         A runner that dies, stops or garbles its answer is arena's failure, never the team's (a program runs
@@ -371,13 +388,13 @@ class Sandbox:
         decision's processes already used taken off its limit, and the result carries the incident.
         """
         assert self.cgroup is not None
-        wall, budget_ms = self.clocks(limit)
+        wall, budget_ms = self.clocks(clocks.limit, wall_clock=clocks.wall_clock)
         mark = self.cgroup.run_cpu_us()
         try:
             if self.runner is None:
                 self.runner = self._start_runner()
-            cpu, cap = self.limits.cpu_seconds(limit), self.limits.output_bytes
-            header, out, err = self.runner.run(argv, wall, budget_ms, cpu, cap, arenas_files)
+            cpu = self.limits.cpu_seconds(clocks.limit)
+            header, out, err = self.runner.run(argv, wall, budget_ms, cpu, clocks.cap, arenas_files)
         except SandboxError as error:
             self.runner_failures += 1
             if self.runner is not None:
@@ -385,18 +402,19 @@ class Sandbox:
                 self.runner = None
             self.sweep()  # the helper ends whatever the failed decision left
             used_s = (self.cgroup.run_cpu_us() - mark) / 1e6
-            return self.rerun(argv, limit, used_s, f"arena's runner failed ({error})")
+            return self.rerun(argv, clocks, used_s, f"arena's runner failed ({error})")
         if header.pop("dirty"):
             self.sweep()  # something the runner leaves to the helper (a folder in /tmp, ...)
         help_files = header.pop("help_files")
         counted = help_files if isinstance(help_files, int) else None
-        return self._result(header, out, err, wall, budget_ms, help_files=counted)
+        return self._result(header, out, err, wall, budget_ms, help_files=counted, output_cap=clocks.cap)
 
-    def rerun(self, argv: Sequence[str], limit: float, used_s: float, problem: str) -> RunResult:
+    def rerun(self, argv: Sequence[str], clocks: _Clocks, used_s: float, problem: str) -> RunResult:
         """Run a decision again through the helper after arena's machinery failed during it, with the CPU
         time its processes used taken off its limit (a program that breaks arena's machinery mid-decision
         must not get a second full budget for one answer); the result records the incident."""
-        result = self._run_on_helper(argv, max(limit - used_s, MIN_RERUN_S))
+        left = dataclasses.replace(clocks, limit=max(clocks.limit - used_s, MIN_RERUN_S))
+        result = self._run_on_helper(argv, left)
         incident = f"{problem}; the decision was run again by the sandbox helper"
         return dataclasses.replace(result, incidents=(*result.incidents, incident))
 
@@ -415,9 +433,9 @@ class Sandbox:
         can_measure = self.cgroup is not None and self.cgroup.can_kill
         return "cpu" if self.limits.clock == "cpu" and can_measure else "wall"
 
-    def clocks(self, limit_s: float) -> tuple[float, float | None]:
+    def clocks(self, limit_s: float, *, wall_clock: bool = False) -> tuple[float, float | None]:
         """Wall-clock cap and CPU budget (ms) (None on the wall clock) for the time limit ``limit_s``."""
-        if self.clock == "cpu":
+        if self.clock == "cpu" and not wall_clock:
             return self.limits.wall_cap_s(limit_s), limit_s * 1000
         return limit_s, None
 
@@ -430,6 +448,7 @@ class Sandbox:
         budget_ms: float | None = None,
         *,
         help_files: int | None = None,
+        output_cap: int | None = None,
     ) -> RunResult:
         status_text = header["status"]
         sig = header.get("signal")
@@ -443,7 +462,8 @@ class Sandbox:
         elif status_text == "cpu" and budget_ms is not None:
             status, detail = RunStatus.CPU_LIMIT, f"{budget_ms / 1000:g} s"
         elif status_text == "output":
-            status, detail = RunStatus.OUTPUT_LIMIT, f"{limits.output_bytes} bytes"
+            cap = output_cap if output_cap is not None else limits.output_bytes
+            status, detail = RunStatus.OUTPUT_LIMIT, f"{cap} bytes"
         elif status_text == "ok":
             status = RunStatus.OK
         elif self._oom_happened():
