@@ -165,9 +165,11 @@ def test_a_help_module_named_traceback_is_not_run_by_the_warm_start(tmp_path: Pa
 
 
 @warm
-def test_a_help_module_named_json_is_the_one_a_warm_decision_imports(tmp_path: Path) -> None:
-    """A program importing its own ``json.py``: as with ``python OwnJson.py``, it must get its own."""
-    outcome = play_hostile(REDTEAM / "OwnJson.py", tmp_path, deals=2)
+@pytest.mark.parametrize("program", ["OwnJson.py", "OwnPackage.py"])
+def test_a_help_module_named_json_is_the_one_a_warm_decision_imports(program: str, tmp_path: Path) -> None:
+    """A program importing its own ``json.py`` (or package ``inspect/``): as with ``python OwnJson.py``, it
+    must get its own."""
+    outcome = play_hostile(REDTEAM / program, tmp_path, deals=2)
     assert outcome.faults == ()
     which = (outcome.team_folder / "which.txt").read_text().split()
     assert which and set(which) == {"own"}, which

@@ -243,12 +243,16 @@ def forget_shadowed(folder: str) -> None:
     """Forget the modules this server loaded (and their submodules) that a module in ``folder`` would hide
     from ``python script.py``: a ``name.py`` or ``name.pyc``, or a package ``name/__init__.py``; the
     server's own code keeps the modules it holds, and the team's ``import name`` finds its own."""
+    own = set()
     try:
-        entries = os.listdir(folder)
+        with os.scandir(folder) as entries:
+            for entry in entries:
+                if entry.name.endswith((".py", ".pyc")):
+                    own.add(entry.name.rpartition(".")[0])
+                elif entry.is_dir(follow_symlinks=False) and os.path.isfile(f"{entry.path}/__init__.py"):
+                    own.add(entry.name)
     except OSError:
         return
-    own = {entry.rpartition(".")[0] for entry in entries if entry.endswith((".py", ".pyc"))}
-    own.update(entry for entry in entries if os.path.isfile(os.path.join(folder, entry, "__init__.py")))
     own -= FRESH
     if own:
         for name in [name for name in sys.modules if name.partition(".")[0] in own]:
