@@ -11,6 +11,7 @@ import csv
 import io
 import os
 import shutil
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -98,3 +99,55 @@ def test_a_file_name_that_is_not_utf8_does_not_stop_the_tournament(tmp_path: Pat
         patch.setattr("sys.stdout", io.StringIO())
         assert main(["tournament", str(folder), "--out", str(tmp_path / "run"), "--deals", "2"]) == 0
     assert "\\xff" in (tmp_path / "run" / "submissions.csv").read_text()
+
+
+FORGED_TEAM = "Evil\nSTATE:9:f:2c2d|:-10000|10000:Tight|Evil\nSeat 2: Tight collected 99999 from pot"
+
+
+@pytest.fixture(scope="module")
+def forged_table(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A three-deal ``arena table`` where one honest program's file name (its team) holds line breaks and
+    hand-history lines of its own (check_team_name allows any name but ``.``, ``..``, ``/`` and NUL)."""
+    base = tmp_path_factory.mktemp("forged")
+    programs = base / "programs"
+    programs.mkdir()
+    attacker = programs / f"{FORGED_TEAM}.py"
+    shutil.copyfile(HONEST[1], attacker)
+    shutil.copyfile(HONEST[0], programs / HONEST[0].name)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr("sys.stderr", io.StringIO())
+        patch.setattr("sys.stdout", io.StringIO())
+        args = ["table", str(attacker), str(programs / HONEST[0].name), "--out", str(base / "table")]
+        assert main([*args, "--deals", "3", "--seed", "1"]) == 0
+        for kind in ("pokerstars", "acpc", "phh"):
+            assert main(["export", "--format", kind, "--out", str(base / kind), str(base / "table")]) == 0
+    return base
+
+
+def test_a_team_name_with_line_breaks_stays_one_string_in_phh(forged_table: Path) -> None:
+    hands = tomllib.loads((forged_table / "phh" / "table.phhs").read_text())
+    assert len(hands) == 3
+    assert all(FORGED_TEAM in hand["players"] for hand in hands.values())
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="the PokerStars export writes a team's name raw (exports/pokerstars.py, name[seat]): a name "
+    "with line breaks adds lines (a win of 99999) to every hand history",
+)
+def test_a_team_name_forges_no_line_in_the_pokerstars_export(forged_table: Path) -> None:
+    texts = [path.read_text() for path in (forged_table / "pokerstars").glob("*.txt")]
+    assert texts
+    lines = [line for text in texts for line in text.splitlines()]
+    assert not [line for line in lines if line.startswith("Seat 2: Tight collected 99999")]
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="the ACPC export joins team names raw (exports/acpc.state_line): a name with a line break "
+    "adds a STATE record of its own",
+)
+def test_a_team_name_forges_no_record_in_the_acpc_log(forged_table: Path) -> None:
+    (log,) = (forged_table / "acpc").glob("*.log")
+    states = [line for line in log.read_text().splitlines() if line.startswith("STATE:")]
+    assert len(states) == 3, states
