@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import csv
 import io
+import json
 import os
 import shutil
 import tomllib
@@ -229,3 +230,42 @@ def test_arena_checks_error_line_prints_no_escape_sequence(tmp_path: Path) -> No
         assert main(["check", str(program)]) == 2
     assert "would not play this file" in err.getvalue()
     assert "\x1b" not in err.getvalue()
+
+
+REDTEAM = Path(__file__).resolve().parent / "programs" / "redteam"
+
+
+@pytest.fixture(scope="module")
+def markup_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A three-deal tournament with MarkupHelp.py (help files named like Markdown and HTML, stderr too)."""
+    base = tmp_path_factory.mktemp("markup")
+    folder = _submissions(base / "subs")
+    shutil.copyfile(REDTEAM / "MarkupHelp.py", folder / "MarkupHelp.py")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr("sys.stderr", io.StringIO())
+        patch.setattr("sys.stdout", io.StringIO())
+        assert main(["tournament", str(folder), "--out", str(base / "run"), "--deals", "3"]) == 0
+        assert main(["view", str(base / "run"), "--export", str(base / "site")]) == 0
+    return base
+
+
+def test_markup_helps_stderr_is_escaped_in_the_viewer(markup_run: Path) -> None:
+    page = (markup_run / "site" / "teams" / "MarkupHelp.html").read_text()
+    assert "&lt;/script&gt;&lt;script&gt;alert(1)" in page
+    assert "<script>alert" not in page
+    faults = (markup_run / "run" / "tables" / "table001" / "faults.jsonl").read_text().splitlines()
+    assert [json.loads(line)["kind"] for line in faults] == ["crash"]
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="reports/<team>.md writes help-file names raw into a Markdown table (tournament/reports.py, "
+    "help_rows): '|' adds cells (a forged count), HTML and javascript: links render where it is shown",
+)
+def test_help_file_names_stay_one_cell_of_plain_text_in_the_report(markup_run: Path) -> None:
+    report = (markup_run / "run" / "reports" / "MarkupHelp.md").read_text()
+    rows = [line for line in report.splitlines() if line.startswith("| table001 |") and "runs.txt" in line]
+    assert len(rows) == 1
+    assert len(rows[0].replace("\\|", "").split("|")) == 6, rows[0]
+    assert "<img" not in report
+    assert "](javascript:" not in report
