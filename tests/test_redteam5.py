@@ -269,3 +269,33 @@ def test_help_file_names_stay_one_cell_of_plain_text_in_the_report(markup_run: P
     assert len(rows[0].replace("\\|", "").split("|")) == 6, rows[0]
     assert "<img" not in report
     assert "](javascript:" not in report
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="arena replay runs the first <TeamId>.* of the team's folder (cli/replay.team_program): a "
+    "help file ReplayDecoy.c (or .pl, .rb, .cpp) left there replays instead of the program that played, "
+    "and shows a clean run for a recorded crash",
+)
+def test_arena_replay_runs_the_program_that_played(tmp_path: Path) -> None:
+    folder = _submissions(tmp_path / "subs")
+    shutil.copyfile(REDTEAM / "ReplayDecoy.py", folder / "ReplayDecoy.py")
+    run = tmp_path / "run"
+    out = io.StringIO()
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr("sys.stderr", io.StringIO())
+        patch.setattr("sys.stdout", io.StringIO())
+        assert main(["tournament", str(folder), "--out", str(run), "--deals", "3"]) == 0
+        lines = (run / "tables" / "table001" / "faults.jsonl").read_text().splitlines()
+        faults = [json.loads(line) for line in lines]
+        (crash,) = [f for f in faults if f["team"] == "ReplayDecoy"]
+        assert crash["kind"] == "crash"
+        patch.setattr("sys.stdout", out)
+        args = ["--table", "table001", "--deal", str(crash["deal"]), "--team", "ReplayDecoy"]
+        main(["replay", str(run), *args, "--decision", str(crash["decision"])])
+    team = run / "tables" / "table001" / "teams" / "ReplayDecoy"
+    candidates = sorted(p.name for p in team.glob("ReplayDecoy.*") if p.suffix != ".txt")
+    assert "recorded fault: crash" in out.getvalue()
+    assert "decoy" not in out.getvalue()
+    assert "the real program crashed here" in out.getvalue()
+    assert candidates == ["ReplayDecoy.py"], f"replay picks one of {candidates} by directory order"
