@@ -299,3 +299,28 @@ def test_arena_replay_runs_the_program_that_played(tmp_path: Path) -> None:
     assert "decoy" not in out.getvalue()
     assert "the real program crashed here" in out.getvalue()
     assert candidates == ["ReplayDecoy.py"], f"replay picks one of {candidates} by directory order"
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="a submission that is a symbolic link is followed (tournament/submissions.find_submissions: "
+    "is_file() and resolve()): a root-only host file named *.c becomes the team's program, copied into "
+    "the run and quoted by the compiler into faults.jsonl, results.json, SQLite and the viewer",
+)
+def test_a_linked_submission_is_not_played_and_leaks_nothing(tmp_path: Path) -> None:
+    secret = tmp_path / "host" / "secret.c"
+    secret.parent.mkdir()
+    secret.write_text("SECRET_CANARY_LINE_42 = 1\n")
+    secret.chmod(0o600)
+    folder = _submissions(tmp_path / "subs")
+    (folder / "Leak.c").symlink_to(secret)
+    run = tmp_path / "run"
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr("sys.stderr", io.StringIO())
+        patch.setattr("sys.stdout", io.StringIO())
+        assert main(["tournament", str(folder), "--out", str(run), "--deals", "2"]) == 0
+    leaked = [
+        str(p.relative_to(run)) for p in run.rglob("*") if p.is_file() and b"SECRET_CANARY" in p.read_bytes()
+    ]
+    assert leaked == []
+    assert "Leak.c,,,,no," in (run / "submissions.csv").read_text()
