@@ -16,6 +16,7 @@ import tomllib
 from pathlib import Path
 
 import pytest
+from rich.errors import MarkupError
 
 from arena.cli import main
 
@@ -324,3 +325,23 @@ def test_a_linked_submission_is_not_played_and_leaks_nothing(tmp_path: Path) -> 
     ]
     assert leaked == []
     assert "Leak.c,,,,no," in (run / "submissions.csv").read_text()
+
+
+@pytest.mark.xfail(
+    strict=True,
+    raises=MarkupError,
+    reason="arena twocard play prints a fault's reason (which quotes the program's answer) through rich "
+    "markup (cli/twocard.py, out.print(f'case ...: {case.fault.reason}')): an answer '[/x]' ends the "
+    "command with a MarkupError traceback after play, its scores never printed",
+)
+def test_twocard_play_prints_an_answer_in_markup_as_text(tmp_path: Path) -> None:
+    strategy = Path(__file__).resolve().parents[1] / "bots" / "twocard" / "strategies" / "strategy1.txt"
+    program = REDTEAM / "TwoCardMarkup.py"
+    out = io.StringIO()
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr("sys.stderr", io.StringIO())
+        patch.setattr("sys.stdout", out)
+        argv = ["twocard", "play", str(program), "--strategy", str(strategy), "--hands", "5"]
+        assert main([*argv, "--interface", "lines"]) == 1
+    assert "'[/x]'" in out.getvalue()
+    assert "score 0.00" in out.getvalue()
