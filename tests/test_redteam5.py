@@ -345,3 +345,17 @@ def test_twocard_play_prints_an_answer_in_markup_as_text(tmp_path: Path) -> None
         assert main([*argv, "--interface", "lines"]) == 1
     assert "'[/x]'" in out.getvalue()
     assert "score 0.00" in out.getvalue()
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="untrusted.printable escapes U+202E (RLO) only of the bidi controls (untrusted._unsafe): U+2067 "
+    "(RLI), U+202D (LRO) and the other embeddings, overrides and isolates of CVE-2021-42574 reach the "
+    "viewer and reports, where they reorder what a person reads",
+)
+def test_bidi_controls_from_a_program_are_escaped_like_rlo(markup_run: Path) -> None:
+    page = (markup_run / "site" / "teams" / "MarkupHelp.html").read_text()
+    report = (markup_run / "run" / "reports" / "MarkupHelp.md").read_text()
+    assert "RLI" in page
+    assert "\u202e" not in page
+    assert not [c for c in "\u202a\u202b\u202c\u202d\u2066\u2067\u2068\u2069" if c in page + report]
