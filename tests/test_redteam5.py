@@ -19,6 +19,7 @@ import pytest
 from rich.errors import MarkupError
 
 from arena.cli import main
+from arena.tournament import watch
 
 from support.hostile import HONEST
 from support.sandbox import needs_namespaces
@@ -359,3 +360,26 @@ def test_bidi_controls_from_a_program_are_escaped_like_rlo(markup_run: Path) -> 
     assert "RLI" in page
     assert "\u202e" not in page
     assert not [c for c in "\u202a\u202b\u202c\u202d\u2066\u2067\u2068\u2069" if c in page + report]
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="arena watch writes a report through a link planted as its hidden partial file "
+    "(atomic.write_atomically: Path.write_text follows '.X.py.report.txt.partial'): whoever can put a link "
+    "in the submissions folder makes arena (root) overwrite any file with the report",
+)
+def test_the_watcher_writes_no_report_through_a_planted_link(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(watch, "CHECK_DEALS", 2)
+    victim = tmp_path / "victim.txt"
+    victim.write_text("the organiser's file\n")
+    folder = tmp_path / "subs"
+    folder.mkdir()
+    program = folder / "Evil.py"
+    shutil.copyfile(HONEST[1], program)
+    (folder / ".Evil.py.report.txt.partial").symlink_to(victim)
+    done = watch.SubmissionWatcher(folder).check(program)
+    assert done is not None
+    assert victim.read_text() == "the organiser's file\n"
+    assert not done.report.is_symlink()
