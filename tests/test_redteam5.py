@@ -256,7 +256,9 @@ def test_markup_helps_stderr_is_escaped_in_the_viewer(markup_run: Path) -> None:
     assert "&lt;/script&gt;&lt;script&gt;alert(1)" in page
     assert "<script>alert" not in page
     faults = (markup_run / "run" / "tables" / "table001" / "faults.jsonl").read_text().splitlines()
-    assert [json.loads(line)["kind"] for line in faults] == ["crash"]
+    assert [(json.loads(line)["team"], json.loads(line)["kind"]) for line in faults] == [
+        ("MarkupHelp", "crash")
+    ]
 
 
 @pytest.mark.xfail(
