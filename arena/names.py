@@ -86,6 +86,8 @@ def name_problem(path: Path) -> str | None:
         return "a report written by arena watch"
     if name.startswith("."):
         return "a hidden file (its name starts with '.')"
+    if path.is_symlink():
+        return "a symbolic link (put the program file itself in the folder)"
     if path.is_dir():
         return "a folder, not a program file"
     if not path.is_file():

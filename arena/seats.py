@@ -49,12 +49,20 @@ def check_team_name(team: str, program: Path) -> None:
     """Refuse a team name that is not one folder name: ``teams/<team>/`` must be a folder of its own.
 
     ``arena table`` names a team after its file, so a program ``...py`` would be team ``..`` (the table's
-    folder) and ``..py`` team ``.`` (every team's folder). Any other text is a name (the viewer escapes it).
+    folder) and ``..py`` team ``.`` (every team's folder). A name holding a line break, a control character
+    or a text-direction mark would forge lines in logs and exports and act on terminals: refused too. Any
+    other text is a name (the viewer and the terminal show it as text).
     """
     if team in ("", ".", "..") or "/" in team or "\0" in team:
         raise ConfigError(
             f"{untrusted.name(team)!r} (from {untrusted.name(str(program))}) is not a team name: "
             "a team's name must be usable as one folder name"
+        )
+    if untrusted.name(team) != team:
+        raise ConfigError(
+            f"{untrusted.name(team)!r} (from {untrusted.name(str(program))}) is not a team name: "
+            "it holds a line break, a control character or a text-direction mark, which every log, "
+            "export and report would carry; rename the file"
         )
 
 

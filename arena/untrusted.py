@@ -24,11 +24,17 @@ def _escaped(char: str) -> str:
     return f"\\u{code:04x}"
 
 
+# Line and paragraph separators, and every bidirectional control (CVE-2021-42574: embeddings, overrides,
+# isolates and their ends), which reorder the text a person reads around them.
+_INVISIBLE = frozenset("\u2028\u2029\u200e\u200f\u061c" + "".join(map(chr, range(0x202A, 0x202F))))
+_INVISIBLE |= frozenset(map(chr, range(0x2066, 0x206A)))
+
+
 def _unsafe(char: str) -> bool:
     code = ord(char)
     if char in "\n\t":
         return False
-    return code < 0x20 or 0x7F <= code < 0xA0 or 0xD800 <= code <= 0xDFFF or char in "\u2028\u2029\u202e"
+    return code < 0x20 or 0x7F <= code < 0xA0 or 0xD800 <= code <= 0xDFFF or char in _INVISIBLE
 
 
 def printable(text: str | bytes) -> str:
@@ -44,6 +50,22 @@ def name(raw: str | bytes | os.PathLike[str]) -> str:
     """A file name a program chose, as one safe line (a line break in it is escaped too)."""
     text = printable(os.fsdecode(raw) if not isinstance(raw, bytes) else raw)
     return text.replace("\n", "\\n").replace("\t", "\\t")
+
+
+_MARKDOWN = str.maketrans({char: "\\" + char for char in "\\`*_[]<>|#!"})
+
+
+def markdown(text: str | bytes | os.PathLike[str]) -> str:
+    """A name or reason a program controls, as plain text inside Markdown (a table cell, a list item): one
+    line (:func:`name`), every character Markdown or HTML would act on escaped with a backslash."""
+    return name(text).translate(_MARKDOWN)
+
+
+def cell(text: str | bytes | os.PathLike[str]) -> str:
+    """A name a program or a team chose, as one spreadsheet cell: :func:`name`, and a leading ``'`` when it
+    starts like a formula (``=``, ``+``, ``-``, ``@``), so a spreadsheet shows it instead of running it."""
+    safe = name(text)
+    return f"'{safe}" if safe[:1] in ("=", "+", "-", "@") else safe
 
 
 def capped(text: str, limit: int = REASON_CHARS) -> str:

@@ -2,7 +2,12 @@
 
 A team controls its file's name in the submissions folder, what its program prints, its answers and its
 help files; arena puts them in the terminal, CSV, JSON, logs, SQLite and the viewer. Each test plays a
-real (small) tournament or table with the hostile text and reads what arena wrote.
+real (small) tournament or table with the hostile text and reads what arena wrote. Found and closed here:
+a report written through a link planted at the watcher's temporary name, a linked submission played (a
+root-only file leaked into logs), ``arena replay`` running a decoy ``<TeamId>.<ext>``, a file name that is
+not UTF-8 stopping a tournament, team names forging hand-history lines, read as rich markup or acting on
+the terminal, formulas and control characters in ``submissions.csv``, Markdown and HTML in a team's
+report, and bidirectional controls other than U+202E.
 """
 
 from __future__ import annotations
@@ -11,12 +16,12 @@ import csv
 import io
 import json
 import os
+import re
 import shutil
 import tomllib
 from pathlib import Path
 
 import pytest
-from rich.errors import MarkupError
 
 from arena.cli import main
 from arena.tournament import watch
@@ -53,22 +58,12 @@ def named_run(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
     return base / "run", err.getvalue()
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="arena tournament prints a skipped file's name raw (cli/tournament_view.announce_plan): "
-    "a file name's escape sequences reach the organiser's terminal",
-)
 def test_a_skipped_files_name_reaches_the_terminal_escaped(named_run: tuple[Path, str]) -> None:
     _, err = named_run
     assert "skipped: " in err
     assert "\x1b" not in err
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="submissions.csv keeps a skipped file's name raw (tournament/submissions.submissions_csv): "
-    "control characters in a stored file",
-)
 def test_submissions_csv_holds_no_control_character(named_run: tuple[Path, str]) -> None:
     run, _ = named_run
     text = (run / "submissions.csv").read_text()
@@ -76,11 +71,6 @@ def test_submissions_csv_holds_no_control_character(named_run: tuple[Path, str])
     assert "\x1b" not in text
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="submissions.csv starts a cell with '=' from a skipped file's name: a spreadsheet opening it "
-    "runs the team's formula (tournament/submissions.submissions_csv)",
-)
 def test_submissions_csv_starts_no_cell_with_a_formula(named_run: tuple[Path, str]) -> None:
     run, _ = named_run
     rows = list(csv.reader(io.StringIO((run / "submissions.csv").read_text())))
@@ -89,11 +79,6 @@ def test_submissions_csv_starts_no_cell_with_a_formula(named_run: tuple[Path, st
     assert not [cell for cell in cells if cell[:1] in ("=", "+", "-", "@")]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="a file whose name is not UTF-8 in the submissions folder stops arena tournament with a "
-    "UnicodeEncodeError traceback before play (submissions_csv writes the raw name; atomic.write_atomically)",
-)
 def test_a_file_name_that_is_not_utf8_does_not_stop_the_tournament(tmp_path: Path) -> None:
     folder = _submissions(tmp_path / "subs", b"bad\xff.txt")
     err = io.StringIO()
@@ -107,24 +92,49 @@ def test_a_file_name_that_is_not_utf8_does_not_stop_the_tournament(tmp_path: Pat
 FORGED_TEAM = "Evil\nSTATE:9:f:2c2d|:-10000|10000:Tight|Evil\nSeat 2: Tight collected 99999 from pot"
 
 
+def _rename_team(table: Path, old: str, new: str) -> None:
+    """What an arena that took any team name left: ``results.json`` naming a team ``new``."""
+    results = json.loads((table / "results.json").read_text())
+    for team in results["teams"]:
+        if team["team"] == old:
+            team["team"] = new
+    (table / "results.json").write_text(json.dumps(results))
+
+
 @pytest.fixture(scope="module")
 def forged_table(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A three-deal ``arena table`` where one honest program's file name (its team) holds line breaks and
-    hand-history lines of its own (check_team_name allows any name but ``.``, ``..``, ``/`` and NUL)."""
+    """A three-deal table whose second team's name holds line breaks and hand-history lines of its own.
+
+    ``arena table`` refuses such a name (test_a_team_name_with_a_line_break_is_refused), so the name is
+    put in ``results.json`` afterwards, as an arena that took it would have left it; then each export."""
     base = tmp_path_factory.mktemp("forged")
-    programs = base / "programs"
-    programs.mkdir()
-    attacker = programs / f"{FORGED_TEAM}.py"
-    shutil.copyfile(HONEST[1], attacker)
-    shutil.copyfile(HONEST[0], programs / HONEST[0].name)
+    programs = [str(HONEST[0]), str(HONEST[1])]
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr("sys.stderr", io.StringIO())
         patch.setattr("sys.stdout", io.StringIO())
-        args = ["table", str(attacker), str(programs / HONEST[0].name), "--out", str(base / "table")]
-        assert main([*args, "--deals", "3", "--seed", "1"]) == 0
+        assert main(["table", *programs, "--out", str(base / "table"), "--deals", "3", "--seed", "1"]) == 0
+        _rename_team(base / "table", HONEST[1].stem, FORGED_TEAM)
         for kind in ("pokerstars", "acpc", "phh"):
             assert main(["export", "--format", kind, "--out", str(base / kind), str(base / "table")]) == 0
     return base
+
+
+@pytest.mark.parametrize("team", [FORGED_TEAM, "Esc\x1b]0;pwned\x1b\\\x1b[31m", "Rtl\u202egnp.exe"])
+def test_a_team_name_with_a_line_break_is_refused(team: str, tmp_path: Path) -> None:
+    """A file name holding a line break, an escape sequence or a text-direction mark is not a team name:
+    ``arena table`` says so in one line, which shows the name escaped, and touches no folder."""
+    program = tmp_path / f"{team}.py"
+    shutil.copyfile(HONEST[1], program)
+    err = io.StringIO()
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr("sys.stderr", err)
+        patch.setattr("sys.stdout", io.StringIO())
+        args = ["table", str(program), str(HONEST[0]), "--out", str(tmp_path / "table"), "--deals", "1"]
+        assert main(args) == 2
+    assert "is not a team name" in err.getvalue()
+    assert len(err.getvalue().strip().splitlines()) == 1
+    assert "\x1b" not in err.getvalue() and "\u202e" not in err.getvalue()
+    assert not (tmp_path / "table").exists()
 
 
 def test_a_team_name_with_line_breaks_stays_one_string_in_phh(forged_table: Path) -> None:
@@ -133,11 +143,6 @@ def test_a_team_name_with_line_breaks_stays_one_string_in_phh(forged_table: Path
     assert all(FORGED_TEAM in hand["players"] for hand in hands.values())
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="the PokerStars export writes a team's name raw (exports/pokerstars.py, name[seat]): a name "
-    "with line breaks adds lines (a win of 99999) to every hand history",
-)
 def test_a_team_name_forges_no_line_in_the_pokerstars_export(forged_table: Path) -> None:
     texts = [path.read_text() for path in (forged_table / "pokerstars").glob("*.txt")]
     assert texts
@@ -145,11 +150,6 @@ def test_a_team_name_forges_no_line_in_the_pokerstars_export(forged_table: Path)
     assert not [line for line in lines if line.startswith("Seat 2: Tight collected 99999")]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="the ACPC export joins team names raw (exports/acpc.state_line): a name with a line break "
-    "adds a STATE record of its own",
-)
 def test_a_team_name_forges_no_record_in_the_acpc_log(forged_table: Path) -> None:
     (log,) = (forged_table / "acpc").glob("*.log")
     states = [line for line in log.read_text().splitlines() if line.startswith("STATE:")]
@@ -162,14 +162,14 @@ ESCAPE_TEAM = "Esc\x1b]0;pwned\x1b\\\x1b[31m"
 
 @pytest.fixture(scope="module")
 def printed_table(tmp_path_factory: pytest.TempPathFactory) -> tuple[str, str]:
-    """What ``arena table`` and ``arena export`` print for teams named with rich markup and escapes."""
+    """What ``arena table`` prints for a team named with rich markup, and what ``arena export`` prints for
+    a team whose name (put in ``results.json`` afterwards, see forged_table) holds escape sequences."""
     base = tmp_path_factory.mktemp("printed")
     programs = base / "programs"
     programs.mkdir()
-    paths = [programs / f"{MARKUP_TEAM}.py", programs / f"{ESCAPE_TEAM}.py", programs / HONEST[0].name]
+    paths = [programs / f"{MARKUP_TEAM}.py", programs / HONEST[0].name]
     shutil.copyfile(HONEST[1], paths[0])
-    shutil.copyfile(HONEST[1], paths[1])
-    shutil.copyfile(HONEST[0], paths[2])
+    shutil.copyfile(HONEST[0], paths[1])
     printed = []
     for args in (
         ["table", *map(str, paths), "--out", str(base / "table"), "--deals", "3", "--seed", "1"],
@@ -181,47 +181,22 @@ def printed_table(tmp_path_factory: pytest.TempPathFactory) -> tuple[str, str]:
             patch.setattr("sys.stdout", out)
             assert main(args) == 0
         printed.append(out.getvalue())
+        _rename_team(base / "table", HONEST[0].stem, ESCAPE_TEAM)
     return printed[0], printed[1]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="arena table's results table reads team names as rich markup (cli/tables.FittingTable.table "
-    "adds str cells): team '[x]Tight' is shown as 'Tight', another team's name",
-)
 def test_arena_table_shows_a_team_by_its_own_name(printed_table: tuple[str, str]) -> None:
     table, _ = printed_table
     assert "Tight" in table
     assert MARKUP_TEAM in table
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="arena table prints team names raw in its results table (cli/table.results_table): a file "
-    "name's escape sequences reach the terminal",
-)
-def test_arena_table_prints_no_escape_sequence(printed_table: tuple[str, str]) -> None:
-    table, _ = printed_table
-    assert "seat" in table
-    assert "\x1b" not in table
-
-
-@pytest.mark.xfail(
-    strict=True,
-    reason="arena export prints the written files' names raw (cli/export.run): a team name's escape "
-    "sequences reach the terminal",
-)
 def test_arena_export_prints_no_escape_sequence(printed_table: tuple[str, str]) -> None:
     _, export = printed_table
     assert "pokerstars file(s)" in export
     assert "\x1b" not in export
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="the command line's error line is printed raw (cli/__init__._print_error; check.py names the "
-    "file unescaped): arena check on a file named with escapes prints them",
-)
 def test_arena_checks_error_line_prints_no_escape_sequence(tmp_path: Path) -> None:
     program = tmp_path / "Chk\x1b]0;pwned\x1b\\\x1b[31mX.py"
     shutil.copyfile(HONEST[1], program)
@@ -261,26 +236,15 @@ def test_markup_helps_stderr_is_escaped_in_the_viewer(markup_run: Path) -> None:
     ]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="reports/<team>.md writes help-file names raw into a Markdown table (tournament/reports.py, "
-    "help_rows): '|' adds cells (a forged count), HTML and javascript: links render where it is shown",
-)
 def test_help_file_names_stay_one_cell_of_plain_text_in_the_report(markup_run: Path) -> None:
     report = (markup_run / "run" / "reports" / "MarkupHelp.md").read_text()
     rows = [line for line in report.splitlines() if line.startswith("| table001 |") and "runs.txt" in line]
     assert len(rows) == 1
     assert len(rows[0].replace("\\|", "").split("|")) == 6, rows[0]
-    assert "<img" not in report
-    assert "](javascript:" not in report
+    assert not re.search(r"(?<!\\)<img", report), "HTML a Markdown viewer would render"
+    assert not re.search(r"(?<!\\)\[[^\]]*(?<!\\)\]\(javascript:", report), "a link a reader can click"
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="arena replay runs the first <TeamId>.* of the team's folder (cli/replay.team_program): a "
-    "help file ReplayDecoy.c (or .pl, .rb, .cpp) left there replays instead of the program that played, "
-    "and shows a clean run for a recorded crash",
-)
 def test_arena_replay_runs_the_program_that_played(tmp_path: Path) -> None:
     folder = _submissions(tmp_path / "subs")
     shutil.copyfile(REDTEAM / "ReplayDecoy.py", folder / "ReplayDecoy.py")
@@ -302,15 +266,9 @@ def test_arena_replay_runs_the_program_that_played(tmp_path: Path) -> None:
     assert "recorded fault: crash" in out.getvalue()
     assert "decoy" not in out.getvalue()
     assert "the real program crashed here" in out.getvalue()
-    assert candidates == ["ReplayDecoy.py"], f"replay picks one of {candidates} by directory order"
+    assert len(candidates) > 1, "the decoys are there, and the program that played is the one replayed"
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="a submission that is a symbolic link is followed (tournament/submissions.find_submissions: "
-    "is_file() and resolve()): a root-only host file named *.c becomes the team's program, copied into "
-    "the run and quoted by the compiler into faults.jsonl, results.json, SQLite and the viewer",
-)
 def test_a_linked_submission_is_not_played_and_leaks_nothing(tmp_path: Path) -> None:
     secret = tmp_path / "host" / "secret.c"
     secret.parent.mkdir()
@@ -330,13 +288,6 @@ def test_a_linked_submission_is_not_played_and_leaks_nothing(tmp_path: Path) -> 
     assert "Leak.c,,,,no," in (run / "submissions.csv").read_text()
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=MarkupError,
-    reason="arena twocard play prints a fault's reason (which quotes the program's answer) through rich "
-    "markup (cli/twocard.py, out.print(f'case ...: {case.fault.reason}')): an answer '[/x]' ends the "
-    "command with a MarkupError traceback after play, its scores never printed",
-)
 def test_twocard_play_prints_an_answer_in_markup_as_text(tmp_path: Path) -> None:
     strategy = Path(__file__).resolve().parents[1] / "bots" / "twocard" / "strategies" / "strategy1.txt"
     program = REDTEAM / "TwoCardMarkup.py"
@@ -350,12 +301,6 @@ def test_twocard_play_prints_an_answer_in_markup_as_text(tmp_path: Path) -> None
     assert "score 0.00" in out.getvalue()
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="untrusted.printable escapes U+202E (RLO) only of the bidi controls (untrusted._unsafe): U+2067 "
-    "(RLI), U+202D (LRO) and the other embeddings, overrides and isolates of CVE-2021-42574 reach the "
-    "viewer and reports, where they reorder what a person reads",
-)
 def test_bidi_controls_from_a_program_are_escaped_like_rlo(markup_run: Path) -> None:
     page = (markup_run / "site" / "teams" / "MarkupHelp.html").read_text()
     report = (markup_run / "run" / "reports" / "MarkupHelp.md").read_text()
@@ -364,12 +309,6 @@ def test_bidi_controls_from_a_program_are_escaped_like_rlo(markup_run: Path) -> 
     assert not [c for c in "\u202a\u202b\u202c\u202d\u2066\u2067\u2068\u2069" if c in page + report]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="arena watch writes a report through a link planted as its hidden partial file "
-    "(atomic.write_atomically: Path.write_text follows '.X.py.report.txt.partial'): whoever can put a link "
-    "in the submissions folder makes arena (root) overwrite any file with the report",
-)
 def test_the_watcher_writes_no_report_through_a_planted_link(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

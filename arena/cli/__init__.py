@@ -33,7 +33,7 @@ from typing import NoReturn
 
 import pydantic
 
-from arena import __version__
+from arena import __version__, untrusted
 from arena.cli.say import HOLD
 from arena.errors import ArenaError, Terminated
 from arena.sandbox.cgroup import remove_leftovers
@@ -187,7 +187,7 @@ def _interrupted(command: str, *, terminated: bool) -> int:
 
 def _print_error(line: str) -> None:
     with contextlib.suppress(OSError):  # stderr gone too: the exit code still tells
-        print(line, file=sys.stderr, flush=True)
+        print(untrusted.printable(line), file=sys.stderr, flush=True)  # a file name may hold escapes
 
 
 def _silence_stdout() -> None:

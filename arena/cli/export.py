@@ -6,6 +6,7 @@ import argparse
 from pathlib import Path
 from typing import Any
 
+from arena import untrusted
 from arena.exports.run import ExportFormat, export_run
 
 
@@ -38,5 +39,5 @@ def run(args: argparse.Namespace) -> int:
     written = export_run(args.run_dir, ExportFormat(args.format), args.out, table=args.table, team=args.team)
     print(f"wrote {len(written)} {args.format} file(s) in {args.out}")
     for path in written:
-        print(f"  {path.name}")
+        print(f"  {untrusted.name(path.name)}")
     return 0

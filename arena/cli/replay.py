@@ -100,11 +100,19 @@ def faults_of(folder: Path, team: str, deal: int) -> list[dict[str, Any]]:
     return [f for f in records if f["team"] == team and f.get("deal") == deal]
 
 
-def team_program(folder: Path, team: str) -> Path:
-    """The team's source as the table copied it into its folder."""
-    sources = [p for p in (folder / "teams" / team).glob(f"{team}.*") if name_problem(p) is None]
-    if not sources:
-        raise ConfigError(f"{folder / 'teams' / team} holds no program of team {team}")
+def team_program(folder: Path, team: str, program: str = "") -> Path:
+    """The team's source as the table copied it into its folder: ``program``, the file the table
+    recorded as the one that played (results.json). A table of an older arena recorded none: then the
+    one ``<TeamId>.<ext>`` there, refused when help files of the same name leave a doubt."""
+    where = folder / "teams" / team
+    if program:
+        if not (where / program).is_file():
+            raise ConfigError(f"{where} no longer holds {program}, the program that played")
+        return where / program
+    sources = sorted(p for p in where.glob(f"{team}.*") if name_problem(p) is None)
+    if len(sources) != 1:
+        found = ", ".join(p.name for p in sources) or "none"
+        raise ConfigError(f"{where}: cannot tell which program of team {team} played ({found})")
     return sources[0]
 
 
@@ -121,6 +129,7 @@ def run(args: argparse.Namespace) -> int:
     folder = table_folder(args.run_dir, args.table)
     results = json.loads((folder / "results.json").read_text())
     seats = {t["team"]: t["seat"] for t in results["teams"]}
+    programs = {t["team"]: t.get("program", "") for t in results["teams"]}
     if args.team not in seats:
         raise ConfigError(
             f"team {args.team} did not sit at {folder.name} (teams: {', '.join(sorted(seats))})"
@@ -139,14 +148,15 @@ def run(args: argparse.Namespace) -> int:
     inputs = decision_inputs(events, seat, decision, seats=len(seats))
     kept = next((f.get("help_kept", "") for f in faults if f.get("decision") == number), "")
     limit = args.time_limit or run_limit(args.run_dir)
+    program = team_program(folder, args.team, programs[args.team])
     _describe(args, folder.name, seat, decision, len(runs), faults, inputs)
     if args.keep is not None:
         if args.keep.exists() and any(args.keep.iterdir()):
             raise ConfigError(f"--keep {args.keep} is not empty")
         args.keep.mkdir(parents=True, exist_ok=True)
-        return _run_there(args.keep, team_program(folder, args.team), inputs, folder, kept, limit)
+        return _run_there(args.keep, program, inputs, folder, kept, limit)
     with tempfile.TemporaryDirectory(prefix="arena-replay-") as scratch:
-        return _run_there(Path(scratch), team_program(folder, args.team), inputs, folder, kept, limit)
+        return _run_there(Path(scratch), program, inputs, folder, kept, limit)
 
 
 def _describe(

@@ -12,6 +12,8 @@ from rich.console import Console, ConsoleOptions, RenderableType
 from rich.table import Table
 from rich.text import Text
 
+from arena import untrusted
+
 TEXT_COLUMNS = ("team", "status", "strategy")
 """Columns of words, which may fold onto more lines; every other column holds figures."""
 NARROWEST_WORDS = 6
@@ -24,7 +26,7 @@ class FittingTable:
     def __init__(self, title: str, headers: Sequence[str], rows: Sequence[Sequence[str]]) -> None:
         self.title = title
         self.headers = tuple(headers)
-        self.rows = [tuple(row) for row in rows]
+        self.rows = [tuple(untrusted.name(cell) for cell in row) for row in rows]  # one safe line each
 
     def _widths(self) -> list[int]:
         return [max([len(h), *(len(row[i]) for row in self.rows)]) for i, h in enumerate(self.headers)]
@@ -43,8 +45,8 @@ class FittingTable:
                 table.add_column(header, overflow="fold", min_width=NARROWEST_WORDS)
             else:
                 table.add_column(header, justify="right", no_wrap=True, min_width=width)
-        for row in self.rows:
-            table.add_row(*row)
+        for row in self.rows:  # cells are text, never markup: a team may be called "[x]Tight"
+            table.add_row(*(Text(cell) for cell in row))
         return table
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> Iterator[RenderableType]:

@@ -257,11 +257,13 @@ def run_play(args: argparse.Namespace) -> int:
     out.print(table)
     for case in result.cases:
         if case.fault is not None:
-            out.print(
-                f"case {case.case}: fault {case.fault.kind} at hand {case.fault.deal}: {case.fault.reason}"
+            out.print(  # the reason quotes the program: text, never markup
+                f"case {case.case}: fault {case.fault.kind} at hand {case.fault.deal}: {case.fault.reason}",
+                markup=False,
+                highlight=False,
             )
     if result.build_output and not result.cases:
-        out.print(result.build_output)
+        out.print(result.build_output, markup=False, highlight=False)
     out.print(f"score {overall_score(result.cases):.2f} (average of the test cases)")
     if args.out is not None:
         out.print(f"results in {args.out / 'results.json'}")

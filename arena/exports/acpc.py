@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from arena import untrusted
 from arena.cards import parse_cards
 from arena.engines.headsup import START_STACK
 from arena.engines.nlhe.events import ActionKind, Event
@@ -44,6 +45,11 @@ def _betting(hand: Hand) -> str:
     return "/".join(rounds)
 
 
+def _player(team: str) -> str:
+    """A team's name as one field of a ``STATE`` line: one line, no ``|`` or ``:`` (the separators)."""
+    return untrusted.name(team).replace("|", "_").replace(":", "_")
+
+
 def state_line(hand: Hand, *, teams: Sequence[str], viewer: int | None = None) -> str:
     """The ``STATE`` line of one deal (``viewer``: the seat whose view it is; others' cards unless shown)."""
     holes = "|".join(
@@ -52,7 +58,7 @@ def state_line(hand: Hand, *, teams: Sequence[str], viewer: int | None = None) -
     )
     boards = "".join(f"/{compact(play.board)}" for play in hand.streets if play.board)
     payoffs = "|".join(str(hand.final[seat - 1] - hand.stacks[seat - 1]) for seat in hand.order)
-    players = "|".join(teams[seat - 1] for seat in hand.order)
+    players = "|".join(_player(teams[seat - 1]) for seat in hand.order)
     return f"STATE:{hand.number}:{_betting(hand)}:{holes}{boards}:{payoffs}:{players}"
 
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from datetime import datetime, timedelta
 
+from arena import untrusted
 from arena.cards import card_text
 from arena.engines.nlhe.events import ActionKind, ActionTaken, Event, HandShown, Street
 from arena.engines.nlhe.rules import TableRules
@@ -76,7 +77,7 @@ def render_hand(
     hand: Hand, rules: TableRules, *, table: str, table_number: int, teams: Sequence[str], viewer: int
 ) -> str:
     """One hand as ``viewer`` (a seat) saw it."""
-    name = {seat: teams[seat - 1] for seat in hand.order}
+    name = {seat: untrusted.name(teams[seat - 1]) for seat in hand.order}  # one line each, whatever it holds
     when = (EPOCH + timedelta(minutes=hand.number)).strftime("%Y/%m/%d %H:%M:%S")
     lines = [
         f"PokerStars Hand #{hand_id(table_number, hand.number)}: Hold'em No Limit "

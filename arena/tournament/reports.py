@@ -12,6 +12,7 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
+from arena import untrusted
 from arena.atomic import write_atomically
 from arena.games.codem.protocol import help_files_left
 from arena.games.codem.stats import PlayerStats, stats_text
@@ -124,7 +125,8 @@ def _report(
         help_faults = sum(
             1 for f in faults if f["table"] == row.table_name and f["kind"] == "help_file_limit"
         )
-        help_rows.append(f"| {row.table_name} | {len(helps)} | {help_faults} | {', '.join(helps[:15])} |")
+        names = ", ".join(untrusted.markdown(name) for name in helps[:15])
+        help_rows.append(f"| {row.table_name} | {len(helps)} | {help_faults} | {names} |")
     lines += ["", f"## Decision times (limit {limit_ms:.0f} ms)", ""]
     if timing_rows:
         lines += [
@@ -143,7 +145,7 @@ def _report(
         where = f"table {fault['table']}, deal {fault['deal']}, {fault['stage']}"
         if fault.get("seat"):
             where += f", seat {fault['seat']}, decision {fault['decision']}, cards {fault.get('cards', '')}"
-        lines += [f"{number}. **{fault['kind']}** at {where}: {fault['reason']}"]
+        lines += [f"{number}. **{fault['kind']}** at {where}: {untrusted.markdown(fault['reason'])}"]
         if fault["kind"] != "build_failed":
             lines += [f"   replay: `{replay_command(run_dir, fault)}`"]
     lines += [

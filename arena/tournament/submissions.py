@@ -11,6 +11,7 @@ import io
 from dataclasses import dataclass
 from pathlib import Path
 
+from arena import untrusted
 from arena.errors import ConfigError
 from arena.languages import language_for
 from arena.names import name_problem
@@ -52,7 +53,7 @@ def find_submissions(folder: Path) -> tuple[list[Submission], list[Skipped]]:
     for path in sorted(folder.iterdir()):
         problem = name_problem(path)
         if problem is not None:
-            skipped.append(Skipped(path.name, problem))
+            skipped.append(Skipped(untrusted.name(path.name), problem))
             continue
         if path.stem in found:
             raise ConfigError(
@@ -69,6 +70,6 @@ def submissions_csv(found: list[Submission], skipped: list[Skipped]) -> str:
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(["file", "team", "language", "sha256", "played", "reason"])
     rows = [(s.program.name, s.team, s.language, s.sha256, "yes", "") for s in found]
-    rows += [(s.name, "", "", "", "no", s.reason) for s in skipped]
+    rows += [(untrusted.cell(s.name), "", "", "", "no", s.reason) for s in skipped]
     writer.writerows(sorted(rows))
     return out.getvalue()

@@ -26,6 +26,8 @@ class TeamResult:
     decisions: int
     timing: dict[str, float]
     build_output: str = ""
+    program: str = ""
+    """The file name of the program that played (``Team.c``): what ``arena replay`` runs again."""
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready form (faults as dicts)."""
@@ -41,11 +43,12 @@ class TeamResult:
             "decisions": self.decisions,
             "timing": self.timing,
             "build_output": self.build_output,
+            "program": self.program,
         }
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> TeamResult:
-        """Inverse of :meth:`to_dict` (timing and build output may be absent)."""
+        """Inverse of :meth:`to_dict` (timing, build output and program may be absent)."""
         return cls(
             team=data["team"],
             seat=data["seat"],
@@ -57,6 +60,7 @@ class TeamResult:
             decisions=data["decisions"],
             timing=data.get("timing", {}),
             build_output=data.get("build_output", ""),
+            program=data.get("program", ""),
         )
 
 

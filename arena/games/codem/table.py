@@ -91,6 +91,8 @@ class _Seat:
     seat: int
     transport: FileTransport | None
     build_output: str = ""
+    program_name: str = ""
+    """The program's file in the team folder (``Team.c``; a ``.cc`` is built as ``Team.cpp``)."""
     faults: list[Fault] = field(default_factory=list)
     disqualified: bool = False
     wall_ms: list[float] = field(default_factory=list)
@@ -334,13 +336,18 @@ def _open_seat(
     opened = open_player(stack, player.team, player.program, workdir, limits, build_cache=config.build_cache)
     isolation = opened.sandbox.isolation_level
     if not opened.built:
-        return _Seat(player.team, seat_no, None, build_output=opened.build.output), isolation
+        return _Seat(player.team, seat_no, None, opened.build.output, _source_name(player)), isolation
     # A help file the team prepared may share a protocol file's name; the products never count.
     transport = opened.file_transport(protected=set(PROTOCOL_FILES) - helps, warm_python=config.warm_python)
     build = opened.build
-    seat = _Seat(player.team, seat_no, transport, build_output=build.output, allowance_ms=build.startup_ms)
+    source = _source_name(player)
+    seat = _Seat(player.team, seat_no, transport, build.output, source, allowance_ms=build.startup_ms)
     seat.help_files = transport.help_files_snapshot(KEPT_BYTES) if helps else {}
     return seat, isolation
+
+
+def _source_name(player: PlayerSpec) -> str:
+    return player.team + language_for(player.program).extension
 
 
 def run_table(
@@ -440,6 +447,7 @@ def run_table(
                     "allowance_ms": round(s.allowance_ms, 3),
                 },
                 build_output=s.build_output,
+                program=s.program_name,
             )
             for s in seats
         ),
