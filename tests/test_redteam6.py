@@ -1,0 +1,66 @@
+"""Red-team attacks, sixth round: a team exhausting the host's or arena's own resources.
+
+Each attacker is in ``tests/programs/redteam/`` and says what it tries. Found (xfail): a decision that leaves
+about 120,000 empty files with 2 KB paths in its folder (within its own memory limit: the kernel's share is
+charged to its decision) makes arena's table process hold every path at once while it polices the folder,
+some 280 MB of the table process's memory and 4 s of its CPU for 0.7 s of the team's, charged to no sandbox.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from support.hostile import ROOT
+from support.sandbox import needs_namespaces
+
+pytestmark = needs_namespaces
+
+REDTEAM = ROOT / "tests" / "programs" / "redteam"
+CHECKER = ROOT / "tests" / "programs" / "codem" / "Checker.py"
+
+_MEASURE = """
+import json, resource, sys
+from pathlib import Path
+from support.hostile import play_hostile
+outcome = play_hostile(Path(sys.argv[1]), Path(sys.argv[2]), deals=1)
+usage = resource.getrusage(resource.RUSAGE_SELF)
+print(json.dumps({"peak_mb": usage.ru_maxrss / 1024, "cpu_s": usage.ru_utime + usage.ru_stime,
+                  "faults": [fault.kind.value for fault in outcome.faults]}))
+"""
+
+
+def _table_process(attacker: Path, root: Path) -> dict:
+    """Play one deal with ``attacker`` in a fresh Python process; its peak memory, CPU and the faults."""
+    root.mkdir()
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), str(ROOT / "tests")])}
+    done = subprocess.run(
+        [sys.executable, "-c", _MEASURE, str(attacker), str(root)],
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=120,
+    )
+    return json.loads(done.stdout.splitlines()[-1])
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="police() and tree.scan() keep every entry of a team folder (no cap on their number): 120,000 "
+    "empty files with 2 KB paths cost the table process ~280 MB and ~4 s of CPU, charged to no sandbox",
+)
+def test_a_folder_of_long_paths_costs_the_table_process_little(tmp_path: Path) -> None:
+    """``LongPaths.c`` floods once: seven folders with 255-byte names, then empty files as long as 0.7 s of
+    CPU lasts. The table process must not grow by more than 64 MB over the same table with ``Checker.py``."""
+    baseline = _table_process(CHECKER, tmp_path / "baseline")
+    attacked = _table_process(REDTEAM / "LongPaths.c", tmp_path / "attacked")
+    assert attacked["faults"] == ["help_file_limit"]
+    grown = attacked["peak_mb"] - baseline["peak_mb"]
+    spent = attacked["cpu_s"] - baseline["cpu_s"]
+    assert grown < 64, f"the table process grew by {grown:.0f} MB and spent {spent:.1f} s more CPU"
