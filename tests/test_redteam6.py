@@ -1,6 +1,9 @@
 """Red-team attacks, sixth round: a team exhausting the host's or arena's own resources.
 
-Each attacker is in ``tests/programs/redteam/`` and says what it tries. Found (xfail): a decision that leaves
+Each attacker is in ``tests/programs/redteam/`` and says what it tries. Held: a program faulting at every
+decision with the most stdout and stderr it may print (characters outside the BMP, 12 bytes each as JSON) and
+7 MB of fresh help files leaves at most about 50 KB a fault in ``faults.jsonl`` and 8 MB in ``kept/`` per
+table, and is disqualified after ``max_faults``. Found (xfail): a decision that leaves
 about 120,000 empty files with 2 KB paths in its folder (within its own memory limit: the kernel's share is
 charged to its decision) makes arena's table process hold every path at once while it polices the folder,
 some 280 MB of the table process's memory and 4 s of its CPU for 0.7 s of the team's, charged to no sandbox.
@@ -16,13 +19,43 @@ from pathlib import Path
 
 import pytest
 
-from support.hostile import ROOT
+from arena.faults import FaultKind
+from arena.games.codem.table import KEPT_BYTES, KEPT_DIR, TableConfig
+
+from support.hostile import ROOT, play_hostile
 from support.sandbox import needs_namespaces
 
 pytestmark = needs_namespaces
 
 REDTEAM = ROOT / "tests" / "programs" / "redteam"
 CHECKER = ROOT / "tests" / "programs" / "codem" / "Checker.py"
+
+FAULT_LINE_BYTES = 64 << 10
+
+
+def test_a_fault_at_every_decision_fills_the_run_folder_within_its_caps(tmp_path: Path) -> None:
+    """``FaultFlood.py``: each fault line stays under 64 KB, the kept help files under ``KEPT_BYTES``."""
+    outcome = play_hostile(REDTEAM / "FaultFlood.py", tmp_path, deals=3)
+    assert {fault.kind for fault in outcome.faults} == {FaultKind.CRASH}
+    assert len(outcome.faults) >= 6
+    lines = (outcome.out / "faults.jsonl").read_bytes().splitlines()
+    assert len(lines) == len(outcome.faults)
+    assert max(len(line) for line in lines) < FAULT_LINE_BYTES
+    kept = [path for path in (outcome.out / KEPT_DIR).rglob("*") if path.is_file()]
+    assert 0 < sum(path.stat().st_size for path in kept) <= KEPT_BYTES
+
+
+def test_a_fault_at_every_decision_ends_with_disqualification(tmp_path: Path) -> None:
+    """With the tournament's rule of 10 faults (here 4) the attacker folds from then on: its faults stop."""
+
+    def four_faults(config: TableConfig) -> TableConfig:
+        return config.model_copy(update={"max_faults": 4})
+
+    outcome = play_hostile(REDTEAM / "FaultFlood.py", tmp_path, deals=3, config=four_faults)
+    assert outcome.attacker.disqualified
+    assert len(outcome.faults) == 4
+    assert len((outcome.out / "faults.jsonl").read_bytes().splitlines()) == 4
+
 
 _MEASURE = """
 import json, resource, sys
