@@ -3,11 +3,12 @@
 Each attacker is in ``tests/programs/redteam/`` and says what it tries. Held: a program faulting at every
 decision with the most stdout and stderr it may print (characters outside the BMP, 12 bytes each as JSON) and
 7 MB of fresh help files leaves at most about 50 KB a fault in ``faults.jsonl`` and 8 MB in ``kept/`` per
-table, and is disqualified after ``max_faults``. Found (xfail): a decision that leaves
-about 120,000 empty files with 2 KB paths in its folder (within its own memory limit: the kernel's share is
-charged to its decision) makes arena's table process hold every path at once while it polices the folder,
-some 280 MB of the table process's memory and 4 s of its CPU for 0.7 s of the team's, charged to no sandbox;
-and (minor) a binary just under the file-size limit is copied into every table's run folder without a fault.
+table, and is disqualified after ``max_faults``. Found and closed: a decision that leaves about 120,000 empty
+files with 2 KB paths in its folder (within its own memory limit: the kernel's share is charged to its
+decision) made arena's table process hold every path at once while it policed the folder, some 280 MB of its
+memory and 4 s of its CPU for 0.7 s of the team's (the policing walk now stops at 16 MB of names and removes
+every help file, one name at a time). Open (xfail, minor): a binary just under the file-size limit is copied
+into every table's run folder without a fault.
 """
 
 from __future__ import annotations
@@ -84,26 +85,24 @@ def _table_process(attacker: Path, root: Path) -> dict:
     return json.loads(done.stdout.splitlines()[-1])
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="police() and tree.scan() keep every entry of a team folder (no cap on their number): 120,000 "
-    "empty files with 2 KB paths cost the table process ~280 MB and ~4 s of CPU, charged to no sandbox",
-)
 def test_a_folder_of_long_paths_costs_the_table_process_little(tmp_path: Path) -> None:
     """``LongPaths.c`` floods once: seven folders with 255-byte names, then empty files as long as 0.7 s of
     CPU lasts. The table process must not grow by more than 64 MB over the same table with ``Checker.py``."""
     baseline = _table_process(CHECKER, tmp_path / "baseline")
     attacked = _table_process(REDTEAM / "LongPaths.c", tmp_path / "attacked")
-    assert attacked["faults"] == ["help_file_limit"]
+    # Every help file goes with the flood, so the program floods again at each decision.
+    assert attacked["faults"] and set(attacked["faults"]) == {"help_file_limit"}
     grown = attacked["peak_mb"] - baseline["peak_mb"]
     spent = attacked["cpu_s"] - baseline["cpu_s"]
+    print(f"the table process grew by {grown:.0f} MB and spent {spent:.1f} s more CPU", attacked["faults"])
     assert grown < 64, f"the table process grew by {grown:.0f} MB and spent {spent:.1f} s more CPU"
 
 
 @pytest.mark.xfail(
     strict=True,
-    reason="Sandbox.close() copies build products out with the help files: a 15 MB binary (a Java team's "
-    "class files up to the 144 MB copy cap) lands in tables/<table>/teams/<team>/ at every table, no fault",
+    reason="open, minor: Sandbox.close() copies build products out with the help files: a 15 MB binary (a "
+    "Java team's class files up to the 144 MB copy cap) lands in tables/<table>/teams/<team>/ at every "
+    "table, no fault (several tests read the copied binary as evidence; left for the next round)",
 )
 def test_a_fat_binary_is_not_copied_into_every_tables_run_folder(tmp_path: Path) -> None:
     """``FatBinary.c`` plays like ``Checker.py`` with 15 MB of initialised data in its binary; the table's

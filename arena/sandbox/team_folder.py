@@ -63,6 +63,28 @@ def _is_arenas(name: str, info: os.stat_result, protected: Collection[str], prog
     )
 
 
+POLICE_BUDGET = 16 << 20
+"""Bytes the policing walk may keep for the entries of one team folder (tree.scan's budget): 30,000 short
+names take a few MB; a folder of 120,000 files with 2 KB paths would have taken the table process 280 MB."""
+
+
+def _remove_all(root: int, protected: Collection[str], program_uid: int | None) -> Policed:
+    """Remove every help file and folder: more of them than the policing walk may hold."""
+    with os.scandir(root) as listing:  # one name at a time: there may be very many
+        for item in listing:
+            try:
+                info = item.stat(follow_symlinks=False)
+            except OSError:
+                continue
+            if not _is_arenas(item.name, info, protected, program_uid):
+                tree.remove_entry(root, item.name)
+    reason = (
+        f"created help files and folders past what arena reads ({POLICE_BUDGET >> 20} MB of names); "
+        "removed every help file and folder"
+    )
+    return Policed(0, (Breach(BreachKind.TOO_MANY, reason),))
+
+
 def police(root: int, limits: Limits, *, protected: Collection[str], program_uid: int | None) -> Policed:
     """Remove what breaks the help-file rules in the open folder ``root`` (never following a link); say
     what and why.
@@ -74,7 +96,10 @@ def police(root: int, limits: Limits, *, protected: Collection[str], program_uid
         root,
         max_depth=limits.folder_depth,
         skip=lambda name, info: _is_arenas(name, info, protected, program_uid),
+        budget=POLICE_BUDGET,
     )
+    if scan.overflow:
+        return _remove_all(root, protected, program_uid)
     breaches = []
     for kind, strays in _strays_by_kind(scan.strays).items():
         for stray in strays:

@@ -16,7 +16,7 @@ import contextlib
 import errno
 import os
 import stat
-from collections.abc import Callable
+from collections.abc import Callable, Generator, Iterator
 from dataclasses import dataclass, field
 
 DIR_FLAGS = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
@@ -52,6 +52,8 @@ class Scan:
 
     entries: list[Entry] = field(default_factory=list)
     strays: list[Stray] = field(default_factory=list)
+    overflow: bool = False
+    """True when the walk stopped at its ``budget`` (entries and strays are then only a part)."""
 
 
 def kind_of(mode: int) -> str:
@@ -96,18 +98,40 @@ def open_beneath(root_fd: int, relative: str, flags: int = DIR_FLAGS) -> int:
     return fd
 
 
+def _names(fd: int, *, in_order: bool) -> Generator[str, None, None]:
+    """The names in an open folder: sorted, or as the folder lists them, one at a time (no list of them)."""
+    try:
+        if in_order:
+            yield from sorted(os.listdir(fd))
+            return
+        with os.scandir(fd) as listing:
+            for item in listing:
+                yield item.name
+    except OSError:
+        return
+
+
+ENTRY_COST = 200
+"""What a kept entry costs the walker in bytes besides its path's text (the objects holding it)."""
+
+
 def scan(
     root_fd: int,
     *,
     max_depth: int,
     skip: Callable[[str, os.stat_result], bool] = lambda name, info: False,
+    budget: int | None = None,
 ) -> Scan:
     """Walk the tree without following links; folders deeper than ``max_depth`` levels are strays.
 
     ``skip(name, info)`` leaves out a top-level entry (e.g. files the arena wrote itself). Walks
-    iteratively: depth is bounded by ``max_depth``, never by the interpreter's recursion limit.
+    iteratively: depth is bounded by ``max_depth``, never by the interpreter's recursion limit. With a
+    ``budget``, the walk stops (``overflow``) once the paths it keeps, at ``ENTRY_COST`` bytes each
+    besides their text, would take more bytes than that: a folder of a million long names costs the
+    walker its budget, not a million paths.
     """
     found = Scan()
+    spent = 0
     pending: list[tuple[str, int]] = [("", 1)]  # folders still to list: no descriptor held while waiting
     while pending:
         prefix, depth = pending.pop()
@@ -115,10 +139,7 @@ def scan(
             fd = open_beneath(root_fd, prefix)
         except OSError:
             continue  # changed meanwhile
-        try:
-            names = sorted(os.listdir(fd))
-        except OSError:
-            names = []
+        names = _names(fd, in_order=budget is None)
         for name in names:
             path = _join(prefix, name)
             try:
@@ -127,6 +148,12 @@ def scan(
                 continue  # gone meanwhile
             if depth == 1 and skip(name, info):
                 continue
+            spent += ENTRY_COST + len(path)
+            if budget is not None and spent > budget:
+                names.close()
+                os.close(fd)
+                found.overflow = True
+                return found
             if stat.S_ISREG(info.st_mode):
                 found.entries.append(
                     Entry(path, False, info.st_size, info.st_mtime_ns, info.st_ino, info.st_ctime_ns)
@@ -175,7 +202,7 @@ def _remove(parent_fd: int, name: str, depth: int, top_fd: int, queue: list[str]
         pass
     fd = _open_folder_to_empty(parent_fd, name)
     try:
-        for child in os.listdir(fd):
+        for child in _emptying(fd):
             if depth < REMOVE_DEPTH:
                 with contextlib.suppress(OSError):
                     _remove(fd, child, depth + 1, top_fd, queue)
@@ -187,6 +214,26 @@ def _remove(parent_fd: int, name: str, depth: int, top_fd: int, queue: list[str]
     finally:
         os.close(fd)
     os.rmdir(name, dir_fd=parent_fd)
+
+
+def _emptying(fd: int) -> Iterator[str]:
+    """The names in an open folder one at a time, for the caller to take each out; listed again until
+    it is empty or a listing took nothing out (what cannot be removed stays). No list of the names is
+    held, however many there are."""
+    while True:
+        seen = taken = 0
+        with os.scandir(fd) as listing:
+            for item in listing:
+                seen += 1
+                yield item.name
+                try:
+                    os.stat(item.name, dir_fd=fd, follow_symlinks=False)
+                except FileNotFoundError:
+                    taken += 1
+                except OSError:
+                    pass
+        if not seen or not taken:
+            return
 
 
 def _open_folder_to_empty(parent_fd: int, name: str) -> int:
