@@ -6,6 +6,7 @@ the sandbox, once per table; the run command never goes through a shell.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
@@ -196,22 +197,10 @@ def _stamps(root: int) -> dict[str, tuple[int, int]]:
     """Each entry of the open folder ``root``: its inode and modification time (ns), no link followed."""
     stamps = {}
     for name in os.listdir(root):
-        info = os.stat(name, dir_fd=root, follow_symlinks=False)
-        stamps[name] = (info.st_ino, info.st_mtime_ns)
-    return stamps
-
-
-def _made(root: int, names: set[str], before: dict[str, tuple[int, int]]) -> set[str]:
-    """Of ``names`` in ``root`` now, those the build made or wrote: new, or another inode or mtime."""
-    made = set()
-    for name in names:
-        try:
+        with contextlib.suppress(FileNotFoundError):  # gone meanwhile
             info = os.stat(name, dir_fd=root, follow_symlinks=False)
-        except FileNotFoundError:
-            continue
-        if before.get(name) != (info.st_ino, info.st_mtime_ns):
-            made.add(name)
-    return made
+            stamps[name] = (info.st_ino, info.st_mtime_ns)
+    return stamps
 
 
 def _expected_products(language: Language, output: str, names: set[str]) -> set[str]:
@@ -375,8 +364,10 @@ def build_in_sandbox(
             command, wall_time_s=wall_time_s, wall_clock=True, output_bytes=BUILD_OUTPUT_BYTES
         )
         wall_ms = (time.perf_counter() - started) * 1000
-        names = set(os.listdir(root))
-        expected = _expected_products(language, output, _made(root, names, before))
+        after = _stamps(root)
+        names = set(after)
+        made = {name for name, stamp in after.items() if before.get(name) != stamp}  # new, or written
+        expected = _expected_products(language, output, made)
         products, problems = _take_products(root, expected, executable=executable)
         taken_sources, source_problems = _take_products(root, set(sources), executable=False)
         problems += source_problems
