@@ -186,7 +186,9 @@ def test_a_double_forked_daemon_dies_with_the_decision(arena: Arena) -> None:
     assert processes_of(arena.sandbox) == []
     output = arena.sandbox.folder / "outputf.txt"
     settled = output.read_text()
-    assert settled in ("5\n", "666\n")
+    # The program and its daemon each open the file at offset 0: whichever writes last wins, and the
+    # program's "5\n" written over the daemon's "666\n" leaves "5\n6\n" (seen once in a full run).
+    assert settled in ("5\n", "666\n", "5\n6\n")
     note = arena.sandbox.folder / "daemon_was_here.txt"
     stamp = note.stat().st_mtime_ns if note.exists() else None
     # A second decision proves nothing kept running: the daemon would rewrite both files.
