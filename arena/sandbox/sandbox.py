@@ -467,6 +467,10 @@ class Sandbox:
         elif status_text == "output":
             cap = output_cap if output_cap is not None else limits.output_bytes
             status, detail = RunStatus.OUTPUT_LIMIT, f"{cap} bytes"
+        elif budget_ms is not None and cpu_ms > budget_ms and status_text in ("ok", "exited"):
+            # judged in full: a decision that ended on its own past its CPU budget (threads on other CPUs
+            # between two looks at the clock) is over its limit all the same
+            status, detail = RunStatus.CPU_LIMIT, f"{budget_ms / 1000:g} s"
         elif status_text == "ok":
             status = RunStatus.OK
         elif sig == signal.SIGXFSZ:
