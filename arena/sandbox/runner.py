@@ -20,7 +20,7 @@ from collections.abc import Collection, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from arena.compiled import ROOT_CACHE, compiled
+from arena.compiled import ROOT_CACHE, build_flags, compiled
 from arena.errors import SandboxError
 
 if TYPE_CHECKING:
@@ -28,7 +28,6 @@ if TYPE_CHECKING:
 
 SOURCE = Path(__file__).with_name("runner.c")
 CACHE = ROOT_CACHE / "runner"
-COMPILE_FLAGS: tuple[str, ...] = ("-O2", "-std=gnu11", "-Wall")
 START_TIMEOUT_S = 10.0
 REPLY_GRACE_S = 5.0
 READ_CHUNK = 1 << 20
@@ -43,7 +42,7 @@ def runner_binary(cache: Path = CACHE) -> Path | None:
     """
     if os.geteuid() != 0 or os.environ.get(NO_RUNNER) == "1":
         return None
-    return compiled(SOURCE, COMPILE_FLAGS, cache)
+    return compiled(SOURCE, build_flags("executable"), cache)
 
 
 class Runner:
