@@ -4,6 +4,11 @@ A build is cached per source, compiler and flags under a folder only its owner c
 ``/var/lib/arena/<kind>/`` or, for another user, ``$XDG_CACHE_HOME/arena/<kind>/``. A cached file is used
 only when it is a regular file of ours that nobody else can write, so no other user can swap the code
 arena runs or loads. Without a C compiler there is no build, and the caller takes its Python path.
+
+Every build takes :func:`build_flags`: warnings as errors, ``_FORTIFY_SOURCE``, the stack protector, PIE (or
+PIC for a shared library) and full RELRO. With ``ARENA_SANITIZE=1`` the builds are AddressSanitizer and
+UndefinedBehaviorSanitizer ones instead (their own cache keys, as the flags are part of the key); a
+ctypes-loaded library built so needs the ASan runtime preloaded (:func:`sanitizer_preload`).
 """
 
 from __future__ import annotations
@@ -17,9 +22,54 @@ import subprocess
 import tempfile
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Literal
 
 ROOT_CACHE = Path("/var/lib/arena")
 COMPILE_TIMEOUT_S = 120
+SANITIZE = "ARENA_SANITIZE"
+COMMON_FLAGS = ("-O2", "-std=gnu11", "-Wall", "-Wextra", "-Werror", "-fstack-protector-strong")
+HARDENED_FLAGS = ("-D_FORTIFY_SOURCE=2",)  # ASan checks what fortify would, and the two do not mix
+SANITIZER_FLAGS = (
+    "-g",
+    "-fsanitize=address,undefined",
+    "-fno-sanitize-recover=all",
+    "-fno-omit-frame-pointer",
+)
+LINK_FLAGS = ("-Wl,-z,relro,-z,now",)
+KIND_FLAGS = {"executable": ("-fPIE", "-pie"), "shared": ("-fPIC", "-shared")}
+
+
+def sanitizing() -> bool:
+    """True when ``ARENA_SANITIZE`` asks for sanitizer builds (CI's ASan/UBSan pass)."""
+    return os.environ.get(SANITIZE, "") not in ("", "0")
+
+
+def build_flags(kind: Literal["executable", "shared"]) -> tuple[str, ...]:
+    """The compiler flags of every build of arena's C code: hardened, or sanitized (see the module)."""
+    checks = SANITIZER_FLAGS if sanitizing() else HARDENED_FLAGS
+    return (*COMMON_FLAGS, *checks, *KIND_FLAGS[kind], *LINK_FLAGS)
+
+
+def sanitizer_preload() -> str | None:
+    """The ASan runtime a process must preload (``LD_PRELOAD``) to load a sanitized library, or None."""
+    compiler = shutil.which("cc") or shutil.which("gcc")
+    if compiler is None:
+        return None
+    try:
+        found = subprocess.run(
+            [compiler, "-print-file-name=libasan.so"], capture_output=True, text=True, check=True, timeout=30
+        ).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return found if os.path.isabs(found) else None
+
+
+def sanitizer_loaded() -> bool:
+    """True when this process runs with the ASan runtime (preloaded), so a sanitized library can load."""
+    try:
+        return "/libasan.so" in Path("/proc/self/maps").read_text()
+    except OSError:
+        return False
 
 
 def cache_folder(kind: str) -> Path:

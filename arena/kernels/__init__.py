@@ -16,7 +16,16 @@ from pathlib import Path
 
 import numpy as np
 
-from arena.compiled import cache_folder, compiled
+from arena.compiled import (
+    SANITIZE,
+    build_flags,
+    cache_folder,
+    compiled,
+    sanitizer_loaded,
+    sanitizer_preload,
+    sanitizing,
+)
+from arena.errors import ArenaError
 from arena.evaluator.batch import BIASED_OFFSET, ROW_BITS, hash_tables
 from arena.evaluator.keys import FLUSH_BITS, FLUSH_STRENGTHS_ARRAY, RANK_MASK, SUIT_BITS, card_key_array
 from arena.evaluator.ranking import RANKS
@@ -24,7 +33,7 @@ from arena.evaluator.ranking import RANKS
 SOURCE = Path(__file__).with_name("rollouts.c")
 MORE = (Path(__file__).with_name("headsup.c"),)
 HEADERS = (Path(__file__).with_name("kernels.h"),)
-FLAGS: tuple[str, ...] = ("-O2", "-std=gnu11", "-Wall", "-shared", "-fPIC")
+FLAGS = build_flags("shared")
 DISABLE = "ARENA_NO_KERNELS"
 
 _capsule_pointer = ctypes.pythonapi.PyCapsule_GetPointer
@@ -125,6 +134,11 @@ def rollout_kernel() -> RolloutKernel | None:
     """The compiled rollouts, or None (no C compiler, or ``ARENA_NO_KERNELS`` set)."""
     if os.environ.get(DISABLE):
         return None
+    if sanitizing() and not sanitizer_loaded():  # loading it would end the process (ASan must come first)
+        preload = sanitizer_preload() or "the compiler's libasan.so"
+        raise ArenaError(
+            f"{SANITIZE}=1 builds a sanitized kernel, which loads only with LD_PRELOAD={preload}"
+        )
     path = compiled(SOURCE, FLAGS, cache_folder("kernels"), MORE, HEADERS, name="kernels")
     if path is None:
         return None

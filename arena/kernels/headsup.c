@@ -259,6 +259,17 @@ static int plain_reply(const uint8_t *line, int64_t length, int64_t *value) {
     return REPLY_MALFORMED;
 }
 
+typedef int32_t (*parse_fn)(const uint8_t *line, int64_t length, int64_t *value);
+
+/* A line's REPLY_* kind and value: its plain form, else what the judge's parser ``parse`` says (REPLY_STOP
+ * for an answer out of range). The loop reads every reply so; exported for the tests, which fuzz it
+ * against the judge's Python loop. */
+int32_t arena_headsup_read_reply(parse_fn parse, const uint8_t *line, int64_t length, int64_t *value) {
+    int kind = plain_reply(line, length, value);
+    if (kind == REPLY_MALFORMED) kind = parse(line, length, value);
+    return kind < REPLY_STOP || kind > REPLY_RAISE ? REPLY_STOP : kind;
+}
+
 /* Flush, then wait for one reply and read it: a REPLY_* kind, or -1 with m->fault set. */
 static int reply(match_t *m, int round, int64_t *value) {
     int64_t start = now_ns(), deadline = start + m->reply_wait_ns;
@@ -276,9 +287,7 @@ static int reply(match_t *m, int round, int64_t *value) {
         m->fault_round = round;
         return -1;
     }
-    int kind = plain_reply(m->input, length, value);
-    if (kind == REPLY_MALFORMED) kind = m->parse(m->input, length, value); /* the judge's parser decides */
-    if (kind < REPLY_STOP || kind > REPLY_RAISE) kind = REPLY_STOP;
+    int kind = arena_headsup_read_reply(m->parse, m->input, length, value);
     consume(m, length);
     if (kind == REPLY_STOP) { /* the parser raised (a signal's handler, say): Python raises it again */
         m->fault = FAULT_SIGNAL;

@@ -308,3 +308,22 @@ def default_rng_doubles(kernel: RolloutKernel, seed: int, count: int) -> list[fl
     function.argtypes = [ctypes.c_uint64, ctypes.c_int64, ctypes.c_void_p]
     function(seed, count, out)
     return list(out)
+
+
+def read_reply(
+    kernel: RolloutKernel, parse: Callable[[bytes], tuple[Reply, int]], line: bytes
+) -> tuple[Reply, int]:
+    """How the loop reads the reply ``line`` (its plain form, else ``parse``'s verdict): for the tests, which
+    fuzz it against the judge's Python loop. ``parse`` must not raise."""
+
+    def callback(address: int, length: int, value: ctypes._Pointer[ctypes.c_int64]) -> int:
+        kind, number = parse(ctypes.string_at(address, length))
+        value[0] = number
+        return int(kind)
+
+    function = kernel.library.arena_headsup_read_reply
+    function.restype = ctypes.c_int32
+    function.argtypes = [ParseFn, ctypes.c_char_p, ctypes.c_int64, ctypes.POINTER(ctypes.c_int64)]
+    value = ctypes.c_int64(0)
+    kind = function(ParseFn(callback), line, len(line), ctypes.byref(value))
+    return Reply(kind), value.value

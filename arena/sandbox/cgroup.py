@@ -217,6 +217,21 @@ class SandboxCgroup:
                 return int(value)
         return int((self.memory_run / "memory.failcnt").read_text())
 
+    def memory_hits(self) -> int:
+        """How many times the programs' memory use met the limit (v2 ``max`` events, v1 ``failcnt``)."""
+        if self.memory_run is None:
+            return 0
+        try:
+            if not self.memory_v2:
+                return int((self.memory_run / "memory.failcnt").read_text())
+            for line in (self.memory_run / "memory.events").read_text().splitlines():
+                key, _, value = line.partition(" ")
+                if key == "max":
+                    return int(value)
+        except (OSError, ValueError):
+            pass
+        return 0
+
     def remove(self) -> None:
         """Kill whatever is still inside, then remove every folder (leaves first)."""
         if self._cpu_stat is not None:

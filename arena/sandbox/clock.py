@@ -11,7 +11,8 @@ from __future__ import annotations
 import os
 
 MIN_WAIT_S = 0.002
-CPUS = max(1, len(os.sched_getaffinity(0)))
+# Every CPU of the machine, not this process's: a program may widen its affinity past a pinned table's CPU.
+CPUS = max(1, os.cpu_count() or 1)
 
 
 def cgroup_cpu_us(fd: int) -> int:

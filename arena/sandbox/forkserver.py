@@ -4,7 +4,11 @@ Started once per team per table with the team's own interpreter and flags, it im
 on its command line (e.g. numpy) and nothing of the team's. For each request it forks; the child resets
 what a fresh interpreter would have fresh (random seeds, ``sys.argv``, ``sys.path[0]``, ``__main__``),
 runs the team's script with ``runpy`` exactly as ``python script.py`` would, and exits: every decision
-gets a fresh process with fresh module state, and only the team's files carry memory.
+gets a fresh process with fresh module state, and only the team's files carry memory: the server itself
+never holds anything of a decision. Each request is handled by a forked manager that starts the program,
+waits, reads its output, writes the reply and exits, so no output, exit code or clock of one decision is in
+the memory the next one is forked from; and each program gets descriptors of its own (a fresh
+``/dev/null`` on stdin, nothing else of the server's open), so no file status flag carries either.
 
 The server is arena's machinery: the sandbox helper starts it outside the programs' cgroup and with no CPU
 limit (``--cgroup-fds=3,4`` names the descriptors of the decision cgroup's ``cgroup.procs`` files). Each
@@ -51,6 +55,8 @@ import prctl as _prctl  # type: ignore[import-not-found]
 
 del sys.modules["prctl"], sys.modules["clock"]
 
+MAX_FD = os.sysconf("SC_OPEN_MAX")
+
 
 def serve(arguments: list[str]) -> None:
     """Preload, then answer run requests until stdin closes."""
@@ -81,8 +87,18 @@ def serve(arguments: list[str]) -> None:
         decision = Decision(request["script"], request["wall"], request.get("cpu"), request["out_cap"])
         decision.budget_ms = request.get("budget_ms") if cpu_fd is not None else None
         decision.cgroup_fds, decision.cpu_fd = cgroup_fds, cpu_fd
-        reply = run_one(decision, (control_in, control_out))
-        control_out.write(json.dumps(reply).encode() + b"\n")
+        manager = os.fork()
+        if manager == 0:  # everything the decision leaves in memory dies with this process
+            code = 1
+            try:
+                reply = run_one(decision, (control_in, control_out))
+                control_out.write(json.dumps(reply).encode() + b"\n")
+                code = 0
+            finally:
+                os._exit(code)
+        _, status = os.waitpid(manager, 0)
+        if status != 0:  # the manager was killed (a program may): arena's incident, the decision runs cold
+            return
         reap_strays()
 
 
@@ -193,6 +209,10 @@ def child(
         os.dup2(err, 2)
         os.close(out)
         os.close(err)
+        null = os.open(os.devnull, os.O_RDONLY)  # a description of its own: no flag reaches the next decision
+        os.dup2(null, 0)
+        os.close(null)
+        os.closerange(3, MAX_FD)  # nothing else of the server's (its /dev/null, pipes) stays open
         sys.stdout = os.fdopen(1, "w", buffering=-1, encoding=sys.stdout.encoding, errors=sys.stdout.errors)
         sys.stderr = os.fdopen(2, "w", buffering=1, encoding=sys.stderr.encoding, errors="backslashreplace")
         sys.stdin = open(os.devnull)  # noqa: SIM115 - the child's stdin for the rest of its life

@@ -10,6 +10,10 @@
  * Command line (descriptors are inherited; the helper places the cgroup ones at 3 and up):
  *   runner --cgroup-fds=3,4 --cpu-fd=5 --kill-fd=6 --events-fd=7 --cwd=/team --scratch=/tmp
  *          [--rlimit=fsize:N ...] [--help-files=15 --help-bytes=16777216 --folder-depth=8]
+ * An unknown option, or a number that is not one in its range, stops the runner with exit code 2 and a line
+ * on stderr. A system call of the runner's own that fails is arena's failure, never the program's: the runner
+ * exits with a line on stderr (arena then takes the decision back), or reports the decision dirty for the
+ * helper to end.
  * Protocol on stdin/stdout, one request and one reply per decision:
  *   request: "<wall_us> <budget_us|-1> <cpu_s|-1> <out_cap> <argv_bytes> <names_bytes>\n" then argv, each
  *            item ending in a NUL byte, then the names of the arena's own files in the team folder, likewise.
@@ -24,6 +28,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <poll.h>
 #include <sched.h>
 #include <signal.h>
@@ -66,15 +71,42 @@ struct buffer {
 
 /* ---- small helpers -------------------------------------------------------------------------------- */
 
-static long long now_us(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec * 1000000LL + ts.tv_nsec / 1000;
-}
-
 static void die(const char *what) {
     fprintf(stderr, "runner: %s: %s\n", what, strerror(errno));
     exit(1);
+}
+
+static long long now_us(void) {
+    struct timespec ts;
+    if (clock_gettime(CLOCK_MONOTONIC, &ts) < 0) die("clock_gettime");
+    return ts.tv_sec * 1000000LL + ts.tv_nsec / 1000;
+}
+
+/* ``text`` up to ``end`` (or its NUL) as a decimal number in [low, high], or -1 when it is not one: digits
+ * after at most a '-', no space, no '+', nothing else, no overflow. */
+static int parse_number(const char *text, const char *end, long long low, long long high, long long *value) {
+    char digits[24], *stop;
+    size_t length = end ? (size_t)(end - text) : strlen(text);
+    if (length == 0 || length >= sizeof digits) return -1;
+    memcpy(digits, text, length);
+    digits[length] = 0;
+    const char *first = digits[0] == '-' ? digits + 1 : digits;
+    if (*first < '0' || *first > '9') return -1;
+    errno = 0;
+    long long parsed = strtoll(digits, &stop, 10);
+    if (errno || *stop || parsed < low || parsed > high) return -1;
+    *value = parsed;
+    return 0;
+}
+
+/* An option's number, or exit 2 naming the option. */
+static long long option_number(const char *option, const char *text, long long low, long long high) {
+    long long value;
+    if (parse_number(text, NULL, low, high, &value) < 0) {
+        fprintf(stderr, "runner: %s '%s' is not a number in %lld..%lld\n", option, text, low, high);
+        exit(2);
+    }
+    return value;
 }
 
 static void write_all(int fd, const char *data, size_t len) {
@@ -107,10 +139,15 @@ static long long cgroup_cpu_us(void) {
     char text[1024];
     if (cpu_fd < 0) return 0;
     ssize_t n = pread(cpu_fd, text, sizeof text - 1, 0);
-    if (n <= 0) return 0;
+    if (n <= 0) die("reading the decision's CPU clock");
     text[n] = 0;
     char *at = strstr(text, "usage_usec ");
-    return at ? atoll(at + 11) : 0;
+    long long usage;
+    if (!at || parse_number(at + 11, strchr(at + 11, '\n'), 0, LLONG_MAX, &usage) < 0) {
+        errno = EINVAL;
+        die("reading the decision's CPU clock");
+    }
+    return usage;
 }
 
 static int cgroup_populated(void) {
@@ -129,34 +166,37 @@ static void reap_strays(void) {
 
 /* ---- starting the program ---------------------------------------------------------------------------- */
 
-/* Written by the vfork child (it shares the runner's memory until it execs) when the start fails. */
+/* Written by the vfork child (it shares the runner's memory until it execs) when the start fails; whether
+ * the failure is the sandbox's (every step but the exec) or the program's (the exec). */
 static char start_problem[512];
+static int start_failed_box;
 
-static void child_fail(const char *what) {
+static void start_fail(const char *what, int box) {
     snprintf(start_problem, sizeof start_problem, "%s: %s", what, strerror(errno));
+    start_failed_box = box;
     _exit(127);
 }
+
+static void child_fail(const char *what) { start_fail(what, 1); }
 
 /* In the vfork child: session, decision cgroup, OOM score, limits, folder, standard descriptors, then the
  * program. Every failure is reported in ``start_problem`` and nothing of the program runs. The child has its
  * own descriptors, signal handlers and limits; only memory is shared, and the runner waits meanwhile. */
 static void become_program(int out_w, int err_w, char **argv, long cpu) {
     sigset_t none;
-    sigemptyset(&none);
-    sigprocmask(SIG_SETMASK, &none, NULL);
-    signal(SIGPIPE, SIG_DFL);
+    if (sigemptyset(&none) < 0 || sigprocmask(SIG_SETMASK, &none, NULL) < 0) child_fail("sigprocmask");
+    if (signal(SIGPIPE, SIG_DFL) == SIG_ERR) child_fail("SIGPIPE");
     if (setsid() < 0) child_fail("setsid");
     for (int i = 0; i < n_procs; i++)
         if (write(procs_fds[i], "0", 1) != 1) child_fail("joining the decision's cgroup");
     /* Programs go first under memory pressure: raising the score needs no privilege once the process's
      * /proc entries are its own (dumpable); it is made undumpable again at once (the runner's memory is this
      * process's until the exec), and the program's exec makes a fresh, dumpable one. */
-    prctl(PR_SET_DUMPABLE, 1);
+    if (prctl(PR_SET_DUMPABLE, 1) < 0) child_fail("PR_SET_DUMPABLE");
     int adjust = open("/proc/self/oom_score_adj", O_WRONLY | O_CLOEXEC);
     int adjusted = adjust >= 0 && write(adjust, "1000", 4) == 4;
-    prctl(PR_SET_DUMPABLE, 0);
-    if (!adjusted) child_fail("oom_score_adj");
-    close(adjust);
+    if (prctl(PR_SET_DUMPABLE, 0) < 0) child_fail("PR_SET_DUMPABLE");
+    if (!adjusted || close(adjust) < 0) child_fail("oom_score_adj");
     for (int i = 0; i < n_limits; i++) {
         struct rlimit value = {limits[i].value, limits[i].value};
         if (setrlimit(limits[i].resource, &value) < 0) child_fail("setrlimit");
@@ -170,21 +210,23 @@ static void become_program(int out_w, int err_w, char **argv, long cpu) {
     if (devnull < 0 || dup2(devnull, 0) < 0 || dup2(out_w, 1) < 0 || dup2(err_w, 2) < 0)
         child_fail("standard descriptors");
     execvp(argv[0], argv);
-    child_fail(argv[0]);
+    start_fail(argv[0], 0); /* the program's own failure: it cannot be started */
 }
 
 /* Start the program; its pid, or -1 with the reason in ``detail``. */
 static pid_t start(char **argv, long cpu, int out_w, int err_w, struct buffer *detail) {
     start_problem[0] = 0;
+    start_failed_box = 0;
     pid_t pid = vfork();
     if (pid == 0) become_program(out_w, err_w, argv, cpu);
-    if (pid < 0) {
-        snprintf(start_problem, sizeof start_problem, "the runner could not start it: %s", strerror(errno));
-        append(detail, start_problem, strlen(start_problem));
-        return -1;
-    }
+    if (pid < 0) die("vfork");
     if (start_problem[0]) {
-        waitpid(pid, NULL, 0);
+        while (waitpid(pid, NULL, 0) < 0)
+            if (errno != EINTR) die("waitpid");
+        if (start_failed_box) { /* the sandbox could not prepare the start: not the program's failure */
+            fprintf(stderr, "runner: %s\n", start_problem);
+            exit(1);
+        }
         append(detail, start_problem, strlen(start_problem));
         return -1;
     }
@@ -201,7 +243,7 @@ static int kill_decision(void) {
     for (int round = 0; round < KILL_ROUNDS; round++) {
         reap_strays(); /* children a decision gave the runner (CLONE_PARENT, orphans: it is a subreaper) */
         if (!cgroup_populated()) return 0;
-        poll(&wait, 1, 10);
+        if (poll(&wait, 1, 10) < 0 && errno != EINTR) return -1;
     }
     return -1;
 }
@@ -253,10 +295,12 @@ static int remove_ipc_objects(void) {
     for (int t = 0; t < 3; t++) {
         char text[65536];
         int fd = open(tables[t], O_RDONLY | O_CLOEXEC);
-        if (fd < 0) continue;
-        ssize_t n = read(fd, text, sizeof text - 1);
-        close(fd);
-        if (n <= 0) continue;
+        ssize_t n = fd < 0 ? -1 : read(fd, text, sizeof text - 1);
+        if (fd >= 0) close(fd);
+        if (n <= 0) { /* a table that cannot be read (it always has a header): the helper looks */
+            dirty = 1;
+            continue;
+        }
         text[n] = 0;
         char *line = strchr(text, '\n'); /* past the header */
         while (line && *++line) {
@@ -349,7 +393,8 @@ static int drain(int fd, struct buffer *into, size_t cap, size_t *total) {
     for (;;) {
         ssize_t n = read(fd, chunk, sizeof chunk);
         if (n < 0 && errno == EINTR) continue;
-        if (n < 0) return 0;  /* nothing more for now */
+        if (n < 0 && errno == EAGAIN) return 0; /* nothing more for now */
+        if (n < 0) die("reading the program's output");
         if (n == 0) return 1; /* end of output */
         *total += (size_t)n;
         if (into->len <= cap) append(into, chunk, (size_t)n);
@@ -362,16 +407,7 @@ static void run(char **argv, long cpu, long long wall_us, long long budget_us, s
     if (cpu_fd < 0) budget_us = -1;
     *o = (struct outcome){"not_started", -1, 0, 0, 0, 0, 0};
     int out_pipe[2], err_pipe[2];
-    if (pipe2(out_pipe, O_CLOEXEC) < 0) {
-        append(detail, "the runner could not make a pipe", 32);
-        return;
-    }
-    if (pipe2(err_pipe, O_CLOEXEC) < 0) {
-        close(out_pipe[0]);
-        close(out_pipe[1]);
-        append(detail, "the runner could not make a pipe", 32);
-        return;
-    }
+    if (pipe2(out_pipe, O_CLOEXEC) < 0 || pipe2(err_pipe, O_CLOEXEC) < 0) die("pipe2");
     int out_r = out_pipe[0], err_r = err_pipe[0];
     long long mark = cgroup_cpu_us(); /* the decision's CPU clock starts here */
     long long started = now_us();
@@ -385,8 +421,8 @@ static void run(char **argv, long cpu, long long wall_us, long long budget_us, s
         return;
     }
     int pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
-    fcntl(out_r, F_SETFL, O_NONBLOCK);
-    fcntl(err_r, F_SETFL, O_NONBLOCK);
+    if (pidfd < 0) die("pidfd_open");
+    if (fcntl(out_r, F_SETFL, O_NONBLOCK) < 0 || fcntl(err_r, F_SETFL, O_NONBLOCK) < 0) die("O_NONBLOCK");
     struct pollfd fds[3] = {{pidfd, POLLIN, 0}, {out_r, POLLIN, 0}, {err_r, POLLIN, 0}};
     size_t total = 0;
     const char *reason = NULL;
@@ -410,7 +446,7 @@ static void run(char **argv, long cpu, long long wall_us, long long budget_us, s
         }
         first = 0;
         int ready = poll(fds, 3, (int)(wait_us / 1000) + 1);
-        if (ready < 0 && errno != EINTR) break;
+        if (ready < 0 && errno != EINTR) die("poll");
         if (ready <= 0) continue;
         if (fds[0].revents) exited = 1;
         for (int i = 1; i < 3; i++)
@@ -420,11 +456,11 @@ static void run(char **argv, long cpu, long long wall_us, long long budget_us, s
             break;
         }
     }
-    if (!exited) kill(pid, SIGKILL);
+    if (!exited && kill(pid, SIGKILL) < 0) die("kill");
     int status = 0;
     struct rusage usage;
-    while (wait4(pid, &status, 0, &usage) < 0 && errno == EINTR) {
-    }
+    while (wait4(pid, &status, 0, &usage) < 0)
+        if (errno != EINTR) die("wait4");
     o->wall_us = now_us() - started;
     if (kill_decision() < 0) o->dirty = 1; /* everything the decision started ends before its pipes drain */
     for (int i = 1; i < 3; i++)
@@ -432,7 +468,7 @@ static void run(char **argv, long cpu, long long wall_us, long long budget_us, s
     if (!reason && total > cap) reason = "output";
     close(out_r);
     close(err_r);
-    if (pidfd >= 0) close(pidfd);
+    close(pidfd);
     reap_strays();
     if (clear_scratch()) o->dirty = 1;
     if (remove_ipc_objects()) o->dirty = 1;
@@ -461,10 +497,22 @@ static int fill(size_t need) {
         if (in_len == sizeof inbuf) die("request too long");
         ssize_t n = read(0, inbuf + in_len, sizeof inbuf - in_len);
         if (n < 0 && errno == EINTR) continue;
-        if (n <= 0) return 0;
+        if (n < 0) die("reading a request");
+        if (n == 0) return 0;
         in_len += (size_t)n;
     }
     return 1;
+}
+
+static void usage(const char *problem, const char *arg) {
+    fprintf(stderr, "runner: %s: %s\n", problem, arg);
+    exit(2);
+}
+
+/* The value of ``arg`` when it is ``--name=value``, else NULL. */
+static const char *option(const char *arg, const char *name) {
+    size_t length = strlen(name);
+    return !strncmp(arg, name, length) && arg[length] == '=' ? arg + length + 1 : NULL;
 }
 
 static void parse_arguments(int argc, char **argv) {
@@ -474,38 +522,45 @@ static void parse_arguments(int argc, char **argv) {
     } names[] = {{"fsize", RLIMIT_FSIZE}, {"nproc", RLIMIT_NPROC}, {"core", RLIMIT_CORE},
                  {"data", RLIMIT_DATA},   {"stack", RLIMIT_STACK}, {"nofile", RLIMIT_NOFILE}};
     for (int i = 1; i < argc; i++) {
-        char *arg = argv[i];
-        if (!strncmp(arg, "--cgroup-fds=", 13)) {
-            char *at = arg + 13;
-            while (*at && n_procs < MAX_CGROUP_FDS) {
-                procs_fds[n_procs++] = (int)strtol(at, &at, 10);
-                if (*at == ',') at++;
+        const char *arg = argv[i], *value;
+        if ((value = option(arg, "--cgroup-fds"))) {
+            for (const char *at = value;; at++) {
+                const char *comma = strchr(at, ',');
+                long long fd;
+                if (n_procs == MAX_CGROUP_FDS) usage("too many descriptors", arg);
+                if (parse_number(at, comma, 0, INT_MAX, &fd) < 0) usage("not a list of descriptors", arg);
+                procs_fds[n_procs++] = (int)fd;
+                if (!comma) break;
+                at = comma;
             }
-        } else if (!strncmp(arg, "--cpu-fd=", 9)) {
-            cpu_fd = atoi(arg + 9);
-        } else if (!strncmp(arg, "--kill-fd=", 10)) {
-            kill_fd = atoi(arg + 10);
-        } else if (!strncmp(arg, "--events-fd=", 12)) {
-            events_fd = atoi(arg + 12);
-        } else if (!strncmp(arg, "--cwd=", 6)) {
-            team_dir = arg + 6;
-        } else if (!strncmp(arg, "--scratch=", 10)) {
-            scratch_dir = arg + 10;
-        } else if (!strncmp(arg, "--help-files=", 13)) {
-            help_files = atol(arg + 13);
-        } else if (!strncmp(arg, "--help-bytes=", 13)) {
-            help_bytes = atoll(arg + 13);
-        } else if (!strncmp(arg, "--folder-depth=", 15)) {
-            folder_depth = atol(arg + 15);
-        } else if (!strncmp(arg, "--rlimit=", 9) && n_limits < MAX_LIMITS) {
-            char *colon = strchr(arg + 9, ':');
-            if (!colon) continue;
-            for (size_t k = 0; k < sizeof names / sizeof names[0]; k++)
-                if ((size_t)(colon - (arg + 9)) == strlen(names[k].name) &&
-                    !strncmp(arg + 9, names[k].name, strlen(names[k].name))) {
-                    limits[n_limits].resource = names[k].resource;
-                    limits[n_limits++].value = (rlim_t)strtoull(colon + 1, NULL, 10);
-                }
+        } else if ((value = option(arg, "--cpu-fd"))) {
+            cpu_fd = (int)option_number("--cpu-fd", value, 0, INT_MAX);
+        } else if ((value = option(arg, "--kill-fd"))) {
+            kill_fd = (int)option_number("--kill-fd", value, 0, INT_MAX);
+        } else if ((value = option(arg, "--events-fd"))) {
+            events_fd = (int)option_number("--events-fd", value, 0, INT_MAX);
+        } else if ((value = option(arg, "--cwd"))) {
+            team_dir = value;
+        } else if ((value = option(arg, "--scratch"))) {
+            scratch_dir = value;
+        } else if ((value = option(arg, "--help-files"))) {
+            help_files = (long)option_number("--help-files", value, 0, LONG_MAX);
+        } else if ((value = option(arg, "--help-bytes"))) {
+            help_bytes = option_number("--help-bytes", value, 0, LLONG_MAX);
+        } else if ((value = option(arg, "--folder-depth"))) {
+            folder_depth = (long)option_number("--folder-depth", value, 0, 4096);
+        } else if ((value = option(arg, "--rlimit"))) {
+            const char *colon = strchr(value, ':');
+            size_t k = 0, count = sizeof names / sizeof names[0];
+            while (colon && k < count &&
+                   !((size_t)(colon - value) == strlen(names[k].name) && !strncmp(value, names[k].name, strlen(names[k].name))))
+                k++;
+            if (!colon || k == count) usage("not a known limit", arg);
+            if (n_limits == MAX_LIMITS) usage("too many limits", arg);
+            limits[n_limits].resource = names[k].resource;
+            limits[n_limits++].value = (rlim_t)option_number("--rlimit", colon + 1, 0, LLONG_MAX);
+        } else {
+            usage("unknown option", arg);
         }
     }
     int all[MAX_CGROUP_FDS + 3];
@@ -520,15 +575,18 @@ static void parse_arguments(int argc, char **argv) {
 
 int main(int argc, char **argv) {
     parse_arguments(argc, argv);
-    cpu_set_t set;
-    if (sched_getaffinity(0, sizeof set, &set) == 0) cpus = CPU_COUNT(&set) > 0 ? CPU_COUNT(&set) : 1;
-    signal(SIGPIPE, SIG_IGN);
-    prctl(PR_SET_DUMPABLE, 0);            /* programs (the same uid) can neither ptrace it nor open its /proc */
-    prctl(PR_SET_CHILD_SUBREAPER, 1);     /* orphans of a decision are its to reap, not the helper's */
+    /* every CPU of the machine, not the runner's: a program may widen its affinity past a pinned table's */
+    long online = sysconf(_SC_NPROCESSORS_ONLN);
+    cpus = online > 0 ? online : 1;
+    if (signal(SIGPIPE, SIG_IGN) == SIG_ERR) die("SIGPIPE");
+    /* programs (the same uid) can neither ptrace it nor open its /proc */
+    if (prctl(PR_SET_DUMPABLE, 0) < 0) die("PR_SET_DUMPABLE");
+    /* orphans of a decision are its to reap, not the helper's */
+    if (prctl(PR_SET_CHILD_SUBREAPER, 1) < 0) die("PR_SET_CHILD_SUBREAPER");
     int devnull = open("/dev/null", O_RDWR | O_CLOEXEC);
     int control_out = fcntl(1, F_DUPFD_CLOEXEC, 3);
     if (devnull < 0 || control_out < 0 || fcntl(0, F_SETFD, FD_CLOEXEC) < 0) die("descriptors");
-    dup2(devnull, 1);
+    if (dup2(devnull, 1) < 0) die("descriptors");
     write_all(control_out, "ready\n", 6);
     struct buffer out = {0}, err = {0}, detail = {0}, reply = {0};
     static char *args[1024];
@@ -537,12 +595,22 @@ int main(int argc, char **argv) {
         char *newline;
         while (!(newline = memchr(inbuf, '\n', in_len)))
             if (!fill(in_len + 1)) return 0;
-        long long wall_us, budget_us;
-        long cpu;
-        size_t cap, argv_bytes, names_bytes;
-        if (sscanf(inbuf, "%lld %lld %ld %zu %zu %zu", &wall_us, &budget_us, &cpu, &cap, &argv_bytes,
-                   &names_bytes) != 6)
-            die("malformed request");
+        /* wall_us, budget_us, cpu_s, out_cap, argv_bytes, names_bytes: six numbers, one space apart */
+        static const long long low[6] = {1, -1, -1, 0, 1, 0};
+        static const long long high[6] = {LLONG_MAX, LLONG_MAX, INT_MAX, SSIZE_MAX, REQUEST_MAX, REQUEST_MAX};
+        long long field[6];
+        const char *at = inbuf;
+        for (int f = 0; f < 6; f++) {
+            const char *stop = f < 5 ? memchr(at, ' ', (size_t)(newline - at)) : newline;
+            if (!stop || parse_number(at, stop, low[f], high[f], &field[f]) < 0) {
+                errno = EINVAL;
+                die("malformed request");
+            }
+            at = stop + 1;
+        }
+        long long wall_us = field[0], budget_us = field[1];
+        long cpu = (long)field[2];
+        size_t cap = (size_t)field[3], argv_bytes = (size_t)field[4], names_bytes = (size_t)field[5];
         size_t head = (size_t)(newline - inbuf) + 1, body = argv_bytes + names_bytes;
         if (argv_bytes == 0 || body > sizeof request - 1 || !fill(head + body)) die("request");
         memcpy(request, inbuf + head, body); /* argv items, then the arena's file names, each ending in NUL */

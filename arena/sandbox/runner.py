@@ -4,7 +4,8 @@ The runner does a one-shot decision's work inside the sandbox (start the program
 that takes the decision's cgroup and every limit before it execs, watch its clocks and output, end the
 decision) for a small fraction of the CPU the Python helper spends on it. It is used where the namespaced
 sandbox and a decision cgroup that can be killed as one are available; elsewhere, or when no C compiler is
-installed, the helper runs decisions itself.
+installed, the helper runs decisions itself; ``ARENA_NO_RUNNER=1`` asks for the helper's road anyway (CI
+runs the hostile and red-team suites both ways).
 
 The binary is cached per source and compiler in ``/var/lib/arena/runner/`` (root's, not writable by
 anyone else) and bound read-only into each sandbox at ``isolation.RUNNER_PATH``.
@@ -19,7 +20,7 @@ from collections.abc import Collection, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from arena.compiled import ROOT_CACHE, compiled
+from arena.compiled import ROOT_CACHE, build_flags, compiled
 from arena.errors import SandboxError
 
 if TYPE_CHECKING:
@@ -27,20 +28,21 @@ if TYPE_CHECKING:
 
 SOURCE = Path(__file__).with_name("runner.c")
 CACHE = ROOT_CACHE / "runner"
-COMPILE_FLAGS: tuple[str, ...] = ("-O2", "-std=gnu11", "-Wall")
 START_TIMEOUT_S = 10.0
 REPLY_GRACE_S = 5.0
 READ_CHUNK = 1 << 20
+NO_RUNNER = "ARENA_NO_RUNNER"
 
 
 def runner_binary(cache: Path = CACHE) -> Path | None:
     """The compiled runner for this source and compiler (built on first use); None without a C compiler.
 
-    Only root runs sandboxes with a runner: the binary is bound into them from root's cache.
+    Only root runs sandboxes with a runner: the binary is bound into them from root's cache. None too when
+    ``ARENA_NO_RUNNER=1`` is set (the helper's road, selectable).
     """
-    if os.geteuid() != 0:
+    if os.geteuid() != 0 or os.environ.get(NO_RUNNER) == "1":
         return None
-    return compiled(SOURCE, COMPILE_FLAGS, cache)
+    return compiled(SOURCE, build_flags("executable"), cache)
 
 
 class Runner:

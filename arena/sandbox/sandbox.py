@@ -59,7 +59,7 @@ class Sandbox:
         self.build_products: set[str] = set()
         # What the copies in and out left behind (links, FIFOs, past the caps), for the table to record.
         self.dropped: list[tree.Stray] = []
-        self._oom_seen = 0
+        self._oom_seen = (0, 0)  # OOM kills and memory-limit hits seen so far
         self.process: subprocess.Popen[bytes] | None = None
         self.runner: Runner | None = None
         self.runner_failures = 0
@@ -455,8 +455,11 @@ class Sandbox:
         cpu_ms = header.get("cpu_ms", 0.0)
         detail = header.get("detail", "")
         limits = self.limits
+        out_of_memory = status_text != "ok" and self._memory_met()
         if status_text == "not_started":
             status = RunStatus.NOT_STARTED
+        elif out_of_memory and status_text != "output":  # stopped on a clock while it thrashed at its limit
+            status, detail = RunStatus.MEMORY_LIMIT, f"limit {limits.memory_mb} MB"
         elif status_text == "timeout":
             status = RunStatus.TIMEOUT
         elif status_text == "cpu" and budget_ms is not None:
@@ -464,10 +467,12 @@ class Sandbox:
         elif status_text == "output":
             cap = output_cap if output_cap is not None else limits.output_bytes
             status, detail = RunStatus.OUTPUT_LIMIT, f"{cap} bytes"
+        elif budget_ms is not None and cpu_ms > budget_ms and status_text in ("ok", "exited"):
+            # judged in full: a decision that ended on its own past its CPU budget (threads on other CPUs
+            # between two looks at the clock) is over its limit all the same
+            status, detail = RunStatus.CPU_LIMIT, f"{budget_ms / 1000:g} s"
         elif status_text == "ok":
             status = RunStatus.OK
-        elif self._oom_happened():
-            status, detail = RunStatus.MEMORY_LIMIT, f"limit {limits.memory_mb} MB"
         elif sig == signal.SIGXFSZ:
             status, detail = RunStatus.FILE_SIZE_LIMIT, f"{limits.file_size_mb} MB"
         elif sig == signal.SIGXCPU or (sig == signal.SIGKILL and cpu_ms >= limits.cpu_seconds(wall) * 1000):
@@ -490,13 +495,18 @@ class Sandbox:
             help_files=help_files,
         )
 
-    def _oom_happened(self) -> bool:
+    def _memory_met(self) -> bool:
+        """True when, since the last look, the OOM killer acted or the programs' memory met its limit.
+
+        A decision killed on a clock (CPU or wall) after its memory met the limit was thrashing there (the
+        kernel reclaiming what it could, on the decision's CPU): it is recorded as out of memory.
+        """
         if self.cgroup is None:
             return False
-        count = self.cgroup.oom_kills()
-        happened = count > self._oom_seen
+        count = (self.cgroup.oom_kills(), self.cgroup.memory_hits())
+        met = count[0] > self._oom_seen[0] or count[1] > self._oom_seen[1]
         self._oom_seen = count
-        return happened
+        return met
 
     def sweep(self) -> float:
         """End the decision: every process that is not a live session's; return the decision's CPU ms.
@@ -641,6 +651,11 @@ class Session:
                 return None
             for fd, _ in poller.poll(remaining * 1000):
                 self._drain(fd)
+
+    @property
+    def overlong(self) -> bool:
+        """True when the program printed more than the output cap without ending its line."""
+        return len(self.buffer) > self.sandbox.limits.output_bytes and b"\n" not in self.buffer
 
     def _drain(self, fd: int) -> None:
         try:

@@ -10,10 +10,16 @@ sandbox. The filter, in order:
    perf events, BPF, POSIX message queues, userfaultfd;
 4. setting an extended attribute (:data:`UNSUPPORTED`) fails with EOPNOTSUPP, as on a file system
    without them: they would be storage the help-file rules do not see;
-5. ``clone3`` fails with ENOSYS, so the C library falls back to ``clone``, whose flags a filter can see;
-6. ``clone`` with any ``CLONE_NEW*`` flag fails with EPERM (threads, ``fork``, ``CLONE_PARENT`` are allowed:
+5. the page cache cannot be read back exactly or emptied (issue 24: a team read its opponents' cards from
+   its own earlier rotations of a duplicate deck through the cache of a shared library): ``mincore`` and
+   ``cachestat`` (which pages are cached), ``fadvise64`` and ``process_madvise`` (drop them) fail with
+   EPERM, as do ``madvise`` with ``MADV_COLD`` or ``MADV_PAGEOUT`` and ``preadv2``/``pwritev2`` with
+   ``RWF_NOWAIT`` (a read that fails unless the page is cached); other ``madvise`` and ``preadv2`` calls
+   are allowed;
+6. ``clone3`` fails with ENOSYS, so the C library falls back to ``clone``, whose flags a filter can see;
+7. ``clone`` with any ``CLONE_NEW*`` flag fails with EPERM (threads, ``fork``, ``CLONE_PARENT`` are allowed:
    what they start is ended with the decision's cgroup);
-7. everything else is allowed.
+8. everything else is allowed.
 """
 
 from __future__ import annotations
@@ -50,6 +56,11 @@ DENIED = {
     "bpf": (321, 280),
     "mq_open": (240, 180),
     "userfaultfd": (323, 282),
+    # the page cache (step 5)
+    "mincore": (27, 232),
+    "cachestat": (451, 451),
+    "fadvise64": (221, 223),
+    "process_madvise": (440, 440),
 }
 # Extended attributes would be storage the help-file rules do not see: setting one fails as unsupported.
 UNSUPPORTED = {
@@ -58,6 +69,10 @@ UNSUPPORTED = {
     "fsetxattr": (190, 7),
     "setxattrat": (463, 463),
 }
+MADVISE = (28, 233)
+CACHE_ADVICE = (20, 21)  # MADV_COLD, MADV_PAGEOUT
+NOWAIT_CALLS = {"preadv2": (327, 286), "pwritev2": (328, 287)}
+RWF_NOWAIT = 0x8
 CLONE = (56, 220)
 CLONE3 = (435, 435)
 ARCHITECTURES = {"x86_64": (0, 0xC000003E), "aarch64": (1, 0xC00000B7)}  # machine -> (column, AUDIT_ARCH)
@@ -69,6 +84,7 @@ JUMP_EQUAL, JUMP_GREATER_EQUAL, JUMP_SET = 0x15, 0x35, 0x45  # BPF_JMP | BPF_JEQ
 RETURN = 0x06  # BPF_RET | BPF_K
 ALLOW, KILL_PROCESS, ERRNO = 0x7FFF0000, 0x80000000, 0x00050000
 NR_OFFSET, ARCH_OFFSET, ARG0_OFFSET = 0, 4, 16  # in struct seccomp_data (arg0's low word: little-endian)
+ARG_SIZE = 8
 PR_SET_SECCOMP, SECCOMP_MODE_FILTER = 22, 2
 
 
@@ -94,6 +110,23 @@ def filter_program(machine: str) -> bytes:
         program += [_insn(JUMP_EQUAL, numbers[column], 0, 1), _insn(RETURN, denied_errno)]
     for numbers in UNSUPPORTED.values():
         program += [_insn(JUMP_EQUAL, numbers[column], 0, 1), _insn(RETURN, ERRNO | errno.EOPNOTSUPP)]
+    program += [  # madvise: the two advices that push pages out of the cache
+        _insn(JUMP_EQUAL, MADVISE[column], 0, 5),
+        _insn(LOAD_WORD, ARG0_OFFSET + 2 * ARG_SIZE),
+        _insn(JUMP_EQUAL, CACHE_ADVICE[0], 2, 0),
+        _insn(JUMP_EQUAL, CACHE_ADVICE[1], 1, 0),
+        _insn(RETURN, ALLOW),
+        _insn(RETURN, denied_errno),
+    ]
+    preadv2, pwritev2 = (numbers[column] for numbers in NOWAIT_CALLS.values())
+    program += [  # preadv2, pwritev2: RWF_NOWAIT in their flags (the sixth argument)
+        _insn(JUMP_EQUAL, preadv2, 1, 0),
+        _insn(JUMP_EQUAL, pwritev2, 0, 4),
+        _insn(LOAD_WORD, ARG0_OFFSET + 5 * ARG_SIZE),
+        _insn(JUMP_SET, RWF_NOWAIT, 1, 0),
+        _insn(RETURN, ALLOW),
+        _insn(RETURN, denied_errno),
+    ]
     program += [
         _insn(JUMP_EQUAL, CLONE3[column], 0, 1),
         _insn(RETURN, ERRNO | errno.ENOSYS),

@@ -8,10 +8,18 @@ bytes did not change since its last check is not checked again.
 Every file gets its report ``<file name>.report.txt``, always: a file the tournament would not play
 (by :mod:`arena.names`) says why; a second program of one team says which; a check that itself fails
 says so instead of ending the watcher's thread.
+
+Nothing a team puts in the folder is followed: a program is queued by its name in the folder (never
+resolved), read once with ``O_NOFOLLOW`` (a link, or a file swapped for one, is reported "not checked"),
+and the checker gets a private copy of the bytes read, so the report goes beside the name in the folder
+and holds only what the team itself wrote.
 """
 
 from __future__ import annotations
 
+import hashlib
+import os
+import stat
 import tempfile
 import threading
 from collections.abc import Callable
@@ -28,11 +36,11 @@ from arena.errors import ArenaError
 from arena.games.codem.check import check_program, render_report
 from arena.games.codem.table import TableConfig
 from arena.names import REPORT_SUFFIX, name_problem
-from arena.tournament.submissions import file_digest
 
 Checker = Callable[[Path], str]
 CHECK_DEALS = 50
 CHECK_SEATS = 3
+MAX_PROGRAM_BYTES = 16 * 1024 * 1024
 
 
 @dataclass(frozen=True)
@@ -52,6 +60,18 @@ def report_path(program: Path) -> Path:
 def is_watched(path: Path) -> bool:
     """Every file of the folder but hidden ones (editors' drafts) and the watcher's own reports."""
     return not path.name.startswith(".") and not path.name.endswith(REPORT_SUFFIX)
+
+
+def read_program(program: Path) -> bytes | None:
+    """The bytes of a regular file at ``program`` itself, never through a link; None if it is not one."""
+    try:
+        handle = os.open(program, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
+    except OSError:
+        return None
+    with os.fdopen(handle, "rb") as source:
+        if not stat.S_ISREG(os.fstat(source.fileno()).st_mode):
+            return None
+        return source.read(MAX_PROGRAM_BYTES + 1)
 
 
 def not_checked(program: Path, why: str) -> str:
@@ -99,7 +119,7 @@ class SubmissionWatcher(FileSystemEventHandler):
         target = getattr(event, "dest_path", "") or event.src_path
         path = Path(str(target))
         if path.parent.resolve() == self.folder and is_watched(path):
-            self.touch(path.resolve())
+            self.touch(self.folder / path.name)  # the name in the folder: a link is never resolved
 
     def touch(self, program: Path) -> None:
         """(Re)start the quiet timer of one program."""
@@ -123,13 +143,15 @@ class SubmissionWatcher(FileSystemEventHandler):
 
     def check(self, program: Path) -> Checked | None:
         """Check one program unless its bytes were already checked; write its report."""
+        program = self.folder / program.name
         with self._check_lock:
-            if not program.is_file():
+            if not (program.is_symlink() or program.is_file()):
                 return None
-            digest = file_digest(program)
+            data = read_program(program)
+            digest = "not a regular file" if data is None else hashlib.sha256(data).hexdigest()
             if self._checked.get(program) == digest:
                 return None
-            text = self._report_text(program)
+            text = self._report_text(program, data)
             report = report_path(program)
             write_atomically(report, text)
             self._checked[program] = digest
@@ -138,10 +160,14 @@ class SubmissionWatcher(FileSystemEventHandler):
             self.on_checked(done)
         return done
 
-    def _report_text(self, program: Path) -> str:
-        """The check's report, or why the file was not checked; never an exception."""
+    def _report_text(self, program: Path, data: bytes | None) -> str:
+        """The check's report on ``data`` (the program's bytes), or why it was not checked; never raises."""
         problem = name_problem(program)
-        if problem is not None:
+        if problem is None and data is None:
+            problem = "not a regular file"
+        if problem is None and data is not None and len(data) > MAX_PROGRAM_BYTES:
+            problem = f"larger than {MAX_PROGRAM_BYTES // (1024 * 1024)} MB"
+        if problem is not None or data is None:
             return not_checked(program, f"the tournament will not play this file: {problem}")
         twins = sorted(
             p.name
@@ -155,17 +181,21 @@ class SubmissionWatcher(FileSystemEventHandler):
                 "the tournament stops with an error until one is removed",
             )
         try:
-            return self.checker(program)
+            with tempfile.TemporaryDirectory(prefix="arena-watch-copy-") as private:
+                copy = Path(private) / program.name
+                copy.write_bytes(data)
+                return self.checker(copy)
         except Exception as error:  # a report per file, always: the watcher's thread goes on
             return not_checked(program, f"the check itself failed ({type(error).__name__}: {error})")
 
     def check_stale(self) -> None:
         """At start: check files whose report is missing or older than the file."""
         for program in sorted(self.folder.iterdir()):
-            if not (program.is_file() and is_watched(program)):
+            if not ((program.is_symlink() or program.is_file()) and is_watched(program)):
                 continue
             report = report_path(program)
-            if not report.exists() or report.stat().st_mtime < program.stat().st_mtime:
+            stale = not report.exists() or report.lstat().st_mtime < program.lstat().st_mtime
+            if stale:
                 self.touch(program)
 
     def pending(self) -> list[Path]:

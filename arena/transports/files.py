@@ -17,12 +17,14 @@ _CREATE_FLAGS = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOE
 
 @dataclass(frozen=True)
 class FileReply:
-    """What one decision produced: the output file's text (None when missing) and how the run went."""
+    """What one decision produced: the output file's text (None when missing; at most the output cap),
+    how the run went, and the output file's whole size in bytes (more than ``text`` when past the cap)."""
 
     text: str | None
     run: RunResult
     help_files: int
     violations: tuple[Breach, ...] = ()
+    output_size: int = 0
 
     @property
     def ok(self) -> bool:
@@ -78,7 +80,11 @@ class FileTransport:
             self._write(root, self.output_name, b"", 0o666)
             arenas = self.arenas(inputs)
             run = self._run(arenas)
-            data = tree.read_file(root, self.output_name, self.sandbox.limits.output_bytes)
+            cap = self.sandbox.limits.output_bytes
+            data = tree.read_file(root, self.output_name, cap)
+            size = len(data or b"")
+            if size >= cap:  # read up to the cap: the reason of a fault names the file's real size
+                size = os.stat(self.output_name, dir_fd=root, follow_symlinks=False).st_size
             if run.help_files is not None:  # counted by arena's runner: no rule broken, nothing to police
                 policed = Policed(run.help_files, ())
             else:
@@ -87,7 +93,9 @@ class FileTransport:
             if root != self.root:
                 os.close(root)
         text = None if data is None else data.decode("utf-8", errors="replace")
-        return FileReply(text=text, run=run, help_files=policed.kept, violations=policed.breaches)
+        return FileReply(
+            text=text, run=run, help_files=policed.kept, violations=policed.breaches, output_size=size
+        )
 
     def arenas(self, inputs: Collection[str]) -> set[str]:
         """The names of the arena's own files in the team folder (never help files)."""

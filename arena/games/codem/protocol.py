@@ -68,10 +68,21 @@ class Reading:
     reason: str = ""
 
 
-def read_answer(text: str | None, deal: Deal) -> Reading:
-    """Turn the first line of ``outputf.txt`` into an action for the deal's current actor."""
+def read_answer(text: str | None, deal: Deal, size: int | None = None) -> Reading:
+    """Turn the first line of ``outputf.txt`` into an action for the deal's current actor.
+
+    ``size`` is the file's whole size, when known: a file with no answer in the part read (``text``, up to
+    the output cap) is named for what it is, not called empty.
+    """
     if text is None or not text.strip():
-        return Reading(default_action(deal), FaultKind.NO_ANSWER, "outputf.txt was empty or missing")
+        read = len(text.encode()) if text is not None else 0
+        if size is not None and size > read:
+            reason = f"outputf.txt holds {size:,} bytes with no answer in the first {read:,}"
+        elif text:
+            reason = "outputf.txt holds only blanks"
+        else:
+            reason = "outputf.txt was empty or missing"
+        return Reading(default_action(deal), FaultKind.NO_ANSWER, reason)
     first = text.strip().splitlines()[0].strip()
     if not _INTEGER.fullmatch(first):
         shown = first if len(first) <= 40 else first[:40] + "..."

@@ -285,7 +285,7 @@ class _Table:
         reply = self.exchange(seat, run)
         if reply is None:
             return default_action(deal)
-        reading: Reading = read_answer(reply.text, deal)
+        reading: Reading = read_answer(reply.text, deal, reply.output_size)
         if reading.fault is not None:
             reason = reading.reason
             if reading.fault is FaultKind.NO_ANSWER and reply.run.stdout.strip():

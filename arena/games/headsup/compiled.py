@@ -178,7 +178,8 @@ def _fault(judge: Judge, loop: HandLoop, hand: int, parser: _Parser) -> _Ended:
     match = loop.match
     round_ = match.fault_round
     if match.fault in (Fault.TIMEOUT, Fault.NO_ANSWER):
-        return judge.no_reply(match.fault == Fault.TIMEOUT, hand, round_)
+        cap = match.output_cap if match.input_len > match.output_cap else 0  # no line end within the cap
+        return judge.no_reply(match.fault == Fault.TIMEOUT, hand, round_, overlong_cap=cap)
     if match.fault == Fault.PROTOCOL:
         assert parser.error is not None
         return judge.malformed(parser.error, hand, round_)

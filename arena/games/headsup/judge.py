@@ -23,6 +23,7 @@ from arena.faults import Fault, FaultKind
 from arena.games.headsup import protocol
 from arena.games.headsup.compiled import compiled_loop, play_compiled
 from arena.games.headsup.streams import DeckStream, bob_stream, rate_stream
+from arena.sandbox import Session
 
 RateFn = Callable[[Sequence[int], Sequence[int], int, np.random.Generator], tuple[float, float]]
 
@@ -227,7 +228,11 @@ class Judge:
         waited = time.perf_counter() - start
         out.think_s += waited
         if line is None:
-            raise self.no_reply(waited >= wait, hand, round_)
+            session = getattr(self._channel, "session", None)
+            cap = 0
+            if isinstance(session, Session) and session.overlong:
+                cap = session.sandbox.limits.output_bytes
+            raise self.no_reply(waited >= wait, hand, round_, overlong_cap=cap)
         if out.transcript is not None:
             out.transcript.append("< " + line)
         try:
@@ -235,8 +240,12 @@ class Judge:
         except protocol.MalformedLine as error:
             raise self.malformed(error, hand, round_) from None
 
-    def no_reply(self, over: bool, hand: int, round_: int) -> _Ended:
-        """The fault of a reply that did not come: the wait was ``over``, or the output closed first."""
+    def no_reply(self, over: bool, hand: int, round_: int, *, overlong_cap: int = 0) -> _Ended:
+        """The fault of a reply that did not come: the wait was ``over``, the line went on past the output
+        cap (``overlong_cap``, 0 when it did not), or the output closed first."""
+        if overlong_cap:
+            reason = f"the program printed a line longer than {overlong_cap:,} bytes without ending it"
+            return self._fault(FaultKind.PROTOCOL_ERROR, hand, round_, reason, tell=False)
         if over:
             reason = f"no reply within {self._config.reply_wait_s:g} s (the longest one reply may take)"
             return self._fault(FaultKind.TIMEOUT, hand, round_, reason)

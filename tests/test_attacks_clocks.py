@@ -1,0 +1,53 @@
+"""Issue 24: a decision's CPU is judged in full, at any core count, on both roads.
+
+A pinned table's program ran 8 threads on the machine's other CPUs: the runner, counting only the CPUs
+it was pinned to, first looked at the clock after the whole budget, and a run that exited ok was accepted
+without comparing its CPU to the budget.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from arena.sandbox import Limits, RunStatus, open_sandbox
+from arena.transports.files import FileTransport
+
+from support.hostile import ATTACKS
+from support.roads import road  # noqa: F401 (the fixture, used by name)
+from support.sandbox import build, needs_namespaces
+
+pytestmark = needs_namespaces
+
+INPUTS = {"inputf.txt": "1          2          3          15", "deals_money.txt": "Deal 1\n", "deal.txt": ""}
+
+
+@pytest.fixture
+def pinned() -> Iterator[None]:
+    """This process (and what it starts) on one CPU, as a Code'em table runs (arena/sandbox/cores.py)."""
+    before = os.sched_getaffinity(0)
+    os.sched_setaffinity(0, {min(before)})
+    try:
+        yield
+    finally:
+        os.sched_setaffinity(0, before)
+
+
+@pytest.mark.slow
+@pytest.mark.usefixtures("road")
+def test_cpu_spent_on_other_cpus_is_judged_in_full(tmp_path: Path, pinned: None) -> None:
+    """Every decision that used more than its budget is a CPU fault, however it spread its threads and
+    whenever it exited (on a loaded machine the program may instead meet the wall cap first)."""
+    limit_s = 1.4
+    limits = Limits(wall_time_s=limit_s, clock="cpu")
+    with open_sandbox(tmp_path / "team", limits, isolation="namespaces") as sandbox:
+        built = build(sandbox, ATTACKS / "CpuSpread.c")
+        transport = FileTransport(sandbox, built.run_argv, protected=built.products)
+        replies = [transport.exchange(INPUTS) for _ in range(3)]
+    for reply in replies:
+        assert reply.run.status is not RunStatus.OK, reply.run.describe()
+        if reply.run.cpu_ms > limit_s * 1000:
+            assert reply.run.status is RunStatus.CPU_LIMIT, reply.run.describe()
