@@ -227,13 +227,15 @@ def create_app(
     app.state.contest = contest
     app.state.rows = rows
     secret = folder.secret_key.read_text(encoding="utf-8").strip()
-    protected: ASGIApp = asgi_csrf(
-        app,
-        signing_secret=secret,
-        skip_if_scope=lambda scope: str(scope.get("path", "")).startswith("/api/"),
-        cookie_secure=settings.https_only,
-        cookie_samesite="Strict",
-        always_protect={"/signin"},
+    protected: ASGIApp = pages.UploadsCarryToken(
+        asgi_csrf(
+            app,
+            signing_secret=secret,
+            skip_if_scope=lambda scope: str(scope.get("path", "")).startswith("/api/"),
+            cookie_secure=settings.https_only,
+            cookie_samesite="Strict",
+            always_protect={"/signin"},
+        )
     )
     sessions = SessionMiddleware(
         protected,
