@@ -11,11 +11,14 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
+import io
 import itertools
 import json
 import os
 import shutil
+import tempfile
 import threading
+import zipfile
 from collections.abc import Callable
 from dataclasses import dataclass
 from enum import StrEnum, unique
@@ -30,6 +33,7 @@ from arena.contest.accounts import (
     token_digest,
     write_credentials,
 )
+from arena.contest.certificates import Certificate, awards_of, render_certificate
 from arena.contest.folder import ContestFolder
 from arena.contest.mail import Mailer, queue_signin, queue_to_teams
 from arena.contest.runs import FINAL, TOURNAMENT, StageRunner
@@ -38,6 +42,7 @@ from arena.contest.store import (
     CheckStatus,
     ContestStore,
     OutboxRecord,
+    RunStatus,
     Stage,
     SubmissionRecord,
     TeamRecord,
@@ -45,7 +50,9 @@ from arena.contest.store import (
     stamp,
 )
 from arena.contest.teams import ORGANISER, entry_problem
+from arena.decks.commitment import reveal
 from arena.errors import ArenaError
+from arena.exports.run import ExportFormat, export_run
 from arena.names import name_problem
 from arena.tournament.standings import compute_standings
 from arena.tournament.store import DB_NAME as TOURNAMENT_DB
@@ -643,6 +650,122 @@ class Contest:
         self.store.set_note("unfrozen", stamp())
         self.store.audit(ORGANISER, "lift scoreboard freeze", "standings")
 
+    # after the tournament: finalists, the final, certificates, faults, hands -----------------------
+
+    def _require_tournament_done(self) -> None:
+        if self.store.stage(TOURNAMENT).status is not RunStatus.DONE:
+            raise NotFound("the tournament is not over")
+
+    def finals_logs_zip(self, viewer: Viewer) -> Path:
+        """A finalist's zip of its own finals log folders (the other finalists' tables, seed 004's shape)."""
+        team = self.require_team(viewer)
+        if team not in self.finalists():
+            raise NotFound("no finals logs: your team is not a finalist (or the tournament is not over)")
+        source = self.folder.finals_logs / team
+        if not source.is_dir():
+            raise NotFound("no finals logs for your team")
+        target = self.folder.exports / f"finals-{team}.zip"
+        if not target.is_file():
+            _zip_folder(source, target, arcroot=team)
+        return target
+
+    def start_final(self, viewer: Viewer) -> dict[str, str]:
+        """Play the final: each finalist's updated code if its check passed (else its initial code)."""
+        self.require_organiser(viewer)
+        self._require_tournament_done()
+        window = self.finalists_window()
+        if window is not None and now() < window[1]:
+            raise Refused(f"the finalists' window is open until {window[1].isoformat()}")
+        final = self.folder.final
+        if final.exists():
+            shutil.rmtree(final)
+        (final / "programs").mkdir(parents=True)
+        (final / "help").mkdir()
+        chosen: dict[str, str] = {}
+        for team in self.finalists():
+            updates = [r for r in self.store.submissions(team) if r.stage is Stage.FINAL]
+            if any(r.status is not CheckStatus.DONE for r in updates):
+                raise Refused(f"{team}'s updated code is still being checked; start the final after")
+            latest = updates[0] if updates else None
+            if latest is None or latest.verdict != "pass":
+                chosen[team] = (
+                    "initial code" if latest is None else "initial code (its update failed its check)"
+                )
+                continue
+            shutil.copyfile(self.program_path(latest), final / "programs" / latest.filename)
+            if self.help_dir(latest).is_dir():
+                shutil.copytree(self.help_dir(latest), final / "help" / team)
+            chosen[team] = f"updated {latest.filename} (upload {latest.id})"
+        self._run(FINAL)
+        self.store.audit(ORGANISER, "start final", ", ".join(f"{t}: {w}" for t, w in chosen.items()))
+        return chosen
+
+    def certificate(self, viewer: Viewer, team: str | None = None) -> list[tuple[str, bytes]]:
+        """A team's certificates as PDFs, ``(file name, bytes)``; the organiser may ask for any team's."""
+        if viewer.role is Role.ORGANISER and team is not None:
+            record = self._team_record(team)
+        else:
+            record = self._team_record(self.require_team(viewer))
+        self._require_tournament_done()
+        if self.store.stage(FINAL).status is RunStatus.RUNNING:
+            raise NotFound("certificates are given once the final is over")
+        pdfs = []
+        for kind, place, reason in awards_of(self.folder.tournament, record.team):
+            certificate = Certificate(kind, record.team, record.name, place, reason)
+            pdfs.append((f"{record.team}-{kind}.pdf", render_certificate(certificate, self.settings.name)))
+        if not pdfs:
+            raise NotFound(f"no certificate for {record.team}")
+        return pdfs
+
+    def team_faults(self, viewer: Viewer) -> list[dict[str, object]]:
+        """A team's own faults at the tournament: where, why, what it printed and the three input files."""
+        team = self.require_team(viewer)
+        self._require_tournament_done()
+        store = TournamentStore(self.folder.tournament)
+        try:
+            records = [f for f in store.fault_records(None) if f["team"] == team]
+        finally:
+            store.close()
+        return records
+
+    def team_hands(self, viewer: Viewer, fmt: str) -> bytes:
+        """A zip of the team's own hands (its view only: its cards and those shown) as PHH or PokerStars."""
+        team = self.require_team(viewer)
+        self._require_tournament_done()
+        if self.store.stage(FINAL).status is RunStatus.RUNNING:
+            raise Refused("hands are downloadable again once the final is over")
+        try:
+            chosen = ExportFormat(fmt)
+        except ValueError:
+            raise NotFound(f"no format {fmt!r} (phh or pokerstars)") from None
+        if chosen is ExportFormat.ACPC:
+            raise NotFound("hands are given as phh or pokerstars")
+        with tempfile.TemporaryDirectory(prefix="arena-hands-") as scratch:
+            written = export_run(self.folder.tournament, chosen, Path(scratch), team=team)
+            out = io.BytesIO()
+            with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as archive:
+                for path in written:
+                    archive.write(path, path.name)
+            return out.getvalue()
+
+    def reveal_keys(self, viewer: Viewer) -> list[str]:
+        """Publish the tournament's (and the final's) deck keys, so anyone can verify every deck."""
+        self.require_organiser(viewer)
+        self._require_tournament_done()
+        if self.store.stage(FINAL).status is RunStatus.RUNNING:
+            raise Refused("the final is being played: reveal the keys after it")
+        lines = reveal(self.folder.tournament)
+        self.store.audit(ORGANISER, "reveal deck keys", "tournament")
+        return lines
+
+    def everything_zip(self, viewer: Viewer) -> Path:
+        """One zip of the whole contest folder but its secrets (credentials, signing key, deck keys)."""
+        self.require_organiser(viewer)
+        target = self.folder.exports / f"contest-{now().strftime('%Y%m%dT%H%M%S')}.zip"
+        _zip_folder(self.folder.root, target, arcroot="contest", skip=self.folder.secrets())
+        self.store.audit(ORGANISER, "download everything", target.name)
+        return target
+
 
 def _write_synced(path: Path, data: bytes) -> None:
     """Write ``data`` to a new file and flush it to the disk."""
@@ -651,6 +774,22 @@ def _write_synced(path: Path, data: bytes) -> None:
         file.write(data)
         file.flush()
         os.fsync(file.fileno())
+
+
+def _zip_folder(source: Path, target: Path, *, arcroot: str, skip: frozenset[Path] = frozenset()) -> None:
+    """Zip the regular files under ``source`` into ``target``, atomically; links and hidden names are left."""
+    target.parent.mkdir(parents=True, exist_ok=True)
+    partial = target.with_name(f".{target.name}.partial")
+    with zipfile.ZipFile(partial, "w", zipfile.ZIP_DEFLATED) as archive:
+        for top, folders, files in os.walk(source, followlinks=False):
+            here = Path(top)
+            folders[:] = sorted(f for f in folders if not f.startswith(".") and here / f not in skip)
+            for name in sorted(files):
+                path = here / name
+                if name.startswith(".") or path in skip or path.is_symlink() or not path.is_file():
+                    continue
+                archive.write(path, f"{arcroot}/{path.relative_to(source).as_posix()}")
+    partial.replace(target)
 
 
 def _move_synced(source: Path, target: Path) -> None:

@@ -91,3 +91,16 @@ class ContestFolder:
     @property
     def exports(self) -> Path:
         return self.root / "exports"
+
+    def secrets(self) -> frozenset[Path]:
+        """What is never given out, not even in the organiser's archive: sign-ins, keys, archives."""
+        return frozenset(
+            {
+                self.credentials,
+                self.secret_key,
+                self.exports,
+                self.tournament / "deck-keys",
+                self.database.with_name(self.database.name + "-wal"),
+                self.database.with_name(self.database.name + "-shm"),
+            }
+        )

@@ -16,7 +16,7 @@ from typing import Any, TypeVar
 from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import UploadFile
 from starlette.requests import Request
-from starlette.responses import JSONResponse, Response
+from starlette.responses import FileResponse, JSONResponse, Response
 
 from arena.contest.contest import ANONYMOUS, Contest, NotFound, Refused, TooLarge, Upload, Viewer
 from arena.contest.web.access import Access, Row, Surface, rows_into
@@ -307,3 +307,64 @@ async def outbox(request: Request) -> Response:
 @route("GET", "/api/audit", Access.ORGANISER)
 async def audit(request: Request) -> Response:
     return JSONResponse({"audit": await call(contest_of(request).audit_log, viewer_of(request))})
+
+
+# after the tournament --------------------------------------------------------------------------------
+
+
+@route("GET", "/api/final", Access.PUBLIC)
+async def final(request: Request) -> Response:
+    return JSONResponse(await call(contest_of(request).final_status))
+
+
+@route("POST", "/api/final", Access.ORGANISER)
+async def start_final(request: Request) -> Response:
+    chosen = await call(contest_of(request).start_final, viewer_of(request))
+    return JSONResponse({"started": True, "programs": chosen}, status_code=202)
+
+
+@route("GET", "/api/finals-logs", Access.TEAM)
+async def finals_logs(request: Request) -> Response:
+    path = await call(contest_of(request).finals_logs_zip, viewer_of(request))
+    return FileResponse(path, media_type="application/zip", filename=path.name)
+
+
+@route("GET", "/api/certificates/{kind}", Access.TEAM)
+async def certificate(request: Request) -> Response:
+    pdfs = await call(contest_of(request).certificate, viewer_of(request))
+    wanted = request.path_params["kind"]
+    for name, data in pdfs:
+        if name.endswith(f"-{wanted}.pdf"):
+            return Response(
+                data,
+                media_type="application/pdf",
+                headers={"Content-Disposition": f'attachment; filename="{name}"'},
+            )
+    raise NotFound(f"no {wanted} certificate for your team")
+
+
+@route("GET", "/api/faults", Access.TEAM)
+async def faults(request: Request) -> Response:
+    return JSONResponse({"faults": await call(contest_of(request).team_faults, viewer_of(request))})
+
+
+@route("GET", "/api/hands/{format}", Access.TEAM)
+async def hands(request: Request) -> Response:
+    fmt = request.path_params["format"]
+    data = await call(contest_of(request).team_hands, viewer_of(request), fmt)
+    return Response(
+        data,
+        media_type="application/zip",
+        headers={"Content-Disposition": f'attachment; filename="hands-{fmt}.zip"'},
+    )
+
+
+@route("POST", "/api/keys/reveal", Access.ORGANISER)
+async def reveal_keys(request: Request) -> Response:
+    return JSONResponse({"revealed": await call(contest_of(request).reveal_keys, viewer_of(request))})
+
+
+@route("GET", "/api/everything", Access.ORGANISER)
+async def everything(request: Request) -> Response:
+    path = await call(contest_of(request).everything_zip, viewer_of(request))
+    return FileResponse(path, media_type="application/zip", filename=path.name)
