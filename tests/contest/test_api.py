@@ -126,6 +126,7 @@ def test_the_organisers_calls_are_refused_to_teams_and_to_the_public(server: Ser
     assert server.call("GET", "/api/tournament").json["status"] == "not started"
 
 
+@pytest.mark.slow
 def test_uploads_are_capped_per_hour(tmp_path: Path) -> None:
     root = tmp_path / "contest"
     passwords = make_contest(root, teams=1, settings=contest_settings(uploads_per_hour=2))
