@@ -235,7 +235,8 @@ def create_app(
             cookie_secure=settings.https_only,
             cookie_samesite="Strict",
             always_protect={"/signin"},
-        )
+        ),
+        secret,
     )
     sessions = SessionMiddleware(
         protected,

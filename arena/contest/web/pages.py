@@ -11,11 +11,16 @@ through Jinja's autoescaping only.
 from __future__ import annotations
 
 import datetime as dt
+import secrets
 from collections.abc import Awaitable, Callable
 from functools import cache
+from http.cookies import CookieError, SimpleCookie
 from pathlib import Path
 from typing import Any, TypeVar
 
+from asgi_csrf import DEFAULT_COOKIE_NAME as CSRF_COOKIE  # type: ignore[import-untyped]
+from asgi_csrf import DEFAULT_SIGNING_NAMESPACE as CSRF_NAMESPACE
+from itsdangerous import BadSignature, URLSafeSerializer
 from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
 from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import UploadFile
@@ -245,6 +250,10 @@ async def team_home(request: Request) -> Response:
     moment = now()
     finalists = await call(contest.finalists)
     window = await call(contest.finalists_window)
+    done = (await call(contest.tournament_status))["status"] == "done"
+    faults = await _or_none(contest.team_faults, viewer) or [] if done else []
+    pdfs = await _or_none(contest.certificate, viewer) or [] if done else []
+    certificates = [name.removesuffix(".pdf").rpartition("-")[2] for name, _ in pdfs]
     upload_open, closed_reason = True, ""
     if window is not None:
         upload_open, closed_reason = False, "The tournament is over: finalists upload their final code below."
@@ -264,15 +273,23 @@ async def team_home(request: Request) -> Response:
         deadline=closes,
         upload_open=upload_open,
         upload_closed_reason=closed_reason,
-        tournament_done=False,
-        fault_count=0,
-        certificate="",
+        tournament_done=done,
+        fault_count=len(faults),
+        certificates=certificates,
         finalist=viewer.team in finalists,
         final_opens=window[0] if window else None,
         final_closes=window[1] if window else None,
         final_open=window is not None and window[0] <= moment <= window[1],
         max_help_files=contest.settings.help_files_max,
     )
+
+
+async def _or_none(function: Callable[..., T], *args: Any) -> T | None:
+    """An operation's answer, or None when it is refused (not yet there, not allowed now)."""
+    try:
+        return await call(function, *args)
+    except ContestError:
+        return None
 
 
 async def _upload_of(field: object, cap: int) -> Upload:
@@ -346,6 +363,46 @@ async def team_submission(request: Request) -> Response:
     return await _submission_page(request, "/team")
 
 
+@route("GET", "/team/faults", Access.TEAM)
+async def team_faults(request: Request) -> Response:
+    faults = await call(contest_of(request).team_faults, viewer_of(request))
+    return render(request, "faults.html", faults=faults)
+
+
+HAND_FORMATS = {"phh": "phh", "pokerstars": "pokerstars"}
+
+
+@route("GET", "/team/hands/{format}", Access.TEAM)
+async def team_hands(request: Request) -> Response:
+    """The team's own hands, its view only, as a zip of PHH or PokerStars files."""
+    fmt = HAND_FORMATS.get(request.path_params["format"])
+    if fmt is None:
+        raise NotFound("hands are given as phh or pokerstars")
+    data = await call(contest_of(request).team_hands, viewer_of(request), fmt)
+    return Response(data, media_type="application/zip", headers=_attachment(f"hands-{fmt}.zip"))
+
+
+@route("GET", "/team/finals-logs.zip", Access.TEAM)
+async def team_finals_logs(request: Request) -> Response:
+    path = await call(contest_of(request).finals_logs_zip, viewer_of(request))
+    return FileResponse(path, media_type="application/zip", headers=_attachment(path.name))
+
+
+@route("GET", "/team/certificates/{kind}", Access.TEAM)
+async def team_certificate(request: Request) -> Response:
+    pdfs = await call(contest_of(request).certificate, viewer_of(request))
+    wanted = request.path_params["kind"]
+    for name, data in pdfs:
+        if name.endswith(f"-{wanted}.pdf"):
+            return Response(data, media_type="application/pdf", headers=_attachment(name))
+    raise NotFound(f"no {wanted} certificate for your team")
+
+
+def _attachment(name: str) -> dict[str, str]:
+    """A download's header (names are the site's own: a team id and fixed words)."""
+    return {"Content-Disposition": f'attachment; filename="{name}"'}
+
+
 # -- the scoreboard and the tables ------------------------------------------------------------------
 
 
@@ -373,8 +430,8 @@ def _site(contest: Contest, viewer: Viewer) -> Site:
     return Site(Run(run_dir), live=True, public=viewer.role is not Role.ORGANISER)
 
 
-@route("GET", "/tables/{path:path}", Access.PUBLIC)
-async def tables(request: Request) -> Response:
+@route("GET", "/tournament/{path:path}", Access.PUBLIC)
+async def tournament_pages(request: Request) -> Response:
     """The viewer's pages over the tournament (and its final): standings, tables, replays, live."""
     contest, viewer = contest_of(request), viewer_of(request)
     path = request.path_params["path"] or "index.html"
@@ -452,12 +509,17 @@ async def organiser(request: Request) -> Response:
         frozen=board["frozen"],
         default_deals=contest.settings.tournament.deals,
         deadlines=[
-            {"name": name, "label": TIMELINE_NAMES.get(name, name), "value": at.isoformat() if at else ""}
+            {"name": name, "label": TIMELINE_NAMES.get(name, name), "value": _iso(at)}
             for name, at in timeline.items()
         ],
         outbox=await call(contest.outbox, viewer),
         audit=[_audit(entry) for entry in reversed(await call(contest.audit_log, viewer))],
     )
+
+
+def _iso(moment: dt.datetime | None) -> str:
+    """A time as the deadlines form shows it (to the second, with its offset)."""
+    return moment.isoformat(timespec="seconds") if moment else ""
 
 
 def _audit(entry: dict[str, Any]) -> dict[str, Any]:
@@ -557,7 +619,7 @@ async def deadlines(request: Request) -> Response:
     moved = []
     for name, at in current.items():
         text = form.get(name, "").strip()
-        if not text or (at is not None and text == at.isoformat()):
+        if not text or text == _iso(at):
             continue
         try:
             moment = dt.datetime.fromisoformat(text)
@@ -612,23 +674,25 @@ async def lift_freeze(request: Request) -> Response:
 
 
 class UploadsCarryToken:
-    """Refuses (403) a page's multipart post that does not carry its CSRF token in the header.
+    """Refuses (403) a page's multipart post unless its CSRF token is in the header, and valid.
 
     ``asgi-csrf`` reads a form's token from the ``X-CSRFToken`` header first, else from the body; its
-    reading of a multipart body fails with the python-multipart of today (simonw/asgi-csrf#38), so the
-    upload forms send the token in the header (``contest.js``), and a multipart post without it stops
-    here, before ``asgi-csrf``, with a clear answer instead of an error. The API (Bearer tokens, no
-    cookie) is not concerned.
+    reading of a multipart body fails with the python-multipart of today (simonw/asgi-csrf#38). So the
+    upload forms send the token in the header (``contest.js``), and a multipart post whose header does
+    not hold the token ``asgi-csrf`` will accept (the ``csrftoken`` cookie, signed with the site's key:
+    checked with the same itsdangerous serializer) stops here, before ``asgi-csrf`` would try the body.
+    The API (Bearer tokens, no cookie, no CSRF) is not concerned.
     """
 
-    def __init__(self, app: ASGIApp) -> None:
+    def __init__(self, app: ASGIApp, secret: str) -> None:
         self.app = app
+        self.signer = URLSafeSerializer(secret)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "http" and scope["method"] == "POST" and not scope["path"].startswith("/api/"):
             headers = dict(scope.get("headers", []))
             multipart = headers.get(b"content-type", b"").lower().startswith(b"multipart/")
-            if multipart and b"x-csrftoken" not in headers:
+            if multipart and not self._token_ok(headers):
                 response = PlainTextResponse(
                     "an upload carries its CSRF token in the X-CSRFToken header (the site's script sends it)",
                     status_code=403,
@@ -636,3 +700,19 @@ class UploadsCarryToken:
                 await response(scope, receive, send)
                 return
         await self.app(scope, receive, send)
+
+    def _token_ok(self, headers: dict[bytes, bytes]) -> bool:
+        given = headers.get(b"x-csrftoken", b"").decode("latin-1")
+        cookie = SimpleCookie()
+        try:
+            cookie.load(headers.get(b"cookie", b"").decode("latin-1"))
+        except CookieError:
+            return False
+        morsel = cookie.get(CSRF_COOKIE)
+        if not given or morsel is None or not secrets.compare_digest(given, morsel.value):
+            return False
+        try:
+            self.signer.loads(given, CSRF_NAMESPACE)
+        except BadSignature:
+            return False
+        return True
