@@ -670,6 +670,39 @@ async def lift_freeze(request: Request) -> Response:
     return await _done(request, lambda: contest.lift_freeze(viewer), "The scoreboard is live for everyone.")
 
 
+@route("POST", "/organiser/final", Access.ORGANISER)
+async def start_final(request: Request) -> Response:
+    contest, viewer = contest_of(request), viewer_of(request)
+    await _form(request)
+    try:
+        chosen = await call(contest.start_final, viewer)
+    except Refused as error:
+        flash(request, f"Not started: {error}", "error")
+    else:
+        said = ", ".join(f"{team}: {what}" for team, what in sorted(chosen.items()))
+        flash(request, f"The final started ({said}).")
+    return back_to("/organiser")
+
+
+@route("POST", "/organiser/reveal", Access.ORGANISER)
+async def reveal(request: Request) -> Response:
+    contest, viewer = contest_of(request), viewer_of(request)
+    await _form(request)
+    try:
+        lines = await call(contest.reveal_keys, viewer)
+    except Refused as error:
+        flash(request, f"Not done: {error}", "error")
+    else:
+        flash(request, "The deck keys are revealed: " + "; ".join(lines))
+    return back_to("/organiser")
+
+
+@route("GET", "/organiser/everything.zip", Access.ORGANISER)
+async def everything(request: Request) -> Response:
+    path = await call(contest_of(request).everything_zip, viewer_of(request))
+    return FileResponse(path, media_type="application/zip", headers=_attachment(path.name))
+
+
 # -- uploads and their CSRF token -------------------------------------------------------------------
 
 
