@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from arena.contest.web import pages
+from arena.contest.web.app import all_rows
 
 from support.contest import Server, make_contest, multipart, serve
 from support.contest_pages import Client
@@ -196,3 +197,10 @@ def test_a_team_sees_only_its_own_pages(site, tmp_path: Path) -> None:
     assert team_b.get(f"/organiser/submissions/{theirs.group(1)}").status == 403
     assert team_a.get(f"/team/submissions/{theirs.group(1)}").status == 200
     assert signed_in(site, "organiser").get(f"/organiser/submissions/{theirs.group(1)}").status == 200
+
+
+def test_docs_list_every_route_with_who_may_reach_it() -> None:
+    """docs/contest.md's route table names every route of the app and the role its row gives."""
+    docs = (Path(__file__).parents[2] / "docs" / "contest.md").read_text(encoding="utf-8")
+    missing = [row.label() for row in all_rows() if f"| `{row.label()}` | {row.access.value} |" not in docs]
+    assert missing == []
