@@ -48,7 +48,7 @@ def tournament_page(site: Site) -> str:
         standings = compute_standings(store, duplicate=settings.duplicate)
         results = store.results(TableKind.ROUND)
         final_results = sorted(store.results(TableKind.FINAL), key=lambda r: (-r.profit, r.seat))
-        faults = store.faults(TableKind.ROUND) + store.faults(TableKind.FINAL)
+        faults = [] if site.public else store.faults(TableKind.ROUND) + store.faults(TableKind.FINAL)
     tables = run.tables()
     rounds = [t for t in tables if t.kind != TableKind.FINAL]
     final = next((t for t in tables if t.kind == TableKind.FINAL), None)
@@ -135,8 +135,8 @@ def table_page(site: Site, info: TableInfo, *, root: str) -> str:
     log = site.run.log(info)
     summaries = log.summaries if log is not None else []
     names = list(info.teams) or (log.seat_names() if log is not None else [])
-    faults = log.faults() if log is not None else []
-    fault_counts = log.fault_counts() if log is not None else {}
+    faults = log.faults() if log is not None and not site.public else []
+    fault_counts = log.fault_counts() if log is not None and not site.public else {}
     biggest = {s.deal for s in sorted(summaries, key=lambda s: (-s.pot, s.deal))[:BIGGEST_POTS]}
     results = log.results() if log is not None else None
     return render_template(
@@ -159,11 +159,11 @@ def table_page(site: Site, info: TableInfo, *, root: str) -> str:
 # -- a deal -----------------------------------------------------------------------------------------
 
 
-def deal_payload(info: TableInfo, log: TableLog, deal: int) -> dict[str, Any]:
-    """Everything the replay needs of one deal, JSON-ready: names, steps, summary."""
+def deal_payload(info: TableInfo, log: TableLog, deal: int, *, public: bool = False) -> dict[str, Any]:
+    """Everything the replay needs of one deal, JSON-ready: names, steps, summary (no fault if ``public``)."""
     events = log.events(deal)
     names = list(info.teams) or log.seat_names()
-    faults = [f for f in log.faults() if f.get("deal") == deal]
+    faults = [] if public else [f for f in log.faults() if f.get("deal") == deal]
     steps = replay(events, names=names, faults=faults)
     return {
         "table": info.name,
@@ -186,7 +186,7 @@ def deal_page(site: Site, info: TableInfo, deal: int) -> str:
     log = site.run.log(info)
     if log is None:
         raise KeyError(info.name)
-    payload = deal_payload(info, log, deal)
+    payload = deal_payload(info, log, deal, public=site.public)
     return render_template(
         "deal.html",
         site,
@@ -203,7 +203,7 @@ def deal_page(site: Site, info: TableInfo, deal: int) -> str:
 def live_page(site: Site, info: TableInfo) -> str:
     log = site.run.log(info)
     deals = log.deals if log is not None else 0
-    payload = deal_payload(info, log, deals) if log is not None and deals else None
+    payload = deal_payload(info, log, deals, public=site.public) if log is not None and deals else None
     seats = len(info.teams) or (len(payload["names"]) if payload else 0)
     names = list(info.teams) or (payload["names"] if payload else [])
     return render_template(
@@ -255,7 +255,9 @@ def team_page(site: Site, team: str) -> str:
             row["deals"], row["profit"] = len(own) - 1, own[-1] - own[0]
             stats = stats + records.stats[seat - 1]
         table_faults = [
-            dict(f, table=info.name) for f in read_json_lines(info.folder / FAULTS) if f.get("team") == team
+            dict(f, table=info.name)
+            for f in ([] if site.public else read_json_lines(info.folder / FAULTS))
+            if f.get("team") == team
         ]
         row["faults"] = len(table_faults)
         results = read_json(info.folder / RESULTS)

@@ -14,6 +14,7 @@ import asyncio
 import json
 import threading
 from collections.abc import AsyncIterator, Awaitable, Callable
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -114,11 +115,12 @@ async def follow(
     after: int,
     disconnected: Callable[[], Awaitable[bool]],
     watch: FolderWatch,
+    public: bool = False,
 ) -> AsyncIterator[str]:
-    """Server-sent events for table ``name``: ``deal`` for each deal after ``after`` as it is written,
-    then ``end`` once the table is over. Woken by ``watch`` on the table's folder (it moves when a
-    tournament commits the table) and, in a tournament, on the run folder (the database's commits) and
-    ``tables/`` (a hidden folder made or renamed)."""
+    """Server-sent events for table ``name``: ``deal`` for each deal after ``after`` as it is written
+    (without its faults if ``public``), then ``end`` once the table is over. Woken by ``watch`` on the
+    table's folder (it moves when a tournament commits the table) and, in a tournament, on the run
+    folder (the database's commits) and ``tables/`` (a hidden folder made or renamed)."""
     loop = asyncio.get_running_loop()
     event = asyncio.Event()
 
@@ -143,7 +145,7 @@ async def follow(
             log = await asyncio.to_thread(run.log, info)
             while log is not None and sent < log.deals:
                 sent += 1
-                payload = await asyncio.to_thread(deal_payload, info, log, sent)
+                payload = await asyncio.to_thread(partial(deal_payload, public=public), info, log, sent)
                 yield sse("deal", {**payload, "summary": deal_summary(payload)})
             if _over(info, log):
                 yield sse("end", {"deals": sent, "status": info.status.value})

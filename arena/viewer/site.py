@@ -22,10 +22,13 @@ from arena.viewer.runs import Run
 
 @dataclass(frozen=True, slots=True)
 class Site:
-    """A run seen through the viewer: ``live`` is false for a static export (no live pages)."""
+    """A run seen through the viewer: ``live`` is false for a static export (no live pages); ``public``
+    leaves out every fault (its reason, what the program printed), as the contest's site shows a run to
+    anyone."""
 
     run: Run
     live: bool = True
+    public: bool = False
 
 
 @cache

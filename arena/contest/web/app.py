@@ -1,0 +1,250 @@
+"""The contest's app: built from the route table's rows, one access check before every endpoint.
+
+Middleware, outermost first: the security headers on every answer (the viewer's Content-Security-Policy,
+with forms allowed to post to this site), a cap on request bodies, signed session cookies (Starlette's
+``SessionMiddleware``: itsdangerous-signed, HttpOnly, SameSite=Lax, Secure when ``https_only``), and CSRF
+tokens on every form (``asgi-csrf``; not on ``/api/``, which takes no cookie, only a Bearer token). The
+lifespan starts and stops the check queue, the mailer and whatever tournament the site started.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import AsyncIterator, MutableMapping
+from contextlib import asynccontextmanager
+from typing import Any
+
+from asgi_csrf import asgi_csrf  # type: ignore[import-untyped]
+from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
+from starlette.middleware.sessions import SessionMiddleware
+from starlette.requests import Request
+from starlette.responses import JSONResponse, RedirectResponse, Response
+from starlette.routing import Route
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from arena.contest.checks import CheckQueue
+from arena.contest.contest import ANONYMOUS, Contest, ContestError, Forbidden, NotSignedIn, Role, Viewer
+from arena.contest.folder import ContestFolder
+from arena.contest.mail import Mailer, mail_verdict
+from arena.contest.runs import StageRunner
+from arena.contest.web import api, pages
+from arena.contest.web.access import Access, Endpoint, Row, Surface
+from arena.viewer.app import POLICY
+
+CONTENT_SECURITY_POLICY = POLICY.replace("form-action 'none'", "form-action 'self'")
+"""The viewer's policy (scripts from this site only, no inline script), with forms posting here."""
+SESSION_COOKIE = "arena_session"
+SESSION_TEAM = "team"
+SESSION_HOURS = 12
+BODY_SLACK = 256 * 1024
+"""Room in a request body for the form's other fields and the multipart framing."""
+log = logging.getLogger("arena.contest")
+
+
+def all_rows() -> list[Row]:
+    """Every route of the app: the API's and the pages'. A path and method appear once."""
+    rows = [*api.ROWS, *pages.ROWS]
+    seen: set[tuple[str, str]] = set()
+    for row in rows:
+        for method in row.methods:
+            if (method, row.path) in seen:
+                raise ValueError(f"two rows for {method} {row.path}")
+            seen.add((method, row.path))
+    return rows
+
+
+def bearer_token(request: Request) -> str | None:
+    """The token of an ``Authorization: Bearer TOKEN`` header, or None."""
+    scheme, _, token = request.headers.get("authorization", "").partition(" ")
+    return token.strip() or None if scheme.lower() == "bearer" else None
+
+
+async def viewer_of(request: Request, surface: Surface) -> Viewer:
+    """Who is asking: by Bearer token on the API, by the signed session cookie on pages."""
+    contest: Contest = request.app.state.contest
+    if surface is Surface.API:
+        token = bearer_token(request)
+        return ANONYMOUS if token is None else await run_in_threadpool(contest.viewer_of_token, token)
+    team = request.session.get(SESSION_TEAM)
+    return ANONYMOUS if not isinstance(team, str) else await run_in_threadpool(contest.viewer_of_team, team)
+
+
+def allowed(access: Access, viewer: Viewer) -> ContestError | None:
+    """Why ``viewer`` may not reach a route of ``access`` (None when it may)."""
+    match access:
+        case Access.PUBLIC:
+            return None
+        case _ if not viewer.signed_in:
+            return NotSignedIn("sign in first")
+        case Access.SIGNED_IN:
+            return None
+        case Access.TEAM if viewer.role is not Role.TEAM:
+            return Forbidden("only a team may do this")
+        case Access.ORGANISER if viewer.role is not Role.ORGANISER:
+            return Forbidden("only the organiser may do this")
+    return None
+
+
+def refusal(request: Request, surface: Surface, error: ContestError) -> Response:
+    """How a refused request is answered: JSON on the API; on pages a sign-in redirect or an error page."""
+    if surface is Surface.API:
+        return JSONResponse({"error": str(error)}, status_code=error.status)
+    if isinstance(error, NotSignedIn):
+        return RedirectResponse("/signin", status_code=303)
+    return pages.error_page(request, error.status, str(error))
+
+
+def guarded(row: Row) -> Endpoint:
+    """The row's endpoint behind its access check (and with the operations' refusals answered)."""
+
+    async def endpoint(request: Request) -> Response:
+        viewer = await viewer_of(request, row.surface)
+        request.state.viewer = viewer
+        problem = allowed(row.access, viewer)
+        if problem is not None:
+            return refusal(request, row.surface, problem)
+        try:
+            return await row.endpoint(request)
+        except ContestError as error:
+            return refusal(request, row.surface, error)
+
+    endpoint.__name__ = row.name or row.endpoint.__name__
+    return endpoint
+
+
+class SecurityHeaders:
+    """The content security policy and its companions on every answer."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        async def with_headers(message: MutableMapping[str, Any]) -> None:
+            if message["type"] == "http.response.start":
+                headers = list(message.get("headers", []))
+                headers.append((b"content-security-policy", CONTENT_SECURITY_POLICY.encode()))
+                headers.append((b"x-content-type-options", b"nosniff"))
+                headers.append((b"referrer-policy", b"no-referrer"))
+                headers.append((b"x-frame-options", b"DENY"))
+                headers.append((b"cache-control", b"no-store"))
+                message["headers"] = headers
+            await send(message)
+
+        await self.app(scope, receive, with_headers)
+
+
+class BodyCap:
+    """Refuses a request body over ``limit`` bytes with 413, by its length or while it streams."""
+
+    def __init__(self, app: ASGIApp, limit: int) -> None:
+        self.app = app
+        self.limit = limit
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        length = dict(scope.get("headers", [])).get(b"content-length")
+        if length is not None and (not length.isdigit() or int(length) > self.limit):
+            await _too_large(send, self.limit)
+            return
+        received = 0
+        started = False
+
+        async def counted() -> Message:
+            nonlocal received
+            message = await receive()
+            if message["type"] == "http.request":
+                received += len(message.get("body", b""))
+                if received > self.limit:
+                    raise _BodyTooLarge
+            return message
+
+        async def watched(message: Message) -> None:
+            nonlocal started
+            started = started or message["type"] == "http.response.start"
+            await send(message)
+
+        try:
+            await self.app(scope, counted, watched)
+        except _BodyTooLarge:
+            if not started:
+                await _too_large(send, self.limit)
+
+
+class _BodyTooLarge(Exception):
+    pass
+
+
+async def _too_large(send: Send, limit: int) -> None:
+    body = f'{{"error": "the request is over {limit} bytes"}}'.encode()
+    await send(
+        {
+            "type": "http.response.start",
+            "status": 413,
+            "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())],
+        }
+    )
+    await send({"type": "http.response.body", "body": body})
+
+
+def create_app(
+    folder: ContestFolder,
+    *,
+    jobs: int = 1,
+    smtp: str | None = None,
+    scheduler: str | None = None,
+) -> ASGIApp:
+    """The contest's app over ``folder``: checks on ``jobs`` workers, mail over ``smtp`` (HOST:PORT)."""
+    contest = Contest(folder, mail_enabled=smtp is not None)
+    mailer = Mailer(folder, smtp)
+    queue = CheckQueue(folder, jobs=jobs, on_checked=lambda record: mail_verdict(contest.store, record))
+    runner = StageRunner(folder, scheduler=scheduler)
+    contest.on_upload(queue.wake)
+    contest.attach(runner=runner, mailer=mailer)
+    settings = contest.settings
+
+    @asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        runner.recover()
+        queue.start()
+        mailer.start()
+        if queue.requeued:
+            log.warning("checks interrupted by the last stop queued again: %s", queue.requeued)
+        try:
+            yield
+        finally:
+            queue.stop()
+            mailer.stop()
+            runner.stop()
+
+    rows = all_rows()
+    app = Starlette(
+        routes=[Route(row.path, guarded(row), methods=list(row.methods)) for row in rows],
+        lifespan=lifespan,
+    )
+    app.state.contest = contest
+    app.state.rows = rows
+    secret = folder.secret_key.read_text(encoding="utf-8").strip()
+    protected: ASGIApp = pages.UploadsCarryToken(
+        asgi_csrf(
+            app,
+            signing_secret=secret,
+            skip_if_scope=lambda scope: str(scope.get("path", "")).startswith("/api/"),
+            cookie_secure=settings.https_only,
+            cookie_samesite="Strict",
+            always_protect={"/signin"},
+        ),
+        secret,
+    )
+    sessions = SessionMiddleware(
+        protected,
+        secret_key=secret,
+        session_cookie=SESSION_COOKIE,
+        max_age=SESSION_HOURS * 3600,
+        same_site="lax",
+        https_only=settings.https_only,
+    )
+    limit = settings.upload_max_bytes + settings.help_files_max * settings.help_file_max_bytes + BODY_SLACK
+    return SecurityHeaders(BodyCap(sessions, limit))

@@ -1,0 +1,62 @@
+"""Restart safety: ``kill -9`` of the server loses no recorded upload, and an interrupted check runs again."""
+
+from __future__ import annotations
+
+import os
+import signal
+from pathlib import Path
+
+import pytest
+
+from arena.contest.store import ContestStore
+
+from support.contest import make_contest, poll, start, stop
+
+ROOT = Path(__file__).parents[2]
+
+
+@pytest.mark.slow
+def test_a_server_killed_during_a_check_keeps_every_upload_and_checks_it_again(tmp_path: Path) -> None:
+    root = tmp_path / "contest"
+    passwords = make_contest(root, teams=2)
+    program = (ROOT / "bots/codem/Tight.c").read_bytes()
+    server = start(root)
+    try:
+        token = server.sign_in("TeamA", passwords["TeamA"])
+        first = server.upload(token, "TeamA.c", program).json["id"]
+        second = server.upload(token, "TeamA.c", program + b"\n").json["id"]
+
+        def checking() -> bool | None:
+            state = server.call("GET", f"/api/submissions/{first}", token=token).json
+            return True if state["status"] == "checking" else None
+
+        poll(checking, 120)
+        os.kill(server.process.pid, signal.SIGKILL)  # the server only: its check process dies with it
+        server.process.wait(timeout=30)
+    finally:
+        stop(server, kill=True)
+    store = ContestStore(root / "contest.sqlite")
+    try:
+        records = {record.id: record for record in store.submissions()}
+    finally:
+        store.close()
+    assert set(records) == {first, second}
+    assert records[first].status.value == "checking" and records[first].attempt == 1
+    assert (root / "uploads" / f"{first:06d}" / "TeamA.c").read_bytes() == program
+    assert (root / "uploads" / f"{second:06d}" / "TeamA.c").read_bytes() == program + b"\n"
+
+    server = start(root)
+    try:
+        token = server.sign_in("TeamA", passwords["TeamA"])
+        again = server.wait_checked(token, first)
+        assert again["verdict"] == "PASS" and "build: ok" in again["report"]
+        assert server.wait_checked(token, second)["verdict"] == "PASS"
+        assert "checks interrupted by the last stop queued again: [1]" in server.log.read_text()
+    finally:
+        stop(server)
+    store = ContestStore(root / "contest.sqlite")
+    try:
+        rerun = store.submission(first)
+        assert rerun is not None and rerun.attempt == 2  # the killed attempt, then the one that finished
+    finally:
+        store.close()

@@ -1,0 +1,99 @@
+"""The contest's SQLite store: the check queue's states, attempts, and the schema version."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from arena.contest.store import CheckStatus, ContestStore, Stage, now
+from arena.errors import ConfigError
+
+
+def _store(tmp_path: Path) -> ContestStore:
+    store = ContestStore(tmp_path / "contest.sqlite", create=True)
+    store.add_team("Alpha", "A", "a@example.org", "hash")
+    return store
+
+
+def _upload(store: ContestStore, placed: list[int]) -> int:
+    return store.add_submission(
+        team="Alpha",
+        stage=Stage.TOURNAMENT,
+        filename="Alpha.c",
+        sha256="0" * 64,
+        size=10,
+        uploaded_at=now(),
+        help_files=[],
+        place=placed.append,
+    )
+
+
+def test_uploads_are_checked_oldest_first_with_their_queue_position(tmp_path: Path) -> None:
+    store = _store(tmp_path)
+    placed: list[int] = []
+    first, second = _upload(store, placed), _upload(store, placed)
+    assert placed == [first, second]
+    assert (store.queue_position(first), store.queue_position(second)) == (1, 2)
+    claimed = store.claim_next()
+    assert claimed is not None and claimed.id == first and claimed.status is CheckStatus.CHECKING
+    assert (store.queue_position(first), store.queue_position(second)) == (None, 1)
+    assert store.finish_check(first, claimed.attempt, "pass", "report")
+    done = store.submission(first)
+    assert done is not None and (done.status, done.verdict, done.report) == (
+        CheckStatus.DONE,
+        "pass",
+        "report",
+    )
+
+
+def test_a_check_left_running_is_queued_again_and_its_old_attempt_cannot_answer(tmp_path: Path) -> None:
+    store = _store(tmp_path)
+    number = _upload(store, [])
+    old = store.claim_next()
+    assert old is not None
+    assert store.requeue_interrupted() == [number]  # the server started again
+    new = store.claim_next()
+    assert new is not None and new.attempt == old.attempt + 1
+    assert not store.finish_check(number, old.attempt, "fail", "late answer of the killed check")
+    assert store.finish_check(number, new.attempt, "pass", "the new check")
+    record = store.submission(number)
+    assert record is not None and record.report == "the new check"
+
+
+def test_an_upload_whose_files_cannot_be_placed_is_not_recorded(tmp_path: Path) -> None:
+    store = _store(tmp_path)
+
+    def fail(number: int) -> None:
+        raise OSError("disk full")
+
+    with pytest.raises(OSError):
+        store.add_submission(
+            team="Alpha",
+            stage=Stage.TOURNAMENT,
+            filename="Alpha.c",
+            sha256="0" * 64,
+            size=1,
+            uploaded_at=now(),
+            help_files=[],
+            place=fail,
+        )
+    assert store.submissions() == []
+
+
+def test_a_database_of_another_schema_version_is_refused(tmp_path: Path) -> None:
+    _store(tmp_path).close()
+    with sqlite3.connect(tmp_path / "contest.sqlite") as db:
+        db.execute("UPDATE meta SET value = '99' WHERE key = 'schema_version'")
+    with pytest.raises(ConfigError, match="schema version 99, this arena reads 1"):
+        ContestStore(tmp_path / "contest.sqlite")
+
+
+def test_failed_sign_ins_are_counted_per_team(tmp_path: Path) -> None:
+    store = _store(tmp_path)
+    since = now()
+    for ok in (False, False, True):
+        store.record_signin("Alpha", ok)
+    store.record_signin("Beta", False)
+    assert store.failed_signins_since("Alpha", since) == 2
