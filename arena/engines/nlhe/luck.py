@@ -42,12 +42,15 @@ from arena.engines.nlhe.events import (
     StreetStarted,
     UncalledBetReturned,
 )
-from arena.evaluator.batch import evaluate_batch
+from arena.evaluator.batch import few_strengths_from_sums
+from arena.evaluator.keys import card_bit_array, card_key_array
 
 PRE_FLOP_SAMPLES = 10_000
 """Boards drawn for an equity before the flop (its standard error is at most half a percent of a pot)."""
 ENUMERATED_BOARDS = 20_000
 """Board completions up to this many are enumerated: every equity on the flop, turn and river is exact."""
+_KEYS = card_key_array()
+_BITS = card_bit_array()
 _COMBINATIONS: dict[tuple[int, int], np.ndarray] = {}
 
 
@@ -134,16 +137,15 @@ def board_strengths(
         if rng is None:
             raise ValueError(f"{math.comb(len(left), missing)} boards to come need a random generator")
         completions = left[_distinct_picks(rng, len(left), missing)]
-    boards = np.hstack(
-        [np.broadcast_to(np.array(board, dtype=np.uint8), (len(completions), len(board))), completions]
-    )
-    hands = np.concatenate(
-        [
-            np.hstack([np.broadcast_to(np.array(holes[s], dtype=np.uint8), (len(boards), 2)), boards])
-            for s in seats
-        ]
-    )
-    return seats, evaluate_batch(hands).reshape(len(seats), len(boards)).T
+    board_keys = _KEYS[completions].sum(axis=1) + int(_KEYS[list(board)].sum())
+    board_bits = _BITS[completions].sum(axis=1) + int(_BITS[list(board)].sum())
+    columns = [
+        few_strengths_from_sums(
+            board_keys + int(_KEYS[list(holes[s])].sum()), board_bits | int(_BITS[list(holes[s])].sum())
+        )
+        for s in seats
+    ]
+    return seats, np.column_stack(columns)
 
 
 def _distinct_picks(rng: np.random.Generator, n: int, k: int) -> np.ndarray:
