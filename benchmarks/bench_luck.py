@@ -111,7 +111,7 @@ TEAMS: dict[str, Policy] = {
 
 
 def play_tables(
-    tables: int, deals: int
+    tables: int, deals: int, seed: int = 0
 ) -> tuple[dict[str, list[float]], dict[str, list[float]], list[float], list[float]]:
     """Chips and adjusted per team per deal; seconds per deal for the engine and for the adjustment."""
     chips: dict[str, list[float]] = {team: [] for team in TEAMS}
@@ -122,10 +122,10 @@ def play_tables(
     rules = TableRules(seats=6)
     for table in range(tables):
         seated = names[table % 6 :] + names[: table % 6]
-        rng = random.Random(derive_seed("bench_luck", table))
+        rng = random.Random(derive_seed("bench_luck", seed, table))
         for number in range(1, deals + 1):
             started = time.perf_counter()
-            deck = shuffled_deck(derive_seed("bench_luck", table, number))
+            deck = shuffled_deck(derive_seed("bench_luck", seed, table, number))
             deal = Deal(rules=rules, deal_number=number, dealer=number % 6 + 1, stacks=[1500] * 6, deck=deck)
             while not deal.is_over:
                 seat = deal.actor
@@ -166,11 +166,12 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tables", type=int, default=100)
     parser.add_argument("--deals", type=int, default=100)
+    parser.add_argument("--seed", type=int, default=0, help="another seed: other cards, other choices")
     args = parser.parse_args(argv)
     deal_luck(
         Deal(rules=TableRules(seats=2), deal_number=1, dealer=1, stacks=[9, 9], deck=list(range(52))).events
     )
-    chips, adjusted, engine_s, luck_s = play_tables(args.tables, args.deals)
+    chips, adjusted, engine_s, luck_s = play_tables(args.tables, args.deals, args.seed)
     deals = args.tables * args.deals
     print(f"{args.tables} tables of {args.deals} deals, six scripted teams ({deals} deals, {deals} per team)")
     ratios = report(chips, adjusted)
