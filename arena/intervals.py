@@ -1,4 +1,5 @@
-"""A mean with its 95% confidence interval: one formula for tournament standings and heads-up's W.
+"""A mean with its 95% confidence interval: one formula for tournament standings and heads-up's W; and
+the bootstrap of the standings (how sure each rank is, and which team is ahead of which).
 
 The interval is the normal approximation ``mean ± 1.96·s/√n``, with ``s`` the sample standard deviation
 (``n - 1`` in the denominator); below two values it has zero width.
@@ -8,7 +9,10 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import NamedTuple
+
+import numpy as np
 
 Z95 = 1.959963984540054  # the standard normal's 97.5% quantile
 
@@ -38,3 +42,59 @@ def mean_interval(values: Sequence[float]) -> MeanInterval:
     mean = math.fsum(values) / n
     half = Z95 * sample_stdev(values) / math.sqrt(n)
     return MeanInterval(mean, mean - half, mean + half)
+
+
+@dataclass(frozen=True, slots=True)
+class Cluster:
+    """Observations that are resampled together: one table (or one group of duplicate tables).
+
+    ``values[d, k]`` is the sum of deal ``d``'s observations of team ``columns[k]`` and ``counts[d, k]``
+    how many there are (0 where the team did not play that deal).
+    """
+
+    columns: np.ndarray
+    values: np.ndarray
+    counts: np.ndarray
+
+
+def bootstrap_means(
+    clusters: Sequence[Cluster], teams: int, *, replicates: int = 1000, seed: int = 0
+) -> np.ndarray:
+    """Each team's mean over ``replicates`` resamplings of the clusters and, within each, of the deals.
+
+    Clusters are drawn with replacement (as many as there are); within a drawn cluster every deal is
+    weighted by its own Poisson(1) draw (the large-sample equivalent of drawing the deals with
+    replacement, one matrix product a cluster). Returns a (replicates, teams) array; NaN where a team
+    got no weight.
+    """
+    rng = np.random.default_rng(seed)
+    sums = np.zeros((replicates, teams))
+    counts = np.zeros((replicates, teams))
+    if not clusters:
+        return np.full((replicates, teams), np.nan)
+    drawn = rng.multinomial(len(clusters), np.full(len(clusters), 1 / len(clusters)), size=replicates)
+    for index, cluster in enumerate(clusters):
+        weight = drawn[:, index : index + 1].astype(float)
+        deals = rng.poisson(1.0, size=(replicates, len(cluster.values))).astype(float)
+        sums[:, cluster.columns] += weight * (deals @ cluster.values)
+        counts[:, cluster.columns] += weight * (deals @ cluster.counts)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        means: np.ndarray = sums / counts
+    return means
+
+
+def rank_probabilities(means: np.ndarray, order: Sequence[int]) -> np.ndarray:
+    """For the team at each position of ``order`` (best first), the share of replicates (rows of
+    ``means``, one column per team) in which it holds that same position among the teams of ``order``."""
+    ranked = np.nan_to_num(means[:, list(order)], nan=-np.inf)
+    positions = np.argsort(np.argsort(-ranked, axis=1, kind="stable"), axis=1, kind="stable")
+    held: np.ndarray = (positions == np.arange(len(order))).mean(axis=0)
+    return held
+
+
+def ahead_probabilities(means: np.ndarray) -> np.ndarray:
+    """``p[i, j]``: the share of replicates in which team ``i``'s mean is above team ``j``'s."""
+    ahead = np.empty((means.shape[1], means.shape[1]))
+    for team in range(means.shape[1]):  # a row at a time: (replicates, teams) in memory, not its square
+        ahead[team] = (means[:, team : team + 1] > means).mean(axis=0)
+    return ahead

@@ -52,7 +52,21 @@ def result_for(job: TableJob, profits: list[int], *, faults: int = 0) -> dict:
 
 
 def deals_for(profits_per_deal: list[list[int]]) -> list[tuple[int, list, list[int]]]:
-    return [(n, [{"kind": "deal_started", "deal": n}], p) for n, p in enumerate(profits_per_deal, start=1)]
+    """Deals recorded as their start and end only (no cards dealt: the adjusted value is the chips)."""
+    return [(n, _events(n, p), p) for n, p in enumerate(profits_per_deal, start=1)]
+
+
+def _events(number: int, profits: list[int]) -> list[dict]:
+    seats = list(range(1, len(profits) + 1))
+    stacks = [1500] * len(profits)
+    return [
+        {"kind": "deal_started", "deal": number, "dealer": 1, "stacks": stacks, "in_deal": seats},
+        {
+            "kind": "deal_ended",
+            "stacks": [s + p for s, p in zip(stacks, profits, strict=True)],
+            "showdown": False,
+        },
+    ]
 
 
 @pytest.fixture()

@@ -124,6 +124,25 @@ def test_overview_shows_standings_crosstable_tables_final_and_links(page: Page, 
         expect(page.locator("table.stats")).to_be_visible()
 
 
+def test_overview_shows_the_adjusted_value_rank_odds_and_who_is_ahead(page: Page, tournament: Path) -> None:
+    results = json.loads((tournament / "results.json").read_text())
+    with serve(tournament) as url:
+        page.goto(url)
+        expect(page.locator("#standings-h")).to_contain_text("ranked by chips")
+        for standing in results["standings"]:
+            cells = page.locator(f'table.standings tr[data-team="{standing["team"]}"] td')
+            expect(cells.nth(7)).to_have_text(f"{standing['adjusted_per_deal']:+.2f}")
+            low, high = standing["adjusted_ci95_low"], standing["adjusted_ci95_high"]
+            expect(cells.nth(8)).to_contain_text(f"[{low:.2f}, {high:.2f}]")
+            expect(cells.nth(9)).to_have_text(f"{standing['rank_probability'] * 100:.0f}%")
+        ahead = page.locator("table.ahead tbody tr")
+        expect(ahead).to_have_count(3)
+        first, second = results["standings"][0]["team"], results["standings"][1]["team"]
+        share = results["ahead"][first][second]
+        expect(ahead.nth(0).locator("td").nth(1)).to_have_text(f"{share * 100:.0f}%")
+        screenshot(page, "overview-ahead")
+
+
 def test_table_page_charts_filters_and_sorts_deals(page: Page, hostile_table: Path) -> None:
     log = TableLog(hostile_table).refresh()
     with serve(hostile_table) as url:

@@ -31,6 +31,7 @@ from arena.cli.tables import FittingTable, fitting_table
 from arena.cli.tournament_view import announce_plan, fault_line, print_outcome, print_standings
 from arena.errors import ConfigError
 from arena.faults import Fault
+from arena.tournament.standings import RankBy
 
 if TYPE_CHECKING:  # the library is imported when a command runs, so ``arena --help`` stays quick
     from arena.tournament.final import FinalReport
@@ -79,6 +80,13 @@ def register(subparsers: Any) -> None:
         choices=("table", "csv", "json"),
         default="table",
         help="the standings on stdout as a terminal table (default), CSV or JSON; the rest goes to stderr",
+    )
+    tournament.add_argument(
+        "--rank-by",
+        choices=[r.value for r in RankBy],
+        default=RankBy.CHIPS.value,
+        help="order the standings by chips won per deal (default, as statement 004 ranks) or by the "
+        "luck-adjusted value per deal (docs/tournament.md); both are always shown",
     )
     add_deck_options(tournament)
     tournament.set_defaults(handler=_tournament)
@@ -235,8 +243,9 @@ def _tournament(args: argparse.Namespace) -> int:
         deck_key=args.deck_key,
         reveal_at_end=args.reveal_at_end,
         announce=lambda plan: announce_plan(console, plan),
+        rank_by=RankBy(args.rank_by),
     )
-    print_standings(report.standings, args.format, args.out)
+    print_standings(report.standings, args.format, args.out, report.separation)
     for standing in report.standings:
         if standing.disqualified_tables:
             tables = ", ".join(standing.disqualified_tables.split())

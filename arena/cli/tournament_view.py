@@ -19,11 +19,17 @@ from arena.sandbox import NAMESPACES, RLIMITS_ONLY
 from arena.sandbox.isolation import namespaces_available
 from arena.tournament.host import SUBMISSIONS_CSV, TournamentPlan, TournamentReport
 from arena.tournament.reports import REPORTS_DIR
-from arena.tournament.standings import Standing, standings_csv
+from arena.tournament.standings import SURE, Separation, Standing, standings_csv
+
+MOST_TEAMS_AHEAD = 16
+"""The terminal shows the table of which team is ahead of which for at most this many teams."""
 
 
 def standings_table(standings: Sequence[Standing], *, title: str = "Standings") -> FittingTable:
-    """The standings as a rich table: team names fold when the terminal is narrow, figures never do."""
+    """The standings as a rich table: team names fold when the terminal is narrow, figures never do.
+
+    Chips and the luck-adjusted value per deal each with its 95% half-width, and ``P(rank)``, the share
+    of the bootstrap in which the team holds its rank."""
     rows = [
         (
             str(s.rank),
@@ -33,14 +39,46 @@ def standings_table(standings: Sequence[Standing], *, title: str = "Standings") 
             f"{s.profit:+d}",
             f"{s.profit_per_deal:+.2f}",
             f"{s.ci95_half_width:.2f}",
+            f"{s.adjusted_per_deal:+.2f}",
+            f"{s.adjusted_half_width:.2f}",
+            f"{s.rank_probability:.0%}",
             str(s.faults),
             str(s.disqualified),
             str(s.build_failed),
         )
         for s in standings
     ]
-    headers = ("#", "team", "tables", "deals", "profit", "per deal", "±95%", "faults", "DQ", "unbuilt")
+    headers = (
+        "#",
+        "team",
+        "tables",
+        "deals",
+        "profit",
+        "chips/deal",
+        "±95%",
+        "adjusted/deal",
+        "±95%",
+        "P(rank)",
+        "faults",
+        "DQ",
+        "unbuilt",
+    )
     return fitting_table(title, headers, rows)
+
+
+def ahead_table(separation: Separation) -> FittingTable:
+    """Row team ahead of column team: the share of the bootstrap, bold where at least :data:`SURE`."""
+    rows = []
+    for rank, (team, shares) in enumerate(zip(separation.teams, separation.ahead, strict=True), start=1):
+        cells = ["" if a == team else _share(p) for a, p in zip(separation.teams, shares, strict=True)]
+        rows.append((str(rank), team, *cells))
+    headers = ("#", "ahead of #", *(str(i) for i in range(1, len(separation.teams) + 1)))
+    title = f"Row ahead of column, by {separation.rank_by} (share of resamplings; * at least {SURE:.0%})"
+    return fitting_table(title, headers, rows)
+
+
+def _share(p: float) -> str:
+    return f"{p:.0%}*" if p >= SURE else f"{p:.0%}"
 
 
 def announce_plan(console: Console, plan: TournamentPlan) -> None:
@@ -69,15 +107,20 @@ def fault_line(table: str, fault: Fault) -> str:
     return f"fault: {fault.team} at {table} ({where}): {fault.kind.value}: {fault.reason.splitlines()[0]}"
 
 
-def print_standings(standings: Sequence[Standing], fmt: str, run_dir: Path) -> None:
-    """The standings on stdout as a table, CSV or JSON."""
+def print_standings(
+    standings: Sequence[Standing], fmt: str, run_dir: Path, separation: Separation | None = None
+) -> None:
+    """The standings on stdout as a table (and, for a few teams, which is ahead of which), CSV or JSON."""
     match fmt:
         case "csv":
             print(standings_csv(standings), end="")
         case "json":
             print(json.dumps([asdict(s) for s in standings], indent=2))
         case _:
-            Console().print(standings_table(standings, title=f"Standings ({run_dir})"))
+            by = f", ranked by {separation.rank_by}" if separation else ""
+            Console().print(standings_table(standings, title=f"Standings ({run_dir}{by})"))
+            if separation and 2 <= len(separation.teams) <= MOST_TEAMS_AHEAD:
+                Console().print(ahead_table(separation))
 
 
 def print_outcome(console: Console, run_dir: Path, report: TournamentReport) -> None:

@@ -22,7 +22,7 @@ from arena.tournament.progress import Progress, Quiet
 from arena.tournament.reports import write_team_reports
 from arena.tournament.runner import TABLES_DIR, TableRunner, TableTask, execute, run_lock
 from arena.tournament.schedule import plan_tournament
-from arena.tournament.standings import Standing, compute_standings, standings_csv
+from arena.tournament.standings import RankBy, Separation, Standing, separated_standings, standings_csv
 from arena.tournament.store import DB_NAME, Store, TableKind, TableRow, TableStatus, TeamRow
 from arena.tournament.submissions import Skipped, Submission, find_submissions, submissions_csv
 
@@ -86,6 +86,8 @@ class TournamentReport:
     """Per team, its faults counted by kind (build failures included, as ``build_failed``)."""
     build_failures: dict[str, str] = field(default_factory=dict)
     """Per team whose program did not build, the first line of why."""
+    separation: Separation | None = None
+    """Which team is ahead of which (the bootstrap of the standings)."""
 
     @property
     def complete(self) -> bool:
@@ -140,12 +142,15 @@ def run_tournament(
     deck_key: Path | None = None,
     reveal_at_end: bool = False,
     announce: Callable[[TournamentPlan], None] | None = None,
+    rank_by: RankBy = RankBy.CHIPS,
 ) -> TournamentReport:
     """Play (or finish) the tournament of the programs in ``submissions``; write RUN_DIR's outputs.
 
     The decks come from ``deck_key`` (a file), the run's stored key when resuming, or a fresh secret key,
     committed in ``commitment.json`` before the first card (``settings.seed``: a known seed instead).
     ``announce`` hears the plan before the first deal; ``progress`` hears each fault as it happens.
+    ``rank_by`` orders the standings (chips by default, as statement 004 ranks; the final's seats follow
+    chips whatever it is).
     """
     progress = progress or Quiet()
     if jobs < 1:
@@ -200,11 +205,11 @@ def run_tournament(
                 progress=progress,
                 table_runner=table_runner,
             )
-            standings = compute_standings(store, duplicate=settings.duplicate)
+            standings, separation = separated_standings(store, duplicate=settings.duplicate, rank_by=rank_by)
             write_atomically(run_dir / "standings.csv", standings_csv(standings))
             write_atomically(
                 run_dir / "results.json",
-                json.dumps(results_document(store, settings, standings), indent=2) + "\n",
+                json.dumps(results_document(store, settings, standings, separation), indent=2) + "\n",
             )
             stats = tournament_stats(store)
             write_atomically(run_dir / "stats.csv", stats_csv(stats))
@@ -216,7 +221,8 @@ def run_tournament(
                     progress.note(line)
         finally:
             store.close()
-    return TournamentReport(standings, len(tables), len(todo) - len(failures), failures, faults, builds)
+    played = len(todo) - len(failures)
+    return TournamentReport(standings, len(tables), played, failures, faults, builds, separation)
 
 
 def fault_summary(store: Store) -> tuple[dict[str, dict[str, int]], dict[str, str]]:
@@ -257,9 +263,14 @@ def tournament_stats(store: Store) -> dict[str, PlayerStats]:
 
 
 def results_document(
-    store: Store, settings: TournamentSettings, standings: Sequence[Standing]
+    store: Store,
+    settings: TournamentSettings,
+    standings: Sequence[Standing],
+    separation: Separation | None = None,
 ) -> dict[str, Any]:
-    """Everything ``results.json`` holds: settings, standings, every table's seats and results, faults."""
+    """Everything ``results.json`` holds: settings, standings (ranked by ``rank_by``) and ``ahead`` (per
+    team, the share of the bootstrap in which it is ahead of each other team), every table's seats and
+    results, faults."""
     results: dict[str, list[dict[str, Any]]] = {}
     for row in store.results(TableKind.ROUND):
         results.setdefault(row.table_name, []).append(
@@ -269,7 +280,14 @@ def results_document(
     return {
         "settings": settings.model_dump(),
         "complete": all(t.status is TableStatus.DONE for t in tables),
+        "rank_by": str(separation.rank_by if separation else RankBy.CHIPS),
         "standings": [asdict(s) for s in standings],
+        "ahead": {
+            team: dict(zip(separation.teams, row, strict=True))
+            for team, row in zip(separation.teams, separation.ahead, strict=True)
+        }
+        if separation
+        else {},
         "tables": [
             {
                 "name": t.name,

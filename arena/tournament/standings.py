@@ -1,9 +1,16 @@
-"""Standings from the store: profit, profit per deal with a 95% confidence interval, faults.
+"""Standings from the store: profit, profit per deal and the luck-adjusted value per deal, each with a
+95% confidence interval; how sure each rank is, which team is ahead of which; faults.
 
 The confidence interval is the normal approximation ``mean ± 1.96·s/√n`` over per-deal observations.
-Without duplicate mode an observation is a team's profit in one deal it played. In duplicate mode the
-rotations of a table replay the same cards, so an observation is a team's profit in deal ``N`` of a
+Without duplicate mode an observation is a team's result in one deal it played. In duplicate mode the
+rotations of a table replay the same cards, so an observation is a team's result in deal ``N`` of a
 table group averaged over the rotations it played: the luck of the cards cancels inside it.
+
+The adjusted value of a deal is its chips less the luck of the cards (``arena.engines.nlhe.luck``): the
+same expectation, a narrower interval. Teams are ranked by chips (statement 004) or by the adjusted
+value (``rank_by``). A bootstrap over tables and, within each, deals (``arena.intervals``) gives each
+team the probability of holding its rank and each pair the probability that one is ahead of the other,
+in the ranking's own measure.
 """
 
 from __future__ import annotations
@@ -13,10 +20,24 @@ import io
 import math
 from collections import defaultdict
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
+from enum import StrEnum, unique
 
-from arena.intervals import mean_interval
-from arena.tournament.store import Store, TableKind, TableStatus
+import numpy as np
+
+from arena.intervals import Cluster, ahead_probabilities, bootstrap_means, mean_interval, rank_probabilities
+from arena.tournament.store import Store, TableKind, TableRow, TableStatus
+
+SURE = 0.95
+"""A team is reported *ahead of* another when it is ahead in at least this share of the bootstrap."""
+
+
+@unique
+class RankBy(StrEnum):
+    """What the standings are ordered by."""
+
+    CHIPS = "chips"
+    ADJUSTED = "adjusted"
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,36 +57,64 @@ class Standing:
     build_failed: int
     disqualified_tables: str = ""
     """The tables at which the team was disqualified, space-separated."""
+    adjusted_per_deal: float = 0.0
+    """The luck-adjusted value per deal (chips less the luck of the cards)."""
+    adjusted_ci95_low: float = 0.0
+    adjusted_ci95_high: float = 0.0
+    rank_probability: float = 1.0
+    """The share of bootstrap resamplings in which the team holds this rank."""
+    ahead_of: str = ""
+    """The teams it is ahead of in at least :data:`SURE` of the resamplings, space-separated."""
 
     @property
     def ci95_half_width(self) -> float:
         """Half the width of the 95% interval."""
         return (self.ci95_high - self.ci95_low) / 2
 
-
-def observations(store: Store, *, duplicate: bool) -> dict[str, list[float]]:
-    """Per team, its per-deal profits (duplicate: averaged over a group's rotations, deal by deal)."""
-    plain: dict[str, list[float]] = defaultdict(list)
-    grouped: dict[tuple[str, int, int], list[float]] = defaultdict(list)
-    for table in store.tables(TableKind.ROUND):
-        if table.status is not TableStatus.DONE:
-            continue
-        for deal, profits in store.deal_profits(table.name):
-            for seat, team in enumerate(table.teams):
-                if duplicate:
-                    grouped[(team, table.group, deal)].append(profits[seat])
-                else:
-                    plain[team].append(profits[seat])
-    for (team, _group, _deal), values in grouped.items():
-        plain[team].append(math.fsum(values) / len(values))
-    return plain
+    @property
+    def adjusted_half_width(self) -> float:
+        """Half the width of the adjusted value's 95% interval."""
+        return (self.adjusted_ci95_high - self.adjusted_ci95_low) / 2
 
 
-def compute_standings(store: Store, *, duplicate: bool = False) -> list[Standing]:
-    """Every team's standing, best profit per deal first (ties: total profit, then name).
+@dataclass(frozen=True, slots=True)
+class Separation:
+    """Which team is ahead of which: ``ahead[i][j]`` is the share of bootstrap resamplings in which
+    ``teams[i]`` is ahead of ``teams[j]`` (standings order), in the measure the standings rank by."""
+
+    rank_by: RankBy
+    teams: tuple[str, ...]
+    ahead: tuple[tuple[float, ...], ...] = field(default=())
+
+
+def observations(store: Store, *, duplicate: bool, adjusted: bool = False) -> dict[str, list[float]]:
+    """Per team, its per-deal results in chips or adjusted (duplicate: averaged over a group's rotations,
+    deal by deal)."""
+    return _observations(_played(store), duplicate=duplicate, adjusted=adjusted)
+
+
+def _played(store: Store) -> list[tuple[TableRow, list[tuple[int, list[int], list[float]]]]]:
+    return [
+        (table, store.deal_values(table.name))
+        for table in store.tables(TableKind.ROUND)
+        if table.status is TableStatus.DONE
+    ]
+
+
+def compute_standings(
+    store: Store, *, duplicate: bool = False, rank_by: RankBy = RankBy.CHIPS
+) -> list[Standing]:
+    """Every team's standing, best first by ``rank_by`` per deal (ties: total profit, then name).
 
     A team whose program never built is ranked after every team that played, whatever its profit.
     """
+    return separated_standings(store, duplicate=duplicate, rank_by=rank_by)[0]
+
+
+def separated_standings(
+    store: Store, *, duplicate: bool = False, rank_by: RankBy = RankBy.CHIPS
+) -> tuple[list[Standing], Separation]:
+    """:func:`compute_standings` and the bootstrap's table of which team is ahead of which."""
     totals: dict[str, dict[str, int]] = {
         t.team: {"tables": 0, "deals": 0, "profit": 0, "faults": 0, "disqualified": 0, "build_failed": 0}
         for t in store.teams()
@@ -82,14 +131,32 @@ def compute_standings(store: Store, *, duplicate: bool = False) -> list[Standing
         line["faults"] += row.faults
         line["disqualified"] += int(row.disqualified)
         line["build_failed"] += int(not row.built)
-    samples = observations(store, duplicate=duplicate)
+    played = _played(store)
+    chips = _observations(played, duplicate=duplicate, adjusted=False)
+    luck_out = _observations(played, duplicate=duplicate, adjusted=True)
     unranked = []
     for team, line in totals.items():
-        _mean, low, high = mean_interval(samples.get(team, []))
+        _mean, low, high = mean_interval(chips.get(team, []))
+        adjusted = mean_interval(luck_out.get(team, []))
         per_deal = line["profit"] / line["deals"] if line["deals"] else 0.0
-        unranked.append((team, line, per_deal, low, high))
-    unranked.sort(key=lambda item: (_never_built(item[1]), -item[2], -item[1]["profit"], item[0]))
-    return [
+        unranked.append((team, line, per_deal, low, high, adjusted))
+    chips_first = rank_by is RankBy.CHIPS
+    unranked.sort(
+        key=lambda item: (
+            _never_built(item[1]),
+            -(item[2] if chips_first else item[5].mean),
+            -item[1]["profit"],
+            item[0],
+        )
+    )
+    order = [item[0] for item in unranked]
+    ranked = [team for team, line, *_ in unranked if not _never_built(line)]
+    means = bootstrap_means(
+        _clusters(played, order, duplicate=duplicate, adjusted=rank_by is RankBy.ADJUSTED), len(order)
+    )
+    held = dict(zip(ranked, rank_probabilities(means, range(len(ranked))).tolist(), strict=True))
+    ahead = ahead_probabilities(means)
+    standings = [
         Standing(
             rank=rank,
             team=team,
@@ -103,9 +170,68 @@ def compute_standings(store: Store, *, duplicate: bool = False) -> list[Standing
             disqualified=line["disqualified"],
             build_failed=line["build_failed"],
             disqualified_tables=" ".join(banned[team]),
+            adjusted_per_deal=round(adjusted.mean, 4),
+            adjusted_ci95_low=round(adjusted.low, 4),
+            adjusted_ci95_high=round(adjusted.high, 4),
+            rank_probability=round(held.get(team, 1.0), 4),
+            ahead_of=" ".join(order[j] for j in range(len(order)) if ahead[i, j] >= SURE),
         )
-        for rank, (team, line, per_deal, low, high) in enumerate(unranked, start=1)
+        for i, (rank, (team, line, per_deal, low, high, adjusted)) in enumerate(enumerate(unranked, start=1))
     ]
+    rows = tuple(tuple(round(float(p), 4) for p in row) for row in ahead)
+    return standings, Separation(rank_by, tuple(order), rows)
+
+
+def _observations(
+    played: Sequence[tuple[TableRow, list[tuple[int, list[int], list[float]]]]],
+    *,
+    duplicate: bool,
+    adjusted: bool,
+) -> dict[str, list[float]]:
+    plain: dict[str, list[float]] = defaultdict(list)
+    grouped: dict[tuple[str, int, int], list[float]] = defaultdict(list)
+    for table, deals in played:
+        for deal, chips, luck_out in deals:
+            for seat, team in enumerate(table.teams):
+                value = luck_out[seat] if adjusted else chips[seat]
+                if duplicate:
+                    grouped[(team, table.group, deal)].append(value)
+                else:
+                    plain[team].append(value)
+    for (team, _group, _deal), values in grouped.items():
+        plain[team].append(math.fsum(values) / len(values))
+    return plain
+
+
+def _clusters(
+    played: Sequence[tuple[TableRow, list[tuple[int, list[int], list[float]]]]],
+    order: Sequence[str],
+    *,
+    duplicate: bool,
+    adjusted: bool,
+) -> list[Cluster]:
+    """The bootstrap's clusters: each table, or in duplicate mode each group of rotations (whose deals
+    share their cards, so are resampled together)."""
+    column = {team: i for i, team in enumerate(order)}
+    units: dict[object, list[tuple[TableRow, list[tuple[int, list[int], list[float]]]]]] = defaultdict(list)
+    for table, deals in played:
+        units[table.group if duplicate else table.name].append((table, deals))
+    clusters = []
+    for members in units.values():
+        numbers = sorted({deal for _, deals in members for deal, _, _ in deals})
+        row = {deal: i for i, deal in enumerate(numbers)}
+        teams = sorted({column[team] for table, _ in members for team in table.teams})
+        local = {team: k for k, team in enumerate(teams)}
+        values = np.zeros((len(numbers), len(teams)))
+        counts = np.zeros((len(numbers), len(teams)))
+        for table, deals in members:
+            for deal, chips, luck_out in deals:
+                for seat, team in enumerate(table.teams):
+                    k = local[column[team]]
+                    values[row[deal], k] += luck_out[seat] if adjusted else chips[seat]
+                    counts[row[deal], k] += 1
+        clusters.append(Cluster(np.array(teams, dtype=np.intp), values, counts))
+    return clusters
 
 
 def _never_built(line: dict[str, int]) -> bool:

@@ -17,6 +17,8 @@ from enum import StrEnum, unique
 from pathlib import Path
 from typing import Any
 
+from arena.engines.nlhe.events import event_from_dict
+from arena.engines.nlhe.luck import deal_luck
 from arena.errors import ConfigError
 from arena.faults import FaultKind
 from arena.games.codem.results import TableResult
@@ -62,7 +64,7 @@ CREATE TABLE IF NOT EXISTS builds (
     PRIMARY KEY (table_name, team));
 CREATE TABLE IF NOT EXISTS deals (
     table_name TEXT NOT NULL, deal INTEGER NOT NULL, events BLOB NOT NULL, profits TEXT NOT NULL,
-    PRIMARY KEY (table_name, deal));
+    adjusted TEXT, PRIMARY KEY (table_name, deal));
 CREATE TABLE IF NOT EXISTS faults (
     table_name TEXT NOT NULL, idx INTEGER NOT NULL, team TEXT NOT NULL, kind TEXT NOT NULL,
     reason TEXT NOT NULL, deal INTEGER NOT NULL, stage TEXT NOT NULL, stderr TEXT NOT NULL,
@@ -134,6 +136,10 @@ class Store:
                 columns = {row[1] for row in conn.execute("PRAGMA table_info(faults)")}
                 if "details" not in columns:  # a database from before faults carried their decision
                     conn.execute("ALTER TABLE faults ADD COLUMN details TEXT NOT NULL DEFAULT '{}'")
+                if "adjusted" not in {row[1] for row in conn.execute("PRAGMA table_info(deals)")}:
+                    conn.execute(
+                        "ALTER TABLE deals ADD COLUMN adjusted TEXT"
+                    )  # from before luck was taken out
         except sqlite3.DatabaseError as error:
             raise ConfigError(f"{self.path} is damaged or not a database ({error}); {_LEFT_ALONE}") from None
 
@@ -294,6 +300,23 @@ class Store:
         )
         return [(deal, json.loads(profits)) for deal, profits in rows]
 
+    def deal_values(self, table_name: str) -> list[tuple[int, list[int], list[float]]]:
+        """``(deal, chips won, luck-adjusted value)`` per seat for every deal of a finished table, in deal
+        order; a deal recorded before arena stored the adjusted value gets it from its events now."""
+        columns = {row[1] for row in self.conn.execute("PRAGMA table_info(deals)")}
+        adjusted_column = "adjusted" if "adjusted" in columns else "NULL"  # read-only: an old run as it is
+        rows = self.conn.execute(
+            f"SELECT deal, profits, {adjusted_column}, events FROM deals WHERE table_name = ? ORDER BY deal",
+            (table_name,),
+        )
+        values = []
+        for deal, profits, adjusted, blob in rows:
+            if adjusted is None:
+                values.append((deal, json.loads(profits), adjusted_values(json.loads(zlib.decompress(blob)))))
+            else:
+                values.append((deal, json.loads(profits), json.loads(adjusted)))
+        return values
+
     def deal_events(self, table_name: str) -> Iterator[tuple[int, list[dict[str, Any]]]]:
         """``(deal, event dicts)`` for every deal of a finished table, in deal order."""
         rows = self.conn.execute(
@@ -347,13 +370,14 @@ class Store:
             for table in ("deals", "faults", "results", "builds"):
                 conn.execute(f"DELETE FROM {table} WHERE table_name = ?", (name,))
             conn.executemany(
-                "INSERT INTO deals VALUES (?, ?, ?, ?)",
+                "INSERT INTO deals VALUES (?, ?, ?, ?, ?)",
                 [
                     (
                         name,
                         deal,
                         zlib.compress(json.dumps(events, separators=(",", ":")).encode()),
                         json.dumps(profits),
+                        json.dumps(adjusted_values(events)),
                     )
                     for deal, events, profits in deals
                 ],
@@ -438,6 +462,13 @@ def stored_deals(run_dir: Path) -> Iterator[Callable[[str, str], list[tuple[str,
         yield records
     finally:
         store.close()
+
+
+def adjusted_values(events: Sequence[dict[str, Any]]) -> list[float]:
+    """Each seat's luck-adjusted result of a deal given as event dicts (``arena.engines.nlhe.luck``),
+    to the hundredth of a chip."""
+    luck = deal_luck([event_from_dict(event) for event in events])
+    return [round(value, 2) for value in luck.adjusted]
 
 
 def _statements() -> list[str]:

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import csv
 import io
+import json
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from arena.games.codem.stats import PlayerStats
 from arena.tournament.host import TournamentSettings
-from arena.tournament.standings import compute_standings
+from arena.tournament.standings import SURE, RankBy, separated_standings
 from arena.tournament.store import TableKind
 from arena.viewer.charts import line_chart
 from arena.viewer.replay import replay, unplaced_faults
@@ -45,7 +46,9 @@ def tournament_page(site: Site) -> str:
     run = site.run
     with run.store() as store:
         settings = TournamentSettings(**store.meta())
-        standings = compute_standings(store, duplicate=settings.duplicate)
+        standings, separation = separated_standings(
+            store, duplicate=settings.duplicate, rank_by=_rank_by(run.folder / "results.json")
+        )
         results = store.results(TableKind.ROUND)
         final_results = sorted(store.results(TableKind.FINAL), key=lambda r: (-r.profit, r.seat))
         faults = [] if site.public else store.faults(TableKind.ROUND) + store.faults(TableKind.FINAL)
@@ -59,6 +62,8 @@ def tournament_page(site: Site) -> str:
         root="",
         settings=settings,
         standings=standings,
+        separation=separation,
+        sure=SURE,
         interval_scale=_interval_scale(standings),
         crosstable=_crosstable(teams, rounds, results),
         tables=rounds,
@@ -81,9 +86,19 @@ def _awards(path: Path) -> list[dict[str, str]]:
     return list(csv.DictReader(io.StringIO(text)))
 
 
+def _rank_by(results: Path) -> RankBy:
+    """What the tournament ranked by, as its ``results.json`` says (chips when it does not say)."""
+    try:
+        return RankBy(json.loads(results.read_text(encoding="utf-8")).get("rank_by", RankBy.CHIPS))
+    except (OSError, ValueError, AttributeError):
+        return RankBy.CHIPS
+
+
 def _interval_scale(standings: Sequence[Any]) -> dict[str, float]:
-    """The common x scale of the standings' interval bars: ``low``..``high`` over every interval and 0."""
+    """The common x scale of the standings' interval bars (chips and adjusted): ``low``..``high`` over
+    every interval and 0."""
     values = [0.0] + [s.ci95_low for s in standings] + [s.ci95_high for s in standings]
+    values += [s.adjusted_ci95_low for s in standings] + [s.adjusted_ci95_high for s in standings]
     low, high = min(values), max(values)
     return {"low": low, "span": (high - low) or 1.0}
 

@@ -1,0 +1,190 @@
+"""Luck taken out: how much narrower the adjusted value's interval is than chips', whether it is biased,
+and what computing it costs a deal.
+
+Run: ``python benchmarks/bench_luck.py`` (``--tables``, ``--deals`` to choose; defaults 100 and 100).
+
+Six scripted teams of known style (the engine with policies that read their own cards, no sandbox) play
+``--tables`` six-seat tables of ``--deals`` deals, seats rotated from table to table, every deal from
+1,500-chip stacks. Per team it prints the mean per deal in chips and adjusted with their 95% intervals
+(normal approximation over deals), the ratio of the widths, whether the adjusted mean lies within chips'
+interval, and the mean of the corrections (chips less adjusted) with its interval, which must hold 0.
+Last, the time to compute a deal's adjustment against the time the engine took to play it with the
+scripted policies (the same run), and the deals of chips it takes to match the adjusted interval.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import random
+import statistics
+import time
+from collections.abc import Callable, Sequence
+
+from arena.cards import derive_seed, rank_of, shuffled_deck
+from arena.engines.nlhe import CheckCall, Deal, Fold, RaiseTo, TableRules
+from arena.engines.nlhe.luck import deal_luck
+from arena.evaluator import evaluate
+from arena.evaluator.ranking import HandCategory, category
+from arena.intervals import mean_interval
+
+Policy = Callable[[Deal, int, random.Random], None]
+
+
+def hand_class(deal: Deal, seat: int) -> int:
+    """0 weak, 1 fair, 2 strong: a pair of tens or better or AK before the flop, two pair or better after."""
+    hole = deal.hole_cards(seat)
+    high, low = sorted((rank_of(c) for c in hole), reverse=True)
+    if not deal.board:
+        if high == low:
+            return 2 if high >= 8 else 1
+        return 2 if (high, low) == (12, 11) else 1 if low >= 9 or high == 12 else 0
+    made = category(evaluate([*hole, *deal.board]))
+    return 2 if made >= HandCategory.TWO_PAIR else 1 if made is HandCategory.ONE_PAIR else 0
+
+
+def _raise(deal: Deal, to: int) -> None:
+    deal.apply(RaiseTo(max(deal.min_raise_to(), min(to, deal.max_raise_to()))))
+
+
+def shark(deal: Deal, seat: int, rng: random.Random) -> None:
+    """Raises the pot with strong hands, calls with fair ones, gives up weak ones."""
+    strength, owed = hand_class(deal, seat), deal.to_call(seat)
+    if strength == 2 and deal.can_raise():
+        _raise(deal, deal.current_bet + deal.pot_total)
+    elif strength >= 1 or owed == 0:
+        deal.apply(CheckCall())
+    else:
+        deal.apply(Fold())
+
+
+def station(deal: Deal, seat: int, rng: random.Random) -> None:
+    """Calls everything."""
+    deal.apply(CheckCall())
+
+
+def maniac(deal: Deal, seat: int, rng: random.Random) -> None:
+    """Raises half the time whatever it holds, calls otherwise."""
+    if rng.random() < 0.5 and deal.can_raise():
+        _raise(deal, deal.current_bet * 2 + deal.rules.big_blind)
+    else:
+        deal.apply(CheckCall())
+
+
+def rock(deal: Deal, seat: int, rng: random.Random) -> None:
+    """Plays strong hands only, and only calls with them."""
+    if hand_class(deal, seat) == 2 or deal.to_call(seat) == 0:
+        deal.apply(CheckCall())
+    else:
+        deal.apply(Fold())
+
+
+def shover(deal: Deal, seat: int, rng: random.Random) -> None:
+    """All-in with strong and fair hands, folds the rest when it must pay."""
+    if hand_class(deal, seat) >= 1 and deal.can_raise():
+        deal.apply(RaiseTo(deal.max_raise_to()))
+    elif hand_class(deal, seat) >= 1 or deal.to_call(seat) == 0:
+        deal.apply(CheckCall())
+    else:
+        deal.apply(Fold())
+
+
+def dabbler(deal: Deal, seat: int, rng: random.Random) -> None:
+    """Folds a fifth of the time, calls most of the rest, raises the minimum now and then."""
+    roll = rng.random()
+    if roll < 0.2 and deal.to_call(seat):
+        deal.apply(Fold())
+    elif roll < 0.85 or not deal.can_raise():
+        deal.apply(CheckCall())
+    else:
+        deal.apply(RaiseTo(deal.min_raise_to()))
+
+
+TEAMS: dict[str, Policy] = {
+    "Shark": shark,
+    "Station": station,
+    "Maniac": maniac,
+    "Rock": rock,
+    "Shover": shover,
+    "Dabbler": dabbler,
+}
+
+
+def play_tables(
+    tables: int, deals: int, seed: int = 0
+) -> tuple[dict[str, list[float]], dict[str, list[float]], list[float], list[float]]:
+    """Chips and adjusted per team per deal; seconds per deal for the engine and for the adjustment."""
+    chips: dict[str, list[float]] = {team: [] for team in TEAMS}
+    adjusted: dict[str, list[float]] = {team: [] for team in TEAMS}
+    engine_s: list[float] = []
+    luck_s: list[float] = []
+    names = list(TEAMS)
+    rules = TableRules(seats=6)
+    for table in range(tables):
+        seated = names[table % 6 :] + names[: table % 6]
+        rng = random.Random(derive_seed("bench_luck", seed, table))
+        for number in range(1, deals + 1):
+            started = time.perf_counter()
+            deck = shuffled_deck(derive_seed("bench_luck", seed, table, number))
+            deal = Deal(rules=rules, deal_number=number, dealer=number % 6 + 1, stacks=[1500] * 6, deck=deck)
+            while not deal.is_over:
+                seat = deal.actor
+                assert seat is not None
+                TEAMS[seated[seat - 1]](deal, seat, rng)
+            played = time.perf_counter()
+            luck = deal_luck(deal.events)
+            luck_s.append(time.perf_counter() - played)
+            engine_s.append(played - started)
+            for seat, team in enumerate(seated):
+                chips[team].append(luck.chips[seat])
+                adjusted[team].append(luck.adjusted[seat])
+    return chips, adjusted, engine_s, luck_s
+
+
+def report(chips: dict[str, list[float]], adjusted: dict[str, list[float]]) -> list[float]:
+    """Print the per-team table; return the width ratios."""
+    print(
+        f"{'team':8} {'chips/deal':>18} {'adjusted/deal':>18} {'width ratio':>11} {'adj in chips CI':>15} "
+        f"{'mean correction':>20}"
+    )
+    ratios = []
+    for team in TEAMS:
+        c, a = mean_interval(chips[team]), mean_interval(adjusted[team])
+        luck = mean_interval([x - y for x, y in zip(chips[team], adjusted[team], strict=True)])
+        ratio = (c.high - c.low) / (a.high - a.low)
+        ratios.append(ratio)
+        inside = "yes" if c.low <= a.mean <= c.high else "NO"
+        c_half, a_half = (c.high - c.low) / 2, (a.high - a.low) / 2
+        print(
+            f"{team:8} {c.mean:+8.2f} ±{c_half:7.2f} {a.mean:+8.2f} ±{a_half:7.2f} "
+            f"{ratio:10.2f}x {inside:>15} {luck.mean:+9.2f} ±{(luck.high - luck.low) / 2:7.2f}"
+        )
+    return ratios
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--tables", type=int, default=100)
+    parser.add_argument("--deals", type=int, default=100)
+    parser.add_argument("--seed", type=int, default=0, help="another seed: other cards, other choices")
+    args = parser.parse_args(argv)
+    deal_luck(
+        Deal(rules=TableRules(seats=2), deal_number=1, dealer=1, stacks=[9, 9], deck=list(range(52))).events
+    )
+    chips, adjusted, engine_s, luck_s = play_tables(args.tables, args.deals, args.seed)
+    deals = args.tables * args.deals
+    print(f"{args.tables} tables of {args.deals} deals, six scripted teams ({deals} deals, {deals} per team)")
+    ratios = report(chips, adjusted)
+    print(
+        f"interval width, chips / adjusted: median {statistics.median(ratios):.2f}x, "
+        f"least {min(ratios):.2f}x ({min(ratios) ** 2:.1f}x fewer deals for the same interval)"
+    )
+    engine, luck = statistics.median(engine_s) * 1e3, statistics.median(luck_s) * 1e3
+    print(
+        f"per deal (median): engine with scripted policies {engine:.2f} ms, adjustment {luck:.2f} ms "
+        f"({luck / engine:.1f}x the engine); mean adjustment {math.fsum(luck_s) / len(luck_s) * 1e3:.2f} ms"
+    )
+
+
+if __name__ == "__main__":
+    main()
