@@ -89,6 +89,7 @@ class FaultNote:
     kind: str
     reason: str
     played: str
+    stderr: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -168,6 +169,7 @@ class Step:
                 "kind": self.fault.kind,
                 "reason": self.fault.reason,
                 "played": self.fault.played,
+                "stderr": self.fault.stderr,
             },
         }
 
@@ -381,7 +383,13 @@ def _take_fault(
     if action not in (_DEFAULT_FOR_SHORT_RAISE if kind in _PLAYED_AS_CALL else _DEFAULT_FOR_FAULT):
         return None
     waiting.pop(0)
-    return FaultNote(str(fault.get("team", "")), kind, str(fault.get("reason", "")), action.value)
+    return FaultNote(
+        str(fault.get("team", "")),
+        kind,
+        str(fault.get("reason", "")),
+        action.value,
+        str(fault.get("stderr", "")),
+    )
 
 
 def unplaced_faults(

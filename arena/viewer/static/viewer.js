@@ -242,6 +242,9 @@
         faultBox.querySelector(".fault-kind").textContent = step.fault.kind;
         faultBox.querySelector(".fault-reason").textContent = step.fault.reason;
         faultBox.querySelector(".fault-played").textContent = "default action played: " + step.fault.played;
+        const stderr = faultBox.querySelector(".fault-stderr");
+        stderr.hidden = !step.fault.stderr;
+        stderr.textContent = step.fault.stderr || "";
       }
     }
 
