@@ -27,6 +27,7 @@ Stderr is kept escaped (:func:`arena.untrusted.printable`): no control character
 
 from __future__ import annotations
 
+import signal
 import tempfile
 from collections.abc import Callable, Collection
 from contextlib import ExitStack
@@ -87,6 +88,28 @@ def run_fault_kind(run: RunResult) -> FaultKind | None:
     return _RUN_FAULTS.get(run.status, FaultKind.CRASH)
 
 
+SIGNAL_CAUSES = {
+    signal.SIGSEGV: "a bad memory access: an index out of range, a null or freed pointer, or a stack "
+    "overflow from deep recursion",
+    signal.SIGFPE: "an integer division or remainder by zero",
+    signal.SIGILL: "an illegal instruction: at -O2 often an integer division by zero or other undefined "
+    "behaviour the compiler turned into a trap",
+    signal.SIGABRT: "abort(): a failed assert, an uncaught C++ exception, or the C library finding the "
+    "heap corrupted (a double free, a write past an allocation)",
+    signal.SIGBUS: "a misaligned memory access or one past the end of a mapped file",
+    signal.SIGKILL: "killed from outside the program, usually for going past a memory or time limit",
+}
+"""What a death by each signal usually means, for the fault's reason."""
+
+
+def run_reason(run: RunResult) -> str:
+    """How a run ended, in words; a death by signal also says what that signal usually means."""
+    reason = run.describe()
+    if run.status is RunStatus.SIGNALED and run.signal in SIGNAL_CAUSES:
+        reason += f" (usually {SIGNAL_CAUSES[signal.Signals(run.signal)]})"
+    return reason
+
+
 def kept_stderr(stderr: bytes | str) -> str:
     """The part of a program's stderr a fault keeps: its last 2,000 characters."""
     text = stderr.decode("utf-8", "surrogateescape") if isinstance(stderr, bytes) else stderr
@@ -98,7 +121,7 @@ def run_fault(team: str, run: RunResult, *, stage: str, deal: int = 0) -> Fault 
     kind = run_fault_kind(run)
     if kind is None:
         return None
-    reason = f"the program {run.describe()}"
+    reason = f"the program {run_reason(run)}"
     return Fault(team, kind, reason, deal=deal, stage=stage, stderr=kept_stderr(run.stderr))
 
 

@@ -29,9 +29,11 @@ def test_check_prints_a_build_error_once(capsys: pytest.CaptureFixture[str], tmp
     shutil.copyfile(TINY / "Broken.c", program)
     assert main(["check", str(program), "--deals", "1", "--seats", "2"]) == 1
     out = capsys.readouterr().out
-    build_part, rest = out.split("\ntables: ", 1)
-    assert "build: failed" in build_part and "undefined_name" in build_part
-    assert "undefined_name" not in rest
+    assert "build: failed" in out
+    first = out.split("first error:\n", 1)[1].splitlines()[0]
+    assert "Broken.c:" in first and "undefined_name" in first
+    assert out.count("build exited with status") == 1  # the whole output, once
+    assert "\ntables: " not in out and "profit" not in out  # no play figures for a program never built
 
 
 @needs_namespaces

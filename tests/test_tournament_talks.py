@@ -127,7 +127,7 @@ def test_submissions_csv_lists_every_file(run) -> None:
         "Caller.py": "yes",
         "Crasher.py": "yes",
         "Tight.c": "yes",
-        "Unbuilt.c": "yes",
+        "Unbuilt.c": "no",  # it did not build, so it never played
         "my bot.py": "no",
         "notes.txt": "no",
     }

@@ -127,8 +127,11 @@ def print_outcome(console: Console, run_dir: Path, report: TournamentReport) -> 
     """After play: faults and build failures per team, and where every output is."""
     if report.build_failures:
         say(console, "build failures:")
-        for team, line in sorted(report.build_failures.items()):
-            say(console, f"  {team}: {line}")
+        for team, error in sorted(report.build_failures.items()):
+            first, *context = error.splitlines() or [""]
+            say(console, f"  {team}: {first}")
+            for line in context:
+                say(console, f"  {' ' * len(team)}  {line}")
     if report.faults:
         say(console, "faults per team:")
         for team, kinds in sorted(report.faults.items()):

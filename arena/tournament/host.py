@@ -11,6 +11,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from arena.atomic import write_atomically
+from arena.build_errors import first_build_error
 from arena.decks.commitment import TableDeck, commit, open_stage, reveal
 from arena.engines.nlhe.events import event_from_dict
 from arena.engines.nlhe.rules import TableRules
@@ -85,7 +86,8 @@ class TournamentReport:
     faults: dict[str, dict[str, int]] = field(default_factory=dict)
     """Per team, its faults counted by kind (build failures included, as ``build_failed``)."""
     build_failures: dict[str, str] = field(default_factory=dict)
-    """Per team whose program did not build, the first line of why."""
+    """Per team whose program did not build, the compiler's first error (its file and line, the source
+    lines under it)."""
     separation: Separation | None = None
     """Which team is ahead of which (the bootstrap of the standings)."""
 
@@ -216,6 +218,7 @@ def run_tournament(
             write_atomically(run_dir / AWARDS, awards_csv(tournament_awards(store, standings)))
             write_team_reports(store, run_dir, settings, stats)
             faults, builds = fault_summary(store)
+            write_atomically(run_dir / SUBMISSIONS_CSV, submissions_csv(found, skipped, builds))
             if reveal_at_end and not failures:
                 for line in reveal(run_dir, [TOURNAMENT]):
                     progress.note(line)
@@ -226,15 +229,14 @@ def run_tournament(
 
 
 def fault_summary(store: Store) -> tuple[dict[str, dict[str, int]], dict[str, str]]:
-    """Faults per team by kind, and the first line of each unbuilt program's compiler output."""
+    """Faults per team by kind, and the compiler's first error for each unbuilt program."""
     faults: dict[str, dict[str, int]] = {}
     builds: dict[str, str] = {}
     for fault in store.fault_records(TableKind.ROUND):
         kinds = faults.setdefault(fault["team"], {})
         kinds[fault["kind"]] = kinds.get(fault["kind"], 0) + 1
         if fault["kind"] == "build_failed" and fault["team"] not in builds:
-            lines = [line for line in fault["stderr"].splitlines() if line.strip()]
-            builds[fault["team"]] = lines[0] if lines else fault["reason"]
+            builds[fault["team"]] = first_build_error(fault["stderr"]) or fault["reason"]
     return faults, builds
 
 
@@ -303,4 +305,5 @@ def results_document(
             for t in tables
         ],
         "faults": store.faults(TableKind.ROUND),
+        "build_errors": fault_summary(store)[1],
     }

@@ -14,6 +14,7 @@ from typing import Any
 
 from arena import untrusted
 from arena.atomic import write_atomically
+from arena.build_errors import first_build_error
 from arena.games.codem.protocol import help_files_left
 from arena.games.codem.stats import PlayerStats, stats_text
 from arena.tournament.standings import compute_standings
@@ -21,6 +22,8 @@ from arena.tournament.store import Store, TableKind
 
 REPORTS_DIR = "reports"
 TABLES_DIR = "tables"
+STDERR_LINES = 20
+"""A fault's stderr lines shown in the report (the kept stderr is in ``faults.jsonl``)."""
 
 
 def replay_command(run_dir: Path, fault: dict[str, Any]) -> str:
@@ -66,6 +69,26 @@ def write_team_reports(
     return written
 
 
+def _unbuilt(fault: dict[str, Any]) -> list[str]:
+    """The report of a program that never built: its compiler's first error and whole output, no play."""
+    first = first_build_error(fault["stderr"]) or fault["reason"]
+    output = untrusted.printable(fault["stderr"]).rstrip().splitlines() or ["(the build printed nothing)"]
+    return [
+        "## Build failed",
+        "",
+        "Sat out every deal: the program did not build, so it has no standing, profit or statistics.",
+        "",
+        "The compiler's first error:",
+        "",
+        *(f"    {line}" for line in untrusted.printable(first).splitlines()),
+        "",
+        "The build's whole output:",
+        "",
+        *(f"    {line}" for line in output),
+        "",
+    ]
+
+
 def _table_file(run_dir: Path, table: str) -> dict[str, Any]:
     try:
         results: dict[str, Any] = json.loads((run_dir / TABLES_DIR / table / "results.json").read_text())
@@ -96,6 +119,9 @@ def _report(
         f"faults, blinds {settings.small_blind}/{settings.big_blind}, stacks {settings.stack}.",
         "",
     ]
+    build = next((f for f in faults if f["kind"] == "build_failed"), None)
+    if build is not None and rows and not any(row.built for row in rows):
+        return "\n".join(lines + _unbuilt(build))
     if standing is not None:
         lines += [
             f"Standing: **{standing.rank} of {teams}**, profit {standing.profit:+d} over {standing.deals} "
@@ -148,6 +174,11 @@ def _report(
         lines += [f"{number}. **{fault['kind']}** at {where}: {untrusted.markdown(fault['reason'])}"]
         if fault["kind"] != "build_failed":
             lines += [f"   replay: `{replay_command(run_dir, fault)}`"]
+            stderr = untrusted.printable(fault.get("stderr", "")).rstrip().splitlines()[-STDERR_LINES:]
+            if stderr:
+                lines += ["", "   what it printed on stderr (the last lines):", ""]
+                lines += [f"       {line}" for line in stderr]
+                lines.append("")
     lines += [
         "",
         "## Playing statistics",

@@ -8,6 +8,7 @@ from __future__ import annotations
 import csv
 import hashlib
 import io
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -64,12 +65,20 @@ def find_submissions(folder: Path) -> tuple[list[Submission], list[Skipped]]:
     return [found[team] for team in sorted(found)], skipped
 
 
-def submissions_csv(found: list[Submission], skipped: list[Skipped]) -> str:
-    """``RUN/submissions.csv``: every file of the folder, played or not, with the reason."""
+def submissions_csv(
+    found: list[Submission], skipped: list[Skipped], unbuilt: Mapping[str, str] | None = None
+) -> str:
+    """``RUN/submissions.csv``: every file of the folder, played or not, with the reason; ``unbuilt``
+    (after play) is each team whose program did not build with its compiler's first error."""
+    unbuilt = unbuilt or {}
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(["file", "team", "language", "sha256", "played", "reason"])
-    rows = [(s.program.name, s.team, s.language, s.sha256, "yes", "") for s in found]
+    rows = []
+    for s in found:
+        error = unbuilt.get(s.team, "")
+        played, reason = ("no", f"did not build: {error.splitlines()[0]}") if error else ("yes", "")
+        rows.append((s.program.name, s.team, s.language, s.sha256, played, untrusted.cell(reason)))
     rows += [(untrusted.cell(s.name), "", "", "", "no", s.reason) for s in skipped]
     writer.writerows(sorted(rows))
     return out.getvalue()

@@ -13,13 +13,20 @@ from typing import Any
 
 from starlette.applications import Starlette
 from starlette.requests import Request
-from starlette.responses import HTMLResponse, PlainTextResponse, RedirectResponse, Response, StreamingResponse
+from starlette.responses import (
+    HTMLResponse,
+    JSONResponse,
+    PlainTextResponse,
+    RedirectResponse,
+    Response,
+    StreamingResponse,
+)
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from arena.viewer.live import FolderWatch, follow
-from arena.viewer.pages import PageNotFound, render
+from arena.viewer.pages import PageNotFound, render, render_steps
 from arena.viewer.runs import Run
 from arena.viewer.site import Site, static_dir
 
@@ -54,8 +61,13 @@ def create_app(run_dir: Path) -> ASGIApp:
     watch = FolderWatch()
 
     def page(request: Request) -> Response:
+        path = request.path_params["path"]
         try:
-            return HTMLResponse(render(site, request.path_params["path"]))
+            if path.endswith(".json"):
+                return JSONResponse(
+                    render_steps(site, path, request.query_params), headers={"Cache-Control": "no-store"}
+                )
+            return HTMLResponse(render(site, path, request.query_params))
         except PageNotFound:
             return PlainTextResponse(f"no page {request.url.path} in this run", status_code=404)
 

@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from arena.engines.nlhe import TableRules
 from arena.games.codem.stats import PlayerStats
 from arena.tournament.host import TournamentSettings
 from arena.tournament.standings import SURE, RankBy, separated_standings
@@ -16,6 +17,7 @@ from arena.tournament.store import TableKind
 from arena.viewer.charts import line_chart
 from arena.viewer.replay import replay, unplaced_faults
 from arena.viewer.runs import Run, TableInfo, TableState
+from arena.viewer.secret import RECORD, Mode, Viewing
 from arena.viewer.site import Site, render_template
 from arena.viewer.tables import (
     FAULTS,
@@ -174,18 +176,38 @@ def table_page(site: Site, info: TableInfo, *, root: str) -> str:
 # -- a deal -----------------------------------------------------------------------------------------
 
 
-def deal_payload(info: TableInfo, log: TableLog, deal: int, *, public: bool = False) -> dict[str, Any]:
-    """Everything the replay needs of one deal, JSON-ready: names, steps, summary (no fault if ``public``)."""
+def deal_payload(
+    info: TableInfo,
+    log: TableLog,
+    deal: int,
+    viewing: Viewing = RECORD,
+    *,
+    upto: int = 0,
+    public: bool = False,
+) -> dict[str, Any]:
+    """Everything the replay needs of one deal, JSON-ready: names, steps, summary (no fault if ``public``).
+
+    Watched a secret way, only the steps up to ``upto`` (0 the first; -1 every step) are included, with
+    the hole cards ``viewing`` may not see left out, and ``more`` says whether steps follow."""
     events = log.events(deal)
     names = list(info.teams) or log.seat_names()
     faults = [] if public else [f for f in log.faults() if f.get("deal") == deal]
     steps = replay(events, names=names, faults=faults)
+    steps_known = steps[: upto + 1] if viewing.secret and upto >= 0 else steps
+    more = len(steps_known) < len(steps)
+    reveal = viewing.reveal(names)
     return {
         "table": info.name,
         "deal": deal,
         "names": names,
-        "steps": [step.to_dict() for step in steps],
-        "other_faults": [
+        "view": viewing.mode.value,
+        "team": viewing.team,
+        "big_blind": TableRules().big_blind,
+        "steps": [step.to_dict(reveal) for step in steps_known],
+        "more": more,
+        "other_faults": []
+        if more
+        else [
             {
                 "team": f.get("team", ""),
                 "kind": f.get("kind", ""),
@@ -197,11 +219,25 @@ def deal_payload(info: TableInfo, log: TableLog, deal: int, *, public: bool = Fa
     }
 
 
-def deal_page(site: Site, info: TableInfo, deal: int) -> str:
+def deal_steps(
+    site: Site, info: TableInfo, deal: int, viewing: Viewing, start: int, upto: int
+) -> dict[str, Any]:
+    """Steps ``start``..``upto`` of a deal watched a secret way (what the browser asks for as it plays)."""
+    log = site.run.log(info)
+    if log is None or not 1 <= deal <= log.deals:
+        raise KeyError(info.name)
+    payload = deal_payload(info, log, deal, viewing, upto=upto, public=site.public)
+    payload["steps"] = payload["steps"][max(0, start) :]
+    return payload
+
+
+def deal_page(site: Site, info: TableInfo, deal: int, viewing: Viewing = RECORD, upto: int = 0) -> str:
     log = site.run.log(info)
     if log is None:
         raise KeyError(info.name)
-    payload = deal_payload(info, log, deal, public=site.public)
+    if not site.live:
+        viewing = RECORD  # a static export is the record: the secret ways need the server
+    payload = deal_payload(info, log, deal, viewing, upto=upto, public=site.public)
     return render_template(
         "deal.html",
         site,
@@ -210,7 +246,9 @@ def deal_page(site: Site, info: TableInfo, deal: int) -> str:
         deal=deal,
         deals=log.deals,
         payload=payload,
-        first=payload["steps"][0],
+        first=payload["steps"][-1 if viewing.secret else 0],
+        viewing=viewing,
+        modes=Mode,
         slugs=site.run.team_slugs(),
     )
 

@@ -8,7 +8,9 @@ path                                page
 ``index.html``                      the run: tournament overview, the table, or the match
 ``teams/<team>.html``               a team's tables, chips over deals, statistics and faults
 ``tables/<table>.html``             a table's chips chart and its deals, filtered and sorted
-``tables/<table>/deal<N>.html``     a deal's replay
+``tables/<table>/deal<N>.html``     a deal's replay (``?view=hidden|broadcast|team&team=T``: a step at
+                                    a time, server only; ``&step=K`` the step shown first)
+``tables/<table>/deal<N>.json``     steps of a replay watched a secret way (``?view=...&from=I&step=K``)
 ``live/<table>.html``               a table followed as it is played (server only)
 ``hands/<page>.html``               a heads-up match's hands, a page at a time
 ``cases/<n>/<page>.html``           a TwoCardDraw test case's hands, a page at a time
@@ -18,10 +20,12 @@ path                                page
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
+from typing import Any
 
 from arena.viewer.codem_pages import (
     deal_page,
+    deal_steps,
     live_page,
     table_page,
     team_of_slug,
@@ -31,6 +35,7 @@ from arena.viewer.codem_pages import (
 from arena.viewer.match_pages import headsup_page, twocard_case, twocard_cases, twocard_page
 from arena.viewer.matches import count_hands, page_count
 from arena.viewer.runs import Run, RunKind
+from arena.viewer.secret import viewing_from_query
 from arena.viewer.site import Site
 
 _PATH = re.compile(
@@ -48,8 +53,34 @@ class PageNotFound(LookupError):
     """The run has no page at that path."""
 
 
-def render(site: Site, path: str) -> str:
-    """The HTML of the page at ``path`` (relative, e.g. ``tables/table001.html``)."""
+_STEPS = re.compile(r"tables/(?P<table>[^/]+)/deal(?P<deal>[1-9][0-9]*)\.json")
+
+
+def _number(query: Mapping[str, str], key: str, default: int) -> int:
+    """A whole number of the query (``-1`` allowed: every step), else ``default``."""
+    text = query.get(key, "")
+    return int(text) if re.fullmatch(r"-1|[0-9]{1,6}", text) else default
+
+
+def render_steps(site: Site, path: str, query: Mapping[str, str]) -> dict[str, Any]:
+    """The steps the browser asks for while it plays a deal watched a secret way (server only)."""
+    match = _STEPS.fullmatch(path)
+    viewing = viewing_from_query(query)
+    if match is None or not site.live or not viewing.secret:
+        raise PageNotFound(path)
+    try:
+        info = site.run.table(match["table"])
+        return deal_steps(
+            site, info, int(match["deal"]), viewing, _number(query, "from", 0), _number(query, "step", 0)
+        )
+    except KeyError as missing:
+        raise PageNotFound(path) from missing
+
+
+def render(site: Site, path: str, query: Mapping[str, str] | None = None) -> str:
+    """The HTML of the page at ``path`` (relative, e.g. ``tables/table001.html``); ``query`` is the
+    request's query (the way a replay is watched, the step it starts at)."""
+    query = query or {}
     match = _PATH.fullmatch(path)
     if match is None:
         raise PageNotFound(path)
@@ -63,7 +94,13 @@ def render(site: Site, path: str) -> str:
         if groups["table"]:
             return table_page(site, run.table(groups["table"]), root="../")
         if groups["deal_table"]:
-            return deal_page(site, run.table(groups["deal_table"]), int(groups["deal"]))
+            return deal_page(
+                site,
+                run.table(groups["deal_table"]),
+                int(groups["deal"]),
+                viewing_from_query(query),
+                _number(query, "step", 0),
+            )
         if groups["live"] and site.live:
             return live_page(site, run.table(groups["live"]))
         if groups["hands"] and run.kind is RunKind.HEADSUP:

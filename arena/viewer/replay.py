@@ -16,7 +16,7 @@ decision.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from arena.engines.nlhe.events import (
@@ -89,6 +89,7 @@ class FaultNote:
     kind: str
     reason: str
     played: str
+    stderr: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,18 +104,32 @@ class Step:
     pots: tuple[PotView, ...]
     dealer: int
     fault: FaultNote | None = None
+    to_act: int | None = None
+    to_call: int = 0
 
     @property
     def in_middle(self) -> int:
         """All chips in the middle: the pots not yet awarded and the bets in front of the seats."""
         return sum(p.amount for p in self.pots if not p.awarded) + sum(s.bet for s in self.seats)
 
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-ready form for the browser (cards as two-character codes)."""
+    @property
+    def pot_odds(self) -> float | None:
+        """The share of the pot after a call that the call is: ``to_call / (in_middle + to_call)``."""
+        if self.to_act is None or not self.to_call:
+            return None
+        return self.to_call / (self.in_middle + self.to_call)
+
+    def to_dict(self, reveal: frozenset[int] | None = None) -> dict[str, Any]:
+        """JSON-ready form for the browser (cards as two-character codes). With ``reveal`` given, only
+        the hole cards of those seats and of seats shown at the showdown are included: the others are
+        left out of the data, not merely drawn face down."""
         return {
             "street": STREET_NAMES[self.street],
             "text": self.text,
             "actor": self.actor,
+            "to_act": self.to_act,
+            "to_call": self.to_call,
+            "pot_odds": self.pot_odds,
             "dealer": self.dealer,
             "board": [card_code(c) for c in self.board],
             "pot": self.in_middle,
@@ -135,7 +150,9 @@ class Step:
                     "seat": s.seat,
                     "stack": s.stack,
                     "bet": s.bet,
-                    "cards": [card_code(c) for c in s.cards],
+                    "cards": [card_code(c) for c in s.cards]
+                    if reveal is None or s.shown or s.seat in reveal
+                    else [""] * len(s.cards),
                     "shown": s.shown,
                     "folded": s.folded,
                     "all_in": s.all_in,
@@ -152,6 +169,7 @@ class Step:
                 "kind": self.fault.kind,
                 "reason": self.fault.reason,
                 "played": self.fault.played,
+                "stderr": self.fault.stderr,
             },
         }
 
@@ -232,6 +250,11 @@ class _Table:
         )
         return Step(self.street, text, actor, seats, self.board, self.pots(), self.dealer, fault)
 
+    def deciding(self, step: Step, seat: int) -> Step:
+        """``step`` with the decision that follows it: who acts and what a call would add."""
+        owed = max(self.bets) - self.bets[seat]
+        return replace(step, to_act=seat, to_call=min(owed, self.stacks[seat]))
+
     def collect(self) -> None:
         for seat, bet in enumerate(self.bets):
             self.collected[seat] += bet
@@ -294,6 +317,7 @@ def replay(
                     codes = " ".join(card_code(c) for c in board)
                     steps.append(table.step(f"{STREET_NAMES[street].capitalize()}: {codes}"))
             case ActionTaken(seat=seat, action=action, added=added, street_total=total, all_in=all_in):
+                steps[-1] = table.deciding(steps[-1], seat)
                 table.stacks[seat] -= added
                 table.bets[seat] = total
                 if action is ActionKind.FOLD:
@@ -359,7 +383,13 @@ def _take_fault(
     if action not in (_DEFAULT_FOR_SHORT_RAISE if kind in _PLAYED_AS_CALL else _DEFAULT_FOR_FAULT):
         return None
     waiting.pop(0)
-    return FaultNote(str(fault.get("team", "")), kind, str(fault.get("reason", "")), action.value)
+    return FaultNote(
+        str(fault.get("team", "")),
+        kind,
+        str(fault.get("reason", "")),
+        action.value,
+        str(fault.get("stderr", "")),
+    )
 
 
 def unplaced_faults(

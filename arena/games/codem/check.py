@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from arena import untrusted
+from arena.build_errors import first_build_error
 from arena.cards import derive_seed
 from arena.decks.commitment import commit_tables, start_single_table
 from arena.errors import ConfigError
@@ -134,6 +135,11 @@ class CheckReport:
         """Pass when no reason to fail was found."""
         return Verdict.FAIL if self.reasons else Verdict.PASS
 
+    @property
+    def first_error(self) -> str:
+        """The compiler's first error, with its file and line (``""`` when the program built)."""
+        return "" if self.built else first_build_error(self.build_output)
+
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready form (``arena check --json``)."""
         return {
@@ -145,19 +151,19 @@ class CheckReport:
             "rules": self.rules,
             "seats_tried": [s.seat for s in self.seats],
             "deals_per_seat": self.deals_per_seat,
-            "seats": [{**vars(s), "clean": s.clean} for s in self.seats],
-            "deals_played": sum(s.deals_played for s in self.seats),
+            "seats": [{**vars(s), "clean": s.clean} for s in self.seats] if self.built else [],
+            "deals_played": sum(s.deals_played for s in self.seats) if self.built else 0,
             "decks": self.decks,
-            "build": {"ok": self.built, "output": self.build_output},
+            "build": {"ok": self.built, "first_error": self.first_error, "output": self.build_output},
             "decisions": sum(s.decisions for s in self.seats),
-            "timing": self.timing,
+            "timing": self.timing if self.built else None,
             "help_files": {
                 "used": len(self.help_files),
                 "limit": self.help_limit,
                 "names": list(self.help_files),
             },
             "faults": [{**f.to_dict(), "deal_txt": f.inputs.get(DEAL_FILE, "")} for f in self.faults],
-            "profit": sum(s.profit for s in self.seats),
+            "profit": sum(s.profit for s in self.seats) if self.built else None,
             "disqualified": any(s.disqualified for s in self.seats),
             "verdict": self.verdict.value,
             "reasons": list(self.reasons),
@@ -312,6 +318,8 @@ def render_report(report: CheckReport, *, replay_from: Path | None = None) -> st
     if report.decks:
         lines.append(report.decks)
     lines.append(f"build: {'ok' if report.built else 'failed'}")
+    if not report.built:
+        return _unbuilt_report(report, lines)
     if report.build_output.strip():
         lines.append(report.build_output.rstrip())
     rules = report.rules
@@ -344,6 +352,18 @@ def render_report(report: CheckReport, *, replay_from: Path | None = None) -> st
     for number, fault in enumerate(report.faults, 1):
         lines.extend(["", *_fault_lines(number, fault, report.team, replay_from)])
     lines.append("")
+    lines.append(f"verdict: {report.verdict.value.upper()}")
+    lines.extend(f"  - {reason}" for reason in report.reasons)
+    return untrusted.printable("\n".join(lines) + "\n")
+
+
+def _unbuilt_report(report: CheckReport, lines: list[str]) -> str:
+    """A program that never built: its first error, the compiler's whole output, no play figures."""
+    if report.first_error:
+        lines += ["first error:", *(f"  {line}" for line in report.first_error.splitlines())]
+    if report.build_output.strip():
+        lines += ["", "the build's whole output:", report.build_output.rstrip()]
+    lines += ["", "no table was played: a program that does not build sits out every deal", ""]
     lines.append(f"verdict: {report.verdict.value.upper()}")
     lines.extend(f"  - {reason}" for reason in report.reasons)
     return untrusted.printable("\n".join(lines) + "\n")

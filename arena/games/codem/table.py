@@ -18,6 +18,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, SecretBytes
 
 from arena import untrusted
+from arena.build_errors import first_build_error
 from arena.cards import cards_text
 from arena.decks.derive import sha256_hex, table_decks
 from arena.engines.nlhe.actions import Action, Fold
@@ -42,7 +43,14 @@ from arena.languages import language_for
 from arena.sandbox.cores import one_core
 from arena.sandbox.limits import Limits
 from arena.sandbox.team_folder import copy_given
-from arena.seats import breach_kind, check_team_name, kept_stderr, open_player, run_fault_kind
+from arena.seats import (
+    breach_kind,
+    check_team_name,
+    kept_stderr,
+    open_player,
+    run_fault_kind,
+    run_reason,
+)
 from arena.transports.files import FileReply, FileTransport
 
 __all__ = ["PlayerSpec", "TableConfig", "TableResult", "TeamResult", "run_table"]
@@ -253,7 +261,7 @@ class _Table:
             self.record_in(run, seat, breach_kind(breach), breach.reason, result.stderr)
         kind = run_fault_kind(result)
         if kind is not None:
-            self.record_in(run, seat, kind, result.describe(), result.stderr)
+            self.record_in(run, seat, kind, run_reason(result), result.stderr)
             return None
         return reply
 
@@ -383,7 +391,7 @@ def run_table(
                 table.record(
                     seat,
                     FaultKind.BUILD_FAILED,
-                    "the program did not build; the team sits out",
+                    f"the program did not build (it sits out): {first_build_error(seat.build_output)}",
                     deal=0,
                     stage="build",
                     stderr=seat.build_output.encode(),

@@ -68,7 +68,7 @@
       const label = el("div", "seat-name");
       label.append(el("span", "seat-no", i + 1), " ", el("span", "name", names[i] || "seat " + (i + 1)));
       const stackLine = el("div", "stack-line");
-      stackLine.append(el("span", "stack"), el("span", "state"));
+      stackLine.append(el("span", "stack"), " ", el("span", "bb"), el("span", "state"));
       const button = el("span", "dealer-button", "D");
       button.title = "dealer button";
       const blind = el("span", "blind-badge");
@@ -81,7 +81,7 @@
     }
     const middle = el("div", "middle");
     const total = el("div", "pot-total", "Pot ");
-    total.append(el("span", "pot-amount"));
+    total.append(el("span", "pot-amount"), " ", el("span", "bb"));
     middle.append(el("div", "board"), total, el("ul", "pots"), el("div", "street"));
     fresh.append(middle);
     if (felt) felt.replaceWith(fresh);
@@ -93,7 +93,25 @@
     return names[seat - 1] || "seat " + seat;
   }
 
-  function drawStep(felt, names, step, hideCards) {
+  function inBigBlinds(amount, bigBlind) {
+    return bigBlind ? Math.round((10 * amount) / bigBlind) / 10 + " bb" : "";
+  }
+
+  function drawDecision(box, names, step, bigBlind) {
+    if (!box) return;
+    box.hidden = step.to_act === null || step.to_act === undefined;
+    if (box.hidden) { box.textContent = ""; return; }
+    let text = nameOf(names, step.to_act) + " to act: ";
+    if (step.to_call) {
+      text += step.to_call + " to call (" + inBigBlinds(step.to_call, bigBlind) + "), pot odds " +
+        (100 * step.pot_odds).toFixed(1) + "%";
+    } else {
+      text += "nothing to call";
+    }
+    box.textContent = text;
+  }
+
+  function drawStep(felt, names, step, hideCards, bigBlind) {
     const winners = new Set();
     step.pots.forEach((pot) => pot.awarded && pot.winners.forEach((w) => winners.add(w)));
     felt.dataset.pot = String(step.pot);
@@ -103,6 +121,8 @@
       seat.dataset.stack = String(s.stack);
       seat.querySelector(".name").textContent = nameOf(names, s.seat);
       seat.querySelector(".stack").textContent = String(s.stack);
+      const stackBb = seat.querySelector(".bb");
+      if (stackBb) stackBb.textContent = inBigBlinds(s.stack, bigBlind);
       seat.querySelector(".state").textContent = s.all_in ? "all-in" : s.folded ? "folded" : "";
       seat.querySelector(".hand-name").textContent = s.hand;
       seat.classList.toggle("out", !s.in_deal);
@@ -126,6 +146,8 @@
     const total = felt.querySelector(".pot-total");
     total.dataset.pot = String(step.pot);
     total.querySelector(".pot-amount").textContent = String(step.pot);
+    const potBb = total.querySelector(".bb");
+    if (potBb) potBb.textContent = inBigBlinds(step.pot, bigBlind);
     felt.querySelector(".pots").replaceChildren(
       ...step.pots.map((pot) => {
         let text = pot.name + " " + pot.amount;
@@ -150,12 +172,46 @@
     const count = document.getElementById("step-count");
     const playButton = document.getElementById("btn-play");
     const pace = document.getElementById("pace");
-    const hide = document.getElementById("hide-cards");
+    const hide = document.getElementById("hide-cards") || { checked: false, addEventListener: () => {} };
     const broadcastButton = document.getElementById("btn-broadcast");
     const faultBox = document.getElementById("fault-box");
+    const decision = document.getElementById("decision");
     const params = new URLSearchParams(window.location.search);
+    // A deal watched a secret way comes a step at a time from the server; live, the log grows as the
+    // deal is played. Either way nothing of the future is put in the page.
+    const stepsUrl = root.dataset.steps || "";
+    const growingLog = Boolean(stepsUrl || root.dataset.live);
     const self = { data: data, index: 0, timer: null, onEnd: null };
     let felt = document.getElementById("felt");
+
+    function logItem(step, i) {
+      const item = el("li");
+      const button = el("button", "", step.text);
+      button.type = "button";
+      button.dataset.step = String(i);
+      item.append(button);
+      return item;
+    }
+
+    function fetchSteps(index) {
+      // Steps from the first not yet known up to index (Infinity: to the end).
+      const known = self.data.steps.length;
+      if (index < known || !self.data.more) return Promise.resolve();
+      const upto = Number.isFinite(index) ? index : -1;
+      return window.fetch(stepsUrl + "&from=" + known + "&step=" + upto, { cache: "no-store" })
+        .then((response) => response.json())
+        .then((part) => {
+          if (self.data.steps.length !== known) return;
+          self.data.steps.push(...part.steps);
+          self.data.more = part.more;
+          self.data.other_faults = part.other_faults;
+        });
+    }
+
+    function go(index) {
+      if (!self.data) return Promise.resolve();
+      return fetchSteps(index).then(() => show(index));
+    }
 
     function show(index) {
       if (!self.data) return;
@@ -163,10 +219,15 @@
       self.index = Math.max(0, Math.min(index, steps.length - 1));
       const step = steps[self.index];
       felt = buildFelt(stage, self.data.names, step.seats.length);
-      drawStep(felt, self.data.names, step, hide.checked);
+      drawStep(felt, self.data.names, step, hide.checked, self.data.big_blind);
+      drawDecision(decision, self.data.names, step, self.data.big_blind);
       slider.max = String(steps.length - 1);
       slider.value = String(self.index);
-      count.textContent = "step " + (self.index + 1) + " of " + steps.length;
+      count.textContent = "step " + (self.index + 1) + (self.data.more ? "" : " of " + steps.length);
+      if (growingLog) {
+        const items = log.children;
+        for (let i = items.length; i <= self.index; i++) log.append(logItem(steps[i], i));
+      }
       log.querySelectorAll("button").forEach((button, i) => {
         if (i === self.index) {
           button.setAttribute("aria-current", "step");
@@ -181,6 +242,9 @@
         faultBox.querySelector(".fault-kind").textContent = step.fault.kind;
         faultBox.querySelector(".fault-reason").textContent = step.fault.reason;
         faultBox.querySelector(".fault-played").textContent = "default action played: " + step.fault.played;
+        const stderr = faultBox.querySelector(".fault-stderr");
+        stderr.hidden = !step.fault.stderr;
+        stderr.textContent = step.fault.stderr || "";
       }
     }
 
@@ -192,9 +256,10 @@
     }
 
     function tick() {
-      if (self.index < self.data.steps.length - 1) {
-        show(self.index + 1);
-        self.timer = window.setTimeout(tick, Number(pace.value));
+      if (self.index < self.data.steps.length - 1 || self.data.more) {
+        go(self.index + 1).then(() => {
+          if (self.timer !== null) self.timer = window.setTimeout(tick, Number(pace.value));
+        });
       } else {
         stop();
         if (self.onEnd) self.onEnd();
@@ -203,7 +268,7 @@
 
     function play() {
       if (self.timer !== null || !self.data) return;
-      if (self.index >= self.data.steps.length - 1 && !root.dataset.live) show(0);
+      if (self.index >= self.data.steps.length - 1 && !self.data.more && !root.dataset.live) show(0);
       playButton.textContent = "pause";
       playButton.setAttribute("aria-label", "pause");
       self.timer = window.setTimeout(tick, Number(pace.value));
@@ -216,22 +281,14 @@
 
     function load(deal, index) {
       self.data = deal;
-      log.replaceChildren(
-        ...deal.steps.map((step, i) => {
-          const item = el("li");
-          const button = el("button", "", step.text);
-          button.type = "button";
-          button.dataset.step = String(i);
-          item.append(button);
-          return item;
-        })
-      );
+      const shown = growingLog ? deal.steps.slice(0, index + 1) : deal.steps;
+      log.replaceChildren(...shown.map(logItem));
       show(index);
     }
 
     function setBroadcast(on) {
       document.body.classList.toggle("broadcast", on);
-      broadcastButton.setAttribute("aria-pressed", on ? "true" : "false");
+      if (broadcastButton) broadcastButton.setAttribute("aria-pressed", on ? "true" : "false");
       hide.checked = on || hide.checked;
       show(self.index);
       if (on) play();
@@ -239,12 +296,14 @@
 
     document.getElementById("btn-first").addEventListener("click", () => { stop(); show(0); });
     document.getElementById("btn-prev").addEventListener("click", () => { stop(); show(self.index - 1); });
-    document.getElementById("btn-next").addEventListener("click", () => { stop(); show(self.index + 1); });
-    document.getElementById("btn-last").addEventListener("click", () => { stop(); show(self.data.steps.length - 1); });
+    document.getElementById("btn-next").addEventListener("click", () => { stop(); go(self.index + 1); });
+    document.getElementById("btn-last").addEventListener("click", () => { stop(); go(Infinity); });
     playButton.addEventListener("click", toggle);
     slider.addEventListener("input", () => { stop(); show(Number(slider.value)); });
     hide.addEventListener("change", () => show(self.index));
-    broadcastButton.addEventListener("click", () => setBroadcast(!document.body.classList.contains("broadcast")));
+    if (broadcastButton) {
+      broadcastButton.addEventListener("click", () => setBroadcast(!document.body.classList.contains("broadcast")));
+    }
     log.addEventListener("click", (event) => {
       const button = event.target.closest("button[data-step]");
       if (button) { stop(); show(Number(button.dataset.step)); }
@@ -258,7 +317,8 @@
         if (typing) return;
         event.preventDefault();
         stop();
-        show(self.index + (event.key === "ArrowLeft" ? -1 : 1));
+        if (event.key === "ArrowLeft") show(self.index - 1);
+        else go(self.index + 1);
       } else if (event.key === " " || event.key === "Spacebar") {
         if (typing || tag === "BUTTON" || tag === "A" || tag === "INPUT") return;
         event.preventDefault();
@@ -266,7 +326,7 @@
       } else if (event.key === "Home" && !typing) {
         stop(); show(0);
       } else if (event.key === "End" && !typing) {
-        stop(); show(self.data.steps.length - 1);
+        stop(); go(Infinity);
       }
     });
 
@@ -282,21 +342,24 @@
     self.stop = stop;
     self.load = load;
     self.playing = () => self.timer !== null;
-    if (self.data) {
+    if (self.data && stepsUrl) {
+      show(self.data.steps.length - 1);
+    } else if (self.data) {
       const step = params.get("step");
       const fault = self.data.steps.findIndex((s) => s.fault);
       if (step && /^[0-9]+$/.test(step)) show(Number(step));
       else if (window.location.hash === "#fault" && fault >= 0) show(fault);
       else show(0);
     }
-    if (params.get("broadcast") === "1") setBroadcast(true);
+    const broadcast = root.dataset.view === "broadcast" || (root.dataset.live && params.get("broadcast") === "1");
+    if (broadcast) setBroadcast(true);
     const nextDeal = document.querySelector('a[rel="next"]');
     if (!root.dataset.live && nextDeal) {
       // Broadcast on a played table: at the end of a deal, go on to the next one in the same mode.
       self.onEnd = () => {
         if (!document.body.classList.contains("broadcast")) return;
         const query = new URLSearchParams(window.location.search);
-        query.set("broadcast", "1");
+        query.set("view", "broadcast");
         query.set("pace", pace.value);
         query.delete("step");
         window.setTimeout(() => { window.location.href = nextDeal.href.split("?")[0] + "?" + query; },
@@ -320,24 +383,10 @@
     const table = root.dataset.stream.split("/")[0];
     const queue = [];
     let played = Number(status.dataset.deals);
+    let playing = null;
 
-    function showNext() {
-      if (!followBox.checked || queue.length === 0 || replay.playing()) return;
-      if (queue.length > 3) queue.splice(0, queue.length - 1); // far behind: catch up to the newest deal
-      const deal = queue.shift();
-      dealLabel.textContent = "deal " + deal.deal;
-      replay.load(deal, 0);
-      replay.play();
-    }
-
-    replay.onEnd = () => window.setTimeout(showNext, 2 * Number(document.getElementById("pace").value));
-
-    const source = new EventSource(root.dataset.stream + "?after=" + played);
-    source.addEventListener("deal", (event) => {
-      const deal = JSON.parse(event.data);
-      played = Math.max(played, deal.deal);
-      status.dataset.deals = String(played);
-      status.textContent = dealsPlayed(played);
+    function listDeal(deal) {
+      // A deal goes in the list, with its winners, once it has been replayed (or passed over).
       const item = el("li");
       item.dataset.deal = String(deal.deal);
       const link = el("a", "", "Deal " + deal.deal);
@@ -345,14 +394,40 @@
       const winners = deal.summary.winners.join(", ");
       item.append(link, ": pot " + deal.summary.pot + (winners ? ", to " + winners : ""));
       list.prepend(item);
-      queue.push(deal);
-      if (!replay.data) {
-        replay.load(queue.shift(), 0);
-        dealLabel.textContent = "deal " + deal.deal;
-        replay.play();
-      } else {
-        showNext();
+    }
+
+    function start(deal) {
+      playing = deal;
+      dealLabel.textContent = "deal " + deal.deal;
+      replay.load(deal, 0);
+      replay.play();
+    }
+
+    function showNext() {
+      if (!followBox.checked) {
+        queue.splice(0).forEach(listDeal);
+        return;
       }
+      if (queue.length === 0 || replay.playing()) return;
+      if (queue.length > 3) queue.splice(0, queue.length - 1).forEach(listDeal); // far behind: catch up
+      start(queue.shift());
+    }
+
+    replay.onEnd = () => {
+      if (playing) listDeal(playing);
+      playing = null;
+      window.setTimeout(showNext, 2 * Number(document.getElementById("pace").value));
+    };
+
+    const source = new EventSource(root.dataset.stream + "?after=" + played);
+    source.addEventListener("deal", (event) => {
+      const deal = JSON.parse(event.data);
+      played = Math.max(played, deal.deal);
+      status.dataset.deals = String(played);
+      status.textContent = dealsPlayed(played);
+      queue.push(deal);
+      if (!replay.data && followBox.checked) start(queue.shift());
+      else showNext();
     });
     source.addEventListener("end", () => {
       status.textContent = dealsPlayed(played) + ": the table is over";
