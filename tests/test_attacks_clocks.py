@@ -1,13 +1,18 @@
-"""Issue 24: a decision's CPU is judged in full, at any core count, on both roads.
+"""Issue 24: a decision's CPU is judged in full, at any core count, and its idle wall time is bounded,
+on both roads.
 
 A pinned table's program ran 8 threads on the machine's other CPUs: the runner, counting only the CPUs
 it was pinned to, first looked at the clock after the whole budget, and a run that exited ok was accepted
-without comparing its CPU to the budget.
+without comparing its CPU to the budget. And a program that slept just under the wall-clock cap at every
+decision stretched a table 9.3 times without a fault: idleness (wall time neither running nor waiting for
+a CPU, memory or the disk) past the limit + 0.5 s is now a timeout, counted toward disqualification.
 """
 
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -51,3 +56,39 @@ def test_cpu_spent_on_other_cpus_is_judged_in_full(tmp_path: Path, pinned: None)
         assert reply.run.status is not RunStatus.OK, reply.run.describe()
         if reply.run.cpu_ms > limit_s * 1000:
             assert reply.run.status is RunStatus.CPU_LIMIT, reply.run.describe()
+
+
+@pytest.fixture
+def hog(pinned: None) -> Iterator[None]:
+    """A CPU-bound process outside every sandbox on the pinned CPU: programs there wait for their CPU."""
+    spinner = subprocess.Popen([sys.executable, "-c", "while True: pass"])
+    try:
+        yield
+    finally:
+        spinner.kill()
+        spinner.wait()
+
+
+@pytest.mark.usefixtures("road")
+def test_sleeping_near_the_wall_cap_at_every_decision_is_a_timeout(tmp_path: Path) -> None:
+    limits = Limits(wall_time_s=0.2, clock="cpu")
+    with open_sandbox(tmp_path / "team", limits, isolation="namespaces") as sandbox:
+        built = build(sandbox, ATTACKS / "SleepUnderCap.c")
+        transport = FileTransport(sandbox, built.run_argv, protected=built.products)
+        replies = [transport.exchange(INPUTS) for _ in range(2)]
+    for reply in replies:
+        assert reply.run.status is RunStatus.TIMEOUT, reply.run.describe()
+        assert reply.run.describe().startswith("was idle (sleeping or blocked) for 1.")
+        assert reply.run.describe().endswith("more than the 0.7 s a decision may be idle")
+
+
+@pytest.mark.usefixtures("road", "hog")
+def test_waiting_for_a_busy_cpu_is_not_idleness(tmp_path: Path) -> None:
+    limits = Limits(wall_time_s=0.2, clock="cpu")
+    with open_sandbox(tmp_path / "team", limits, isolation="namespaces") as sandbox:
+        built = build(sandbox, ATTACKS / "BusyHonest.c")
+        transport = FileTransport(sandbox, built.run_argv, protected=built.products)
+        replies = [transport.exchange(INPUTS) for _ in range(3)]
+    for reply in replies:
+        assert reply.run.ok, reply.run.describe()
+    assert max(reply.run.wall_ms - reply.run.cpu_ms for reply in replies) > 100  # it did wait for its CPU

@@ -7,11 +7,13 @@ hand's log line, the results (but for clocks), the fault with its reason, the pl
 
 from __future__ import annotations
 
+import errno
 import os
 import signal
 import subprocess
 import sys
 import textwrap
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -203,6 +205,24 @@ def test_ctrl_c_stops_a_match_while_the_loop_waits_for_the_player(tmp_path: Path
     assert out == "interrupted\n"
 
 
+def _loop(pipes: tuple[int, int, int], parse: Callable[[bytes], tuple[Reply, int]]) -> HandLoop:
+    """A loop of one match over ``pipes`` (the player's stdin, stdout, stderr), replies waited for 5 s."""
+    kernel = rollout_kernel()
+    assert kernel is not None
+    return HandLoop(
+        kernel,
+        pipes,
+        reply_wait_s=5.0,
+        output_cap=65536,
+        errors_keep=65536,
+        rate_budget=1000,
+        rate_rng=np.random.default_rng(0),
+        rules=(100, 10, 100, (0, 3, 4, 5)),
+        card_text=CARD_TEXT,
+        parse=parse,
+    )
+
+
 def test_what_the_parser_raises_stops_the_loop_and_is_raised_again() -> None:
     """A Ctrl-C that lands in the parser (called from C) must not be dropped by ctypes."""
     kernel = rollout_kernel()
@@ -215,18 +235,7 @@ def test_what_the_parser_raises_stops_the_loop_and_is_raised_again() -> None:
     def parse(line: bytes) -> tuple[Reply, int]:
         raise KeyboardInterrupt
 
-    loop = HandLoop(
-        kernel,
-        (to_player, from_player, errors),
-        reply_wait_s=5.0,
-        output_cap=65536,
-        errors_keep=65536,
-        rate_budget=1000,
-        rate_rng=np.random.default_rng(0),
-        rules=(100, 10, 100, (0, 3, 4, 5)),
-        card_text=CARD_TEXT,
-        parse=parse,
-    )
+    loop = _loop((to_player, from_player, errors), parse)
     try:
         with pytest.raises(KeyboardInterrupt):
             loop.play(1, bytes(range(9)), [7])
@@ -234,4 +243,19 @@ def test_what_the_parser_raises_stops_the_loop_and_is_raised_again() -> None:
         assert os.read(from_judge, 1000).startswith(b"STATE 1 1 100 100 10 0\nALICE ")
     finally:
         for fd in (to_player, from_judge, from_player, to_judge, errors, errors_w):
+            os.close(fd)
+
+
+def test_a_system_call_of_the_loop_that_fails_is_arenas_failure_not_a_timeout() -> None:
+    """The player's output on a descriptor the loop cannot read (write-only: poll says readable, read
+    fails with EBADF): FAULT_SYSTEM with the errno at once, never a timeout charged to the player."""
+    to_player, from_judge = os.pipe()[::-1]
+    errors, errors_w = os.pipe()
+    unreadable = os.open(os.devnull, os.O_WRONLY)
+    loop = _loop((to_player, unreadable, errors), lambda line: (Reply.MALFORMED, 0))
+    try:
+        assert loop.play(1, bytes(range(9)), [7]) == []
+        assert loop.match.fault == Fault.SYSTEM and loop.match.fault_value == errno.EBADF
+    finally:
+        for fd in (to_player, from_judge, errors, errors_w, unreadable):
             os.close(fd)

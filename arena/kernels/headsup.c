@@ -103,7 +103,8 @@ void arena_default_rng_doubles(uint64_t seed, int64_t count, double *out) {
 
 /* ---- the match ---- */
 
-enum { FAULT_NONE, FAULT_TIMEOUT, FAULT_NO_ANSWER, FAULT_PROTOCOL, FAULT_INVALID_RAISE, FAULT_RATE_BUDGET, FAULT_SIGNAL };
+/* FAULT_SYSTEM: a system call of the loop's own failed (errno in fault_value): arena's failure, not the player's */
+enum { FAULT_NONE, FAULT_TIMEOUT, FAULT_NO_ANSWER, FAULT_PROTOCOL, FAULT_INVALID_RAISE, FAULT_RATE_BUDGET, FAULT_SIGNAL, FAULT_SYSTEM };
 #define INTERRUPTED (-3) /* a signal came: back to Python, whose handler decides (Ctrl-C ends the match) */
 enum { REPLY_RATE, REPLY_CHECK, REPLY_FOLD, REPLY_RAISE, REPLY_MALFORMED = -1, REPLY_STOP = -2 };
 enum { MOVE_CHECK = 1, MOVE_FOLD, MOVE_RAISE };
@@ -141,9 +142,21 @@ typedef struct {
     int32_t moves[ROUNDS], amounts[ROUNDS], bob_moves[ROUNDS], bob_wins[ROUNDS], bob_ties[ROUNDS];
 } hand_t;
 
-static int64_t now_ns(void) {
+/* Record that a system call of the loop's own failed with ``error`` (the first such failure is kept). */
+static void system_failed(match_t *m, int error) {
+    if (m->fault != FAULT_SYSTEM) {
+        m->fault = FAULT_SYSTEM;
+        m->fault_value = error;
+    }
+}
+
+/* The monotonic clock in ns; INT64_MAX (every deadline past) with FAULT_SYSTEM recorded if it fails. */
+static int64_t now_ns(match_t *m) {
     struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
+    if (clock_gettime(CLOCK_MONOTONIC, &ts) < 0) {
+        system_failed(m, errno);
+        return INT64_MAX;
+    }
     return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
 }
 
@@ -154,6 +167,7 @@ __attribute__((format(printf, 2, 3))) static void say(match_t *m, const char *fo
     int written = vsnprintf(m->output + m->output_len, (size_t)(room > 0 ? room : 0), format, args);
     va_end(args);
     if (written >= 0 && written < room) m->output_len += written;
+    else system_failed(m, written < 0 ? errno : ENOBUFS); /* a line never sent would be the player's timeout */
 }
 
 /* Poll ``watch`` for at most ``left`` ns, with the wake-up descriptor in its first entry: poll's result,
@@ -163,6 +177,7 @@ static int wait_for(match_t *m, struct pollfd *watch, int count, int64_t left) {
     watch[0] = (struct pollfd){m->wake_fd, POLLIN, 0};
     int ready = poll(watch, (nfds_t)count, (int)((left + 999999) / 1000000));
     if ((ready < 0 && errno == EINTR) || (ready > 0 && watch[0].revents)) return INTERRUPTED;
+    if (ready < 0) system_failed(m, errno);
     return ready;
 }
 
@@ -172,16 +187,20 @@ static int flush(match_t *m, int64_t deadline) {
     int64_t sent = 0;
     while (sent < m->output_len && !m->stdin_closed) {
         struct pollfd watch[2] = {{-1, 0, 0}, {m->to_player, POLLOUT, 0}};
-        int64_t left = deadline - now_ns();
+        int64_t left = deadline - now_ns(m);
         if (left <= 0) return -1;
         int ready = wait_for(m, watch, 2, left);
         if (ready == INTERRUPTED) return INTERRUPTED;
-        if (ready < 0) m->stdin_closed = 1;
-        if (ready <= 0) continue;
+        if (ready < 0) return -1;
+        if (ready == 0) continue;
         int64_t part = m->output_len - sent; /* at most PIPE_BUF: poll's room is a free pipe slot, no more */
         ssize_t n = write(m->to_player, m->output + sent, (size_t)(part < PIPE_BUF ? part : PIPE_BUF));
         if (n > 0) sent += n;
-        else if (n < 0 && errno != EINTR && errno != EAGAIN) m->stdin_closed = 1; /* EPIPE: it stopped reading */
+        else if (n < 0 && errno == EPIPE) m->stdin_closed = 1; /* it stopped reading */
+        else if (n < 0 && errno != EINTR && errno != EAGAIN) {
+            system_failed(m, errno);
+            return -1;
+        }
     }
     m->output_len = 0;
     return 0;
@@ -192,11 +211,13 @@ static void take_errors(match_t *m) {
         char scratch[4096];
         ssize_t n = read(m->player_errors, scratch, sizeof scratch);
         if (n == 0) m->player_errors = -1;
+        else if (n < 0 && errno != EINTR && errno != EAGAIN) system_failed(m, errno);
         return;
     }
     ssize_t n = read(m->player_errors, m->errors + m->errors_len, READ_CHUNK);
     if (n == 0) m->player_errors = -1; /* closed: stop watching it */
     else if (n > 0 && m->errors_len < m->errors_keep) m->errors_len += n;
+    else if (n < 0 && errno != EINTR && errno != EAGAIN) system_failed(m, errno);
 }
 
 /* The length of the next line from the player, which starts the input buffer (the caller takes it out
@@ -207,13 +228,14 @@ static int64_t next_line(match_t *m, int64_t deadline) {
         uint8_t *newline = memchr(m->input, '\n', (size_t)m->input_len);
         if (newline) return newline - m->input;
         if (m->eof || m->input_len > m->output_cap) return -1;
-        int64_t left = deadline - now_ns();
-        if (left <= 0) return -1;
+        int64_t left = deadline - now_ns(m);
+        if (left <= 0 || m->fault == FAULT_SYSTEM) return -1;
         /* a closed stderr is -1, which poll passes over */
         struct pollfd watch[3] = {{-1, 0, 0}, {m->from_player, POLLIN, 0}, {m->player_errors, POLLIN, 0}};
         int ready = wait_for(m, watch, 3, left);
         if (ready == INTERRUPTED) return INTERRUPTED;
-        if (ready <= 0) continue;
+        if (ready < 0) return -1;
+        if (ready == 0) continue;
         if (watch[1].revents) {
             if (m->input_cap - m->input_len < READ_CHUNK) { /* cannot happen: input_cap > output_cap + chunk */
                 m->eof = 1;
@@ -222,6 +244,10 @@ static int64_t next_line(match_t *m, int64_t deadline) {
             ssize_t n = read(m->from_player, m->input + m->input_len, READ_CHUNK);
             if (n == 0) m->eof = 1;
             else if (n > 0) m->input_len += n;
+            else if (errno != EINTR && errno != EAGAIN) {
+                system_failed(m, errno);
+                return -1;
+            }
         }
         if (m->player_errors >= 0 && watch[2].revents) take_errors(m);
     }
@@ -272,10 +298,19 @@ int32_t arena_headsup_read_reply(parse_fn parse, const uint8_t *line, int64_t le
 
 /* Flush, then wait for one reply and read it: a REPLY_* kind, or -1 with m->fault set. */
 static int reply(match_t *m, int round, int64_t *value) {
-    int64_t start = now_ns(), deadline = start + m->reply_wait_ns;
+    int64_t start = now_ns(m);
+    if (m->fault == FAULT_SYSTEM) { /* a line could not be queued, or no clock */
+        m->fault_round = round;
+        return -1;
+    }
+    int64_t deadline = start + m->reply_wait_ns;
     int flushed = flush(m, deadline);
     int64_t length = flushed == 0 ? next_line(m, deadline) : flushed;
-    int64_t waited = now_ns() - start;
+    int64_t waited = now_ns(m) - start;
+    if (m->fault == FAULT_SYSTEM) {
+        m->fault_round = round;
+        return -1;
+    }
     m->think_s += (double)waited / 1e9;
     if (length == INTERRUPTED) {
         m->fault = FAULT_SIGNAL;

@@ -35,6 +35,7 @@ class Fault(IntEnum):
     INVALID_RAISE = 4
     RATE_BUDGET = 5
     SIGNAL = 6  # a signal interrupted the loop mid-hand (its Python handler runs when the loop returns)
+    SYSTEM = 7  # a system call of the loop's own failed (errno in fault_value): arena's failure
 
 
 class Reply(IntEnum):

@@ -101,6 +101,7 @@ class SandboxCgroup:
         self.memory_run: Path | None = None
         self.memory_v2 = False
         self._cpu_stat: int | None = None
+        self._pressure: list[int] | None = None  # the decision cgroup's cpu, memory and io pressure files
         try:
             if where.unified is not None:
                 self.unified = where.unified / self.name
@@ -202,6 +203,24 @@ class SandboxCgroup:
             self._cpu_stat = os.open(self.unified / RUN_LEAF / "cpu.stat", os.O_RDONLY | os.O_CLOEXEC)
         return cgroup_cpu_us(self._cpu_stat)
 
+    def run_stall_us(self) -> int | None:
+        """Wall time (µs, so far) during which some program of the decision cgroup waited for a CPU, for
+        memory or for the disk (pressure stall information, ``some``); None where the kernel keeps none."""
+        if self.unified is None:
+            return None
+        if self._pressure is None:
+            self._pressure = []
+            for name in ("cpu.pressure", "memory.pressure", "io.pressure"):
+                with contextlib.suppress(OSError):
+                    self._pressure.append(os.open(self.unified / RUN_LEAF / name, os.O_RDONLY | os.O_CLOEXEC))
+        if not self._pressure:
+            return None
+        total = 0
+        for fd in self._pressure:
+            line = os.pread(fd, 256, 0).split(b"\n", 1)[0]  # "some avg10=0.00 avg60=0.00 avg300=0.00 total=N"
+            total += int(line.rpartition(b"total=")[2] or 0)
+        return total
+
     def oom_kills(self) -> int:
         """How many times the kernel's OOM killer acted among the programs (or failed charges if unknown)."""
         if self.memory_run is None:
@@ -237,6 +256,9 @@ class SandboxCgroup:
         if self._cpu_stat is not None:
             os.close(self._cpu_stat)
             self._cpu_stat = None
+        for fd in self._pressure or ():
+            os.close(fd)
+        self._pressure = None
         remove_tree(self.unified, self.v1.values())
 
 

@@ -8,6 +8,7 @@ import pydantic
 
 WALL_CAP_FACTOR = 5.0
 WALL_CAP_SLACK_S = 1.0
+IDLE_SLACK_S = 0.5  # on the CPU clock a decision may be idle for its limit and this much (docs/sandbox.md)
 
 
 class Limits(pydantic.BaseModel, frozen=True):
@@ -33,6 +34,11 @@ class Limits(pydantic.BaseModel, frozen=True):
     def wall_cap_s(self, limit_s: float) -> float:
         """The wall-clock cap of a run limited to ``limit_s`` (the limit itself on the wall clock)."""
         return limit_s if self.clock == "wall" else WALL_CAP_FACTOR * limit_s + WALL_CAP_SLACK_S
+
+    def idle_allowance_s(self, limit_s: float) -> float:
+        """How long a decision on the CPU clock may be idle: neither running nor waiting for a CPU, memory
+        or the disk (sleeping, blocked on a read). More is a timeout, counted like any fault."""
+        return limit_s + IDLE_SLACK_S
 
     def cpu_seconds(self, wall_time_s: float) -> int:
         """The RLIMIT_CPU value (whole seconds) for a run with the given wall limit."""

@@ -6,6 +6,8 @@ import signal as signal_module
 from dataclasses import dataclass
 from enum import StrEnum, unique
 
+IDLE = "idle:"  # a TIMEOUT's limit_detail for a decision idle too long (Sandbox._idle_past)
+
 
 @unique
 class RunStatus(StrEnum):
@@ -57,6 +59,8 @@ class RunResult:
                 text = f"exited with status {self.exit_code}"
             case RunStatus.SIGNALED:
                 text = f"was killed by signal {_signal_name(self.signal)}"
+            case RunStatus.TIMEOUT if self.limit_detail.startswith(IDLE):
+                text = f"was idle (sleeping or blocked) for {self.limit_detail.removeprefix(IDLE)}"
             case RunStatus.TIMEOUT:
                 text = f"ran past the {self.wall_limit_s:.3g} s wall limit"
             case RunStatus.CPU_LIMIT:

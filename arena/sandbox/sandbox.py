@@ -60,6 +60,7 @@ class Sandbox:
         # What the copies in and out left behind (links, FIFOs, past the caps), for the table to record.
         self.dropped: list[tree.Stray] = []
         self._oom_seen = (0, 0)  # OOM kills and memory-limit hits seen so far
+        self._stall_seen = 0  # the decision cgroup's pressure stalls (µs) when the last decision ended
         self.process: subprocess.Popen[bytes] | None = None
         self.runner: Runner | None = None
         self.runner_failures = 0
@@ -456,6 +457,9 @@ class Sandbox:
         detail = header.get("detail", "")
         limits = self.limits
         out_of_memory = status_text != "ok" and self._memory_met()
+        idle = (
+            self._idle_past(header, budget_ms) if budget_ms is not None else ""
+        )  # read after every decision
         if status_text == "not_started":
             status = RunStatus.NOT_STARTED
         elif out_of_memory and status_text != "output":  # stopped on a clock while it thrashed at its limit
@@ -471,6 +475,8 @@ class Sandbox:
             # judged in full: a decision that ended on its own past its CPU budget (threads on other CPUs
             # between two looks at the clock) is over its limit all the same
             status, detail = RunStatus.CPU_LIMIT, f"{budget_ms / 1000:g} s"
+        elif idle and status_text in ("ok", "exited"):
+            status, detail = RunStatus.TIMEOUT, idle  # ended on its own, but slept or blocked too long
         elif status_text == "ok":
             status = RunStatus.OK
         elif sig == signal.SIGXFSZ:
@@ -494,6 +500,24 @@ class Sandbox:
             limit_detail=detail,
             help_files=help_files,
         )
+
+    def _idle_past(self, header: dict[str, Any], budget_ms: float) -> str:
+        """Why a decision on the CPU clock was idle too long ("" when it was not), after it ended.
+
+        Idle is wall time neither running (its CPU time) nor waiting for a CPU, memory or the disk (the
+        decision cgroup's pressure stalls since the last decision ended: between decisions nothing of the
+        team's runs there). A program beside a CPU hog waits, which is not idleness; one that sleeps is.
+        """
+        stall_us = self.cgroup.run_stall_us() if self.cgroup is not None else None
+        if stall_us is None:
+            return ""
+        waited_ms = (stall_us - self._stall_seen) / 1000
+        self._stall_seen = stall_us
+        idle_ms = header.get("wall_ms", 0.0) - header.get("cpu_ms", 0.0) - waited_ms
+        allowance_s = self.limits.idle_allowance_s(budget_ms / 1000)
+        if idle_ms <= allowance_s * 1000:
+            return ""
+        return f"idle:{idle_ms / 1000:.2f} s, more than the {allowance_s:.3g} s a decision may be idle"
 
     def _memory_met(self) -> bool:
         """True when, since the last look, the OOM killer acted or the programs' memory met its limit.

@@ -12,6 +12,7 @@ judge, as on its Python path.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import TYPE_CHECKING
@@ -137,6 +138,9 @@ def play_compiled(
             block.result()  # in order: each hand heard, or a disagreement raised
         if loop.match.fault == Fault.SIGNAL:  # its handler let the match go on: the hand cannot resume
             raise ArenaError("a signal interrupted the heads-up judge in the middle of a hand")
+        if loop.match.fault == Fault.SYSTEM:  # arena's failure, as an OSError of the Python loop's reads
+            code = loop.match.fault_value
+            raise OSError(code, f"the heads-up loop's system call failed: {os.strerror(code)}")
         if loop.match.fault != Fault.NONE:
             raise _fault(judge, loop, numbers[0] + len(hands), parser)
     finally:
