@@ -51,6 +51,7 @@ from arena.contest.store import (
 )
 from arena.contest.teams import ORGANISER, entry_problem
 from arena.decks.commitment import reveal
+from arena.decks.keys import SECRET_DIR
 from arena.errors import ArenaError
 from arena.exports.run import ExportFormat, export_run
 from arena.names import name_problem
@@ -777,13 +778,19 @@ def _write_synced(path: Path, data: bytes) -> None:
 
 
 def _zip_folder(source: Path, target: Path, *, arcroot: str, skip: frozenset[Path] = frozenset()) -> None:
-    """Zip the regular files under ``source`` into ``target``, atomically; links and hidden names are left."""
+    """Zip the regular files under ``source`` into ``target``, atomically.
+
+    Left out: links, hidden names, the paths in ``skip`` and every folder of secret deck keys (a check's
+    or a stage's, revealed only by ``reveal``).
+    """
     target.parent.mkdir(parents=True, exist_ok=True)
     partial = target.with_name(f".{target.name}.partial")
     with zipfile.ZipFile(partial, "w", zipfile.ZIP_DEFLATED) as archive:
         for top, folders, files in os.walk(source, followlinks=False):
             here = Path(top)
-            folders[:] = sorted(f for f in folders if not f.startswith(".") and here / f not in skip)
+            folders[:] = sorted(
+                f for f in folders if not f.startswith(".") and f != SECRET_DIR and here / f not in skip
+            )
             for name in sorted(files):
                 path = here / name
                 if name.startswith(".") or path in skip or path.is_symlink() or not path.is_file():

@@ -24,12 +24,22 @@ from starlette.routing import Route
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from arena.contest.checks import CheckQueue
-from arena.contest.contest import ANONYMOUS, Contest, ContestError, Forbidden, NotSignedIn, Role, Viewer
+from arena.contest.contest import (
+    ANONYMOUS,
+    Contest,
+    ContestError,
+    Forbidden,
+    NotSignedIn,
+    Refused,
+    Role,
+    Viewer,
+)
 from arena.contest.folder import ContestFolder
 from arena.contest.mail import Mailer, mail_verdict
 from arena.contest.runs import StageRunner
 from arena.contest.web import api, pages
 from arena.contest.web.access import Access, Endpoint, Row, Surface
+from arena.errors import ArenaError
 from arena.viewer.app import POLICY
 
 CONTENT_SECURITY_POLICY = POLICY.replace("form-action 'none'", "form-action 'self'")
@@ -108,6 +118,8 @@ def guarded(row: Row) -> Endpoint:
             return await row.endpoint(request)
         except ContestError as error:
             return refusal(request, row.surface, error)
+        except ArenaError as error:  # the library refused (a bad file, a stage not ready): one line, 400
+            return refusal(request, row.surface, Refused(str(error)))
 
     endpoint.__name__ = row.name or row.endpoint.__name__
     return endpoint
