@@ -8,24 +8,34 @@ Six scripted teams of known style (the engine with policies that read their own 
 1,500-chip stacks. Per team it prints the mean per deal in chips and adjusted with their 95% intervals
 (normal approximation over deals), the ratio of the widths, whether the adjusted mean lies within chips'
 interval, and the mean of the corrections (chips less adjusted) with its interval, which must hold 0.
-Last, the time to compute a deal's adjustment against the time the engine took to play it with the
-scripted policies (the same run), and the deals of chips it takes to match the adjusted interval.
+Then the time to compute a deal's adjustment against the time the engine took to play it with the
+scripted policies (the same run).
+
+Last (``--program-tables``, ``--program-deals``; 0 to skip) the sample programs of ``bots/codem/`` but the
+Java one (C, C++, Perl, Ruby, two Python) at real tables (sandboxes, a process per decision, stacks carried
+from deal to deal), seats rotated: the same per-team figures, and the adjustment's cost against the
+table's own wall time per deal.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import random
 import statistics
+import tempfile
 import time
 from collections.abc import Callable, Sequence
+from pathlib import Path
 
 from arena.cards import derive_seed, rank_of, shuffled_deck
 from arena.engines.nlhe import CheckCall, Deal, Fold, RaiseTo, TableRules
+from arena.engines.nlhe.events import event_from_dict
 from arena.engines.nlhe.luck import deal_luck
 from arena.evaluator import evaluate
 from arena.evaluator.ranking import HandCategory, category
+from arena.games.codem.table import PlayerSpec, TableConfig, run_table
 from arena.intervals import mean_interval
 
 Policy = Callable[[Deal, int, random.Random], None]
@@ -141,6 +151,40 @@ def play_tables(
     return chips, adjusted, engine_s, luck_s
 
 
+BOTS = Path(__file__).resolve().parent.parent / "bots" / "codem"
+PROGRAMS = ("Bluffer.pl", "Caller.py", "Learner.py", "Raiser.cpp", "Tight.c", "Tracker.rb")
+
+
+def play_programs(
+    tables: int, deals: int
+) -> tuple[dict[str, list[float]], dict[str, list[float]], list[float], list[float]]:
+    """Chips and adjusted per team per deal at real tables; wall seconds per deal of each table (the
+    build included in the first) and of each deal's adjustment."""
+    chips: dict[str, list[float]] = {Path(p).stem: [] for p in PROGRAMS}
+    adjusted: dict[str, list[float]] = {Path(p).stem: [] for p in PROGRAMS}
+    table_s: list[float] = []
+    luck_s: list[float] = []
+    with tempfile.TemporaryDirectory(prefix="bench_luck.") as scratch:
+        for table in range(tables):
+            seated = PROGRAMS[table % 6 :] + PROGRAMS[: table % 6]
+            players = [PlayerSpec(Path(p).stem, BOTS / p) for p in seated]
+            seed = derive_seed("bench_luck", "programs", table)
+            config = TableConfig(deals=deals, seed=seed, build_cache=Path(scratch) / "builds")
+            started = time.perf_counter()
+            run_table(players, Path(scratch) / f"table{table}", config)
+            table_s.append((time.perf_counter() - started) / deals)
+            with (Path(scratch) / f"table{table}" / "events.jsonl").open() as lines:
+                for line in lines:
+                    events = [event_from_dict(e) for e in json.loads(line)["events"]]
+                    started = time.perf_counter()
+                    luck = deal_luck(events)
+                    luck_s.append(time.perf_counter() - started)
+                    for seat, program in enumerate(seated):
+                        chips[Path(program).stem].append(luck.chips[seat])
+                        adjusted[Path(program).stem].append(luck.adjusted[seat])
+    return chips, adjusted, table_s, luck_s
+
+
 def report(chips: dict[str, list[float]], adjusted: dict[str, list[float]]) -> list[float]:
     """Print the per-team table; return the width ratios."""
     print(
@@ -148,7 +192,7 @@ def report(chips: dict[str, list[float]], adjusted: dict[str, list[float]]) -> l
         f"{'mean correction':>20}"
     )
     ratios = []
-    for team in TEAMS:
+    for team in chips:
         c, a = mean_interval(chips[team]), mean_interval(adjusted[team])
         luck = mean_interval([x - y for x, y in zip(chips[team], adjusted[team], strict=True)])
         ratio = (c.high - c.low) / (a.high - a.low)
@@ -167,6 +211,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--tables", type=int, default=100)
     parser.add_argument("--deals", type=int, default=100)
     parser.add_argument("--seed", type=int, default=0, help="another seed: other cards, other choices")
+    parser.add_argument("--program-tables", type=int, default=6)
+    parser.add_argument("--program-deals", type=int, default=200)
     args = parser.parse_args(argv)
     deal_luck(
         Deal(rules=TableRules(seats=2), deal_number=1, dealer=1, stacks=[9, 9], deck=list(range(52))).events
@@ -184,6 +230,21 @@ def main(argv: Sequence[str] | None = None) -> None:
         f"per deal (median): engine with scripted policies {engine:.2f} ms, adjustment {luck:.2f} ms "
         f"({luck / engine:.1f}x the engine); mean adjustment {math.fsum(luck_s) / len(luck_s) * 1e3:.2f} ms"
     )
+
+    if args.program_tables and args.program_deals:
+        chips, adjusted, table_s, luck_s = play_programs(args.program_tables, args.program_deals)
+        print(
+            f"\nsample programs: {args.program_tables} tables of {args.program_deals} deals, "
+            f"{args.program_tables * args.program_deals} deals per team"
+        )
+        ratios = report(chips, adjusted)
+        median, least = statistics.median(ratios), min(ratios)
+        print(f"interval width, chips / adjusted: median {median:.2f}x, least {least:.2f}x")
+        table, luck = statistics.median(table_s) * 1e3, statistics.mean(luck_s) * 1e3
+        share = luck / table
+        print(
+            f"per deal: the table {table:.1f} ms (median of tables), adjustment {luck:.2f} ms ({share:.1%})"
+        )
 
 
 if __name__ == "__main__":

@@ -19,10 +19,13 @@ from arena.engines.nlhe.events import event_from_dict, event_to_dict
 from arena.engines.nlhe.luck import deal_luck
 from arena.games.codem.results import TableResult
 from arena.intervals import Cluster, ahead_probabilities, bootstrap_means, rank_probabilities
-from arena.tournament.host import TournamentSettings, results_document
+from arena.tournament.host import TournamentSettings, results_document, tournament_stats
+from arena.tournament.reports import write_team_reports
 from arena.tournament.schedule import TableJob
 from arena.tournament.standings import RankBy, compute_standings, separated_standings, standings_csv
 from arena.tournament.store import Store, TeamRow
+
+SAMPLES = Path(__file__).parents[1] / "sample_tables"
 
 
 def _all_in_deal(number: int, rng: random.Random) -> list[dict]:
@@ -174,3 +177,35 @@ def test_the_bootstrap_finds_a_sure_order_and_an_open_one() -> None:
     assert 0.05 < ahead[1, 2] < 0.95 and ahead[1, 2] + ahead[2, 1] == pytest.approx(1.0)
     held = rank_probabilities(means, [0, 1, 2])
     assert held[0] == 1.0 and 0.05 < held[1] < 0.95
+
+
+def test_a_team_s_report_gives_its_adjusted_value_and_rank_odds(unlucky: Path) -> None:
+    store = Store(unlucky)
+    settings = TournamentSettings(deals=12, seed=1)
+    write_team_reports(store, unlucky, settings, tournament_stats(store))
+    a = {s.team: s for s in compute_standings(store)}["A"]
+    store.close()
+    report = (unlucky / "reports" / "A.md").read_text()
+    assert f"with the cards' luck taken out {a.adjusted_per_deal:+.2f} a deal" in report
+    assert f"this rank in {a.rank_probability:.0%} of resamplings" in report
+
+
+@pytest.mark.slow
+def test_arena_tournament_ranks_by_the_adjusted_value_on_request(tmp_path: Path, capsys) -> None:
+    from arena.cli import main
+
+    submissions = tmp_path / "submissions"
+    submissions.mkdir()
+    for name in ("Pr0001.py", "Pr0007.py", "Pr0011.py"):
+        (submissions / name).write_bytes((SAMPLES / name).read_bytes())
+    run = tmp_path / "run"
+    args = ["tournament", str(submissions), "--out", str(run), "--deals", "15", "--seed", "3"]
+    assert main([*args, "--rank-by", "adjusted", "--format", "json"]) == 0
+    shown = json.loads(capsys.readouterr().out)
+    values = [s["adjusted_per_deal"] for s in shown]
+    assert values == sorted(values, reverse=True) and len(shown) == 3
+    document = json.loads((run / "results.json").read_text())
+    assert document["rank_by"] == "adjusted" and [s["team"] for s in document["standings"]] == [
+        s["team"] for s in shown
+    ]
+    assert set(document["ahead"]) == {s["team"] for s in shown}

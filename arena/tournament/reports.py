@@ -126,7 +126,11 @@ def _report(
         lines += [
             f"Standing: **{standing.rank} of {teams}**, profit {standing.profit:+d} over {standing.deals} "
             f"deals ({standing.profit_per_deal:+.2f} a deal, 95% interval "
-            f"[{standing.ci95_low:+.2f}, {standing.ci95_high:+.2f}]).",
+            f"[{standing.ci95_low:+.2f}, {standing.ci95_high:+.2f}]); with the cards' luck taken out "
+            f"{standing.adjusted_per_deal:+.2f} a deal, 95% interval "
+            f"[{standing.adjusted_ci95_low:+.2f}, {standing.adjusted_ci95_high:+.2f}] (docs/tournament.md, "
+            '"Luck taken out"); this rank in '
+            f"{standing.rank_probability:.0%} of resamplings.",
             "",
         ]
     lines += ["## Tables", "", "| table | seat | deals | profit | final stack | faults | status |"]
