@@ -97,10 +97,13 @@ def _reveal(args: argparse.Namespace) -> int:
 
 def _verify(args: argparse.Namespace) -> int:
     from arena.decks.verify import verify_run
+    from arena.games.headsup.verify import verify_hands
+    from arena.games.twocard.verify import verify_cases
     from arena.tournament.store import stored_deals
 
+    games = {"headsup": verify_hands, "twocard": verify_cases}
     with stored_deals(args.run_dir) as records:
-        verdicts = verify_run(args.run_dir, other_records=records)
+        verdicts = verify_run(args.run_dir, other_records=records, games=games)
     for verdict in verdicts:
         print(verdict.line())
     failed = [v for v in verdicts if not v.ok]
