@@ -12,10 +12,12 @@ from pathlib import Path
 
 import pytest
 
-from arena.cards import parse_cards
+from arena.cards import derive_seed, parse_cards
 from arena.cli import main
 from arena.decks.commitment import COMMITMENT, SEED_WARNING
+from arena.decks.derive import StreamSeeds, table_secret
 from arena.games.headsup.match import HeadsUpSettings, MatchReport, play_headsup
+from arena.games.headsup.streams import bob_seed, rate_stream
 
 from support.headsup import both_ways
 from support.sandbox import needs_namespaces
@@ -50,6 +52,24 @@ def key_file(tmp_path: Path, byte: int = 7) -> Path:
     path = tmp_path / f"deck{byte}.key"
     path.write_text((bytes([byte]) * 32).hex())
     return path
+
+
+def test_the_stream_seeds_are_hmac_sha256_of_the_table_secret_and_the_label() -> None:
+    secret = table_secret(bytes(range(32)), "headsup")
+    # The values 'openssl dgst -sha256 -mac HMAC' gives: T for "arena/table/headsup", then "headsup/bob/1".
+    assert secret.hex() == "328cd98d75f72121abfecc1de6e695a325559832f9e97e9270b5f900dbe74f7f"
+    seeds = StreamSeeds(secret=secret)
+    assert bob_seed(seeds, 1) == 0x04D3A466A975780F
+    assert seeds.seed_of("headsup", "bob", 1) == int(
+        "04d3a466a975780f8ea7b60bb08322a03ee5b12722efd51b9d0c47d0463150e6", 16
+    )
+    # A known seed gives the streams of before keys.
+    assert bob_seed(StreamSeeds(11), 3) == derive_seed(11, "headsup", "bob", 3)
+    assert rate_stream(StreamSeeds(4)).random() == rate_stream(StreamSeeds(4)).random()
+    assert (
+        rate_stream(seeds).random()
+        != rate_stream(StreamSeeds(secret=table_secret(bytes(32), "headsup"))).random()
+    )
 
 
 @needs_namespaces
@@ -173,3 +193,33 @@ def test_a_seeded_match_warns_and_cannot_be_revealed(
     assert "no secret key to reveal" in capsys.readouterr().err
     assert main(["verify", str(out)]) == 0
     assert capsys.readouterr().out.startswith("ok   headsup headsup: 5 deal(s)")
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--seed", "1", "--deck-key", "KEY"], "--seed and --deck-key exclude each other"),
+        (["--reveal-at-end"], "--reveal-at-end publishes the key of a run folder: give one with --out DIR"),
+        (["--seed", "1", "--reveal-at-end", "--out", "OUT"], "--reveal-at-end publishes a secret key"),
+        (["--deck-key", "SHORT", "--out", "OUT"], "the deck key has 3 bytes"),
+    ],
+)
+def test_deck_options_that_cannot_be_are_one_error_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], argv: list[str], message: str
+) -> None:
+    (tmp_path / "key").write_text("07" * 32)
+    (tmp_path / "short").write_text("abcdef")
+    names = {"KEY": str(tmp_path / "key"), "SHORT": str(tmp_path / "short"), "OUT": str(tmp_path / "out")}
+    program = Path(__file__).parent.parent / "bots" / "headsup" / "always_check.py"
+    assert main(["headsup", str(program), "--hands", "3", *(names.get(a, a) for a in argv)]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith("arena headsup: error:") and message in err[0], err
+    assert not (tmp_path / "out" / "hands.jsonl").exists()
+
+
+@needs_namespaces
+def test_a_match_revealed_at_its_end_verifies(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "out"
+    assert main(["headsup", str(PREDICT), "--hands", "12", "--out", str(out), "--reveal-at-end"]) == 0
+    assert "deck key (headsup) revealed in reveal.json" in capsys.readouterr().out
+    assert main(["verify", str(out)]) == 0

@@ -8,12 +8,16 @@ one (the seed is for demos); by default, with a fresh secret key, it guesses at 
 from __future__ import annotations
 
 import json
+import random
 from pathlib import Path
 
 import pytest
 
+from arena.cards import derive_seed
 from arena.cli import main
 from arena.decks.commitment import COMMITMENT, SEED_WARNING
+from arena.decks.derive import StreamSeeds, table_secret
+from arena.games.twocard.judge import hand_rng
 from arena.games.twocard.match import TwoCardSettings, play_match
 
 from support.sandbox import needs_namespaces
@@ -49,6 +53,14 @@ def play(out: Path, **options) -> None:
         PREDICT, [(STRATEGY, read_strategy(STRATEGY))], TwoCardSettings(hands=HANDS, **options), out_dir=out
     )
     assert result.cases[0].fault is None, result.cases[0].fault
+
+
+def test_a_hand_draws_from_hmac_sha256_of_its_test_cases_secret() -> None:
+    secret = table_secret(bytes(range(32)), "case_1")
+    # 'openssl dgst -sha256 -mac HMAC' of "twocard/1/1" under the secret of "arena/table/case_1".
+    seed = int("d09b84d52c1e22092b874bddffc59f5789f70445850c707b235d476d71e5514c", 16)
+    assert hand_rng(StreamSeeds(secret=secret), 1, 1).random() == random.Random(seed).random()
+    assert hand_rng(StreamSeeds(5), 2, 9).random() == random.Random(derive_seed(5, "twocard", 2, 9)).random()
 
 
 @needs_namespaces
@@ -141,4 +153,13 @@ def test_a_seeded_match_warns(tmp_path: Path, capsys: pytest.CaptureFixture[str]
                  "--seed", "3", "--out", str(out)]) == 0  # fmt: skip
     assert f"warning: --seed 3: {SEED_WARNING}" in capsys.readouterr().err
     assert main(["reveal", str(out)]) == 2
+    assert main(["verify", str(out)]) == 0
+
+
+@needs_namespaces
+def test_a_run_revealed_at_its_end_verifies(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "out"
+    assert main(["twocard", "play", str(PREDICT), "--strategy", str(STRATEGY), "--hands", "20",
+                 "--out", str(out), "--reveal-at-end"]) == 0  # fmt: skip
+    assert "deck key (twocard) revealed in reveal.json" in capsys.readouterr().err
     assert main(["verify", str(out)]) == 0
