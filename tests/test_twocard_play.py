@@ -26,7 +26,8 @@ def strategy() -> tuple[Path, Strategy]:
 
 
 def play(program: Path, strategies, tmp_path: Path, **options):
-    config = MatchConfig(**{"hands": 200, **options})
+    """A match on the cards of seed 0 unless ``options`` say otherwise (programs compared see the same)."""
+    config = MatchConfig(**{"hands": 200, "seed": 0, **options})
     return play_match(program, strategies, config, out_dir=tmp_path / "out")
 
 

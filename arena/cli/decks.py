@@ -63,7 +63,8 @@ def register(subparsers: Any) -> None:
         "reveal",
         help="publish a run's deck keys so anyone can verify its decks",
         description="Write RUN_DIR/reveal.json and RUN_DIR/deck-key.txt with the secret deck key of each "
-        "stage of the run (tournament, final, table or check), after checking it against commitment.json. "
+        "stage of the run (tournament, final, table, check, headsup or twocard), after checking it against "
+        "commitment.json. "
         "Once a key is revealed no more cards are dealt with it.",
     )
     reveal.add_argument("run_dir", type=Path, metavar="RUN_DIR", help="a run folder holding commitment.json")
@@ -71,7 +72,7 @@ def register(subparsers: Any) -> None:
         "--stage",
         action="append",
         metavar="STAGE",
-        help="reveal only this stage's key (tournament, final, table, check); repeatable",
+        help="reveal only this stage's key (tournament, final, table, check, headsup, twocard); repeatable",
     )
     reveal.set_defaults(handler=_reveal)
 
@@ -80,8 +81,9 @@ def register(subparsers: Any) -> None:
         help="check every recorded deal of a run against its committed, revealed deck key",
         description="Recompute every table's decks from the revealed key (or the known seed), check the key "
         "and each table secret against commitment.json, and check every recorded deal (each table's "
-        "events.jsonl, and the tournament database) card by card. One line per table; exit code 1 when "
-        "anything differs, naming the table and the deal.",
+        "events.jsonl, and the tournament database) card by card; a heads-up match's or TwoCardDraw test "
+        "case's every hand (hands.jsonl), its cards and the opponent's draws. One line per table; exit "
+        "code 1 when anything differs, naming the table and the deal.",
     )
     verify.add_argument("run_dir", type=Path, metavar="RUN_DIR", help="a run folder holding commitment.json")
     verify.set_defaults(handler=_verify)
@@ -97,10 +99,13 @@ def _reveal(args: argparse.Namespace) -> int:
 
 def _verify(args: argparse.Namespace) -> int:
     from arena.decks.verify import verify_run
+    from arena.games.headsup.verify import verify_hands
+    from arena.games.twocard.verify import verify_cases
     from arena.tournament.store import stored_deals
 
+    games = {"headsup": verify_hands, "twocard": verify_cases}
     with stored_deals(args.run_dir) as records:
-        verdicts = verify_run(args.run_dir, other_records=records)
+        verdicts = verify_run(args.run_dir, other_records=records, games=games)
     for verdict in verdicts:
         print(verdict.line())
     failed = [v for v in verdicts if not v.ok]

@@ -9,11 +9,13 @@ import pydantic
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
+from arena.cli.decks import add_deck_options, check_deck_options
 from arena.cli.options import folder
 from arena.cli.say import say
+from arena.decks.commitment import reveal
 from arena.errors import ConfigError
-from arena.games.headsup.judge import HandRecord
-from arena.games.headsup.match import HeadsUpSettings, MatchReport, play_headsup
+from arena.games.headsup.judge import HandRecord, JudgeConfig
+from arena.games.headsup.match import STAGE, HeadsUpSettings, MatchReport, open_decks, play_headsup
 from arena.games.headsup.player import HeadsUpInterface
 
 PROGRESS_EVERY = 50
@@ -30,7 +32,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     )
     parser.add_argument("program", type=Path, help="the player's source file")
     parser.add_argument("--hands", type=int, default=10_000, help="hands to play, G (default 10000)")
-    parser.add_argument("--seed", type=int, default=0, help="match seed: fixes every deck and Bob's draws")
+    add_deck_options(parser)
     parser.add_argument("--rate-budget", type=int, default=3_000_000, help="total RATE rollouts allowed")
     parser.add_argument(
         "--time-limit",
@@ -63,6 +65,7 @@ def _settings(args: argparse.Namespace) -> HeadsUpSettings:
         return HeadsUpSettings(
             hands=args.hands,
             seed=args.seed,
+            deck_key=args.deck_key,
             rate_budget=args.rate_budget,
             time_limit_s=args.time_limit,
             interface=HeadsUpInterface(args.interface) if args.interface else None,
@@ -80,8 +83,13 @@ def run(args: argparse.Namespace) -> int:
     settings = _settings(args)
     if not args.program.is_file():
         raise ConfigError(f"{args.program}: no such program file")
+    check_deck_options(args)
+    if args.reveal_at_end and args.out is None:
+        raise ConfigError("--reveal-at-end publishes the key of a run folder: give one with --out DIR")
     console = Console(stderr=True)
-    say(console, f"headsup: {args.program.name} against Bob, {settings.hands} hands, seed {settings.seed}")
+    decks = open_decks(settings, args.out)
+    say(console, decks.describe())
+    say(console, f"headsup: {args.program.name} against Bob, {settings.hands} hands")
     with Progress(
         TextColumn("[bold]headsup[/] {task.description}"),
         BarColumn(),
@@ -100,9 +108,16 @@ def run(args: argparse.Namespace) -> int:
             if total[1] % PROGRESS_EVERY == 0 or total[1] == settings.hands:
                 progress.update(task, completed=total[1], w=total[0] / total[1])
 
-        report = play_headsup(args.program, settings, args.out, on_hand=on_hand)
+        report = play_headsup(args.program, settings, args.out, on_hand=on_hand, decks=decks)
     _print(report, args.out)
+    if args.reveal_at_end and args.out is not None:
+        for line in reveal(args.out, [STAGE]):
+            print(line)
     return 0 if report.scored else 1
+
+
+def _decks(config: JudgeConfig) -> str:
+    return f"seed {config.seed}" if config.secret is None else "secret deck key"
 
 
 def _print(report: MatchReport, out: Path | None) -> None:
@@ -110,7 +125,7 @@ def _print(report: MatchReport, out: Path | None) -> None:
     w = report.w
     lines = [
         f"program        {report.program} ({report.interface.value})",
-        f"hands          {len(out_.deltas)} of {out_.config.hands} (seed {out_.config.seed})",
+        f"hands          {len(out_.deltas)} of {out_.config.hands} ({_decks(out_.config)})",
         f"W              {w.mean:.3f}  95% CI [{w.low:.3f}, {w.high:.3f}]",
         f"points         {report.points}"
         + ("" if report.scored else "  (not scored: the match did not finish within the rules)"),

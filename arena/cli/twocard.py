@@ -12,15 +12,18 @@ import pydantic
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
+from arena.cli.decks import add_deck_options, check_deck_options
 from arena.cli.options import folder
+from arena.cli.say import say
 from arena.cli.tables import fitting_table
+from arena.decks.commitment import reveal
 from arena.engines.twocard.generator import generate
 from arena.engines.twocard.rules import HANDS, OUTCOMES
 from arena.engines.twocard.strategy import check_bets, read_strategy, write_strategy
 from arena.engines.twocard.value import NEAR_PERFECT_MISTAKE, Policy, best_response
 from arena.errors import ConfigError
 from arena.games.twocard.judge import DEFAULT_HANDS, DEFAULT_TIME_S, overall_score
-from arena.games.twocard.match import TwoCardInterface, TwoCardSettings, play_match
+from arena.games.twocard.match import STAGE, TwoCardInterface, TwoCardSettings, open_decks, play_match
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -82,7 +85,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     play.add_argument("program", type=Path, metavar="PROGRAM")
     play.add_argument("--strategy", type=Path, nargs="+", required=True, metavar="FILE")
     play.add_argument("--hands", type=int, default=DEFAULT_HANDS, metavar="N", help="hands per test case")
-    play.add_argument("--seed", type=int, default=0, metavar="S")
+    add_deck_options(play)
     play.add_argument(
         "--interface",
         choices=[i.value for i in TwoCardInterface],
@@ -204,6 +207,7 @@ def run_play(args: argparse.Namespace) -> int:
         config = TwoCardSettings(
             hands=args.hands,
             seed=args.seed,
+            deck_key=args.deck_key,
             time_limit_s=args.time_limit,
             give_strategy=args.give_strategy,
             interface=TwoCardInterface(args.interface) if args.interface else None,
@@ -215,7 +219,12 @@ def run_play(args: argparse.Namespace) -> int:
         )
         raise ConfigError(problems) from None
     strategies = [(path, read_strategy(path)) for path in args.strategy]
+    check_deck_options(args)
+    if args.reveal_at_end and args.out is None:
+        raise ConfigError("--reveal-at-end publishes the key of a run folder: give one with --out DIR")
     console = Console(stderr=True)
+    decks = open_decks(config, args.out, len(strategies))
+    say(console, decks.describe())
     columns = (
         TextColumn("[bold]{task.description}"),
         BarColumn(),
@@ -231,7 +240,11 @@ def run_play(args: argparse.Namespace) -> int:
             config,
             out_dir=args.out,
             on_hand=lambda case, hands: progress.update(bars[case - 1], completed=hands),
+            decks=decks,
         )
+    if args.reveal_at_end:
+        for line in reveal(args.out, [STAGE]):
+            say(console, line)
     faulted = 1 if any(case.fault is not None for case in result.cases) or not result.cases else 0
     if args.json:
         print(json.dumps(result.to_dict(), indent=2))

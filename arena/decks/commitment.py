@@ -49,6 +49,8 @@ class TableDeck:
     deck: str
     events: str
     seed: int | None = None
+    game: str | None = None
+    """The game whose record ``events`` is (``headsup``, ``twocard``); None for Code'em's deals."""
 
 
 @dataclass(frozen=True)
@@ -165,6 +167,8 @@ def commit(run_dir: Path, decks: StageDecks, tables: Sequence[TableDeck]) -> Non
         if secret is not None:
             entry["decks"].setdefault(table.deck, sha256_hex(secret))
         record: dict[str, Any] = {"deck": table.deck, "events": table.events}
+        if table.game is not None:
+            record["game"] = table.game
         if decks.key is None:
             record["seed"] = table.seed if table.seed is not None else decks.seed
         entry["tables"].setdefault(table.name, record)
@@ -183,21 +187,36 @@ def start_single_table(
     table named after the stage recording ``events.jsonl``; a folder ``seat1`` is a table of that name
     recording ``seat1/events.jsonl``. With none, the tables are committed later (:func:`commit_tables`).
     """
+    return start_stage(run_dir, stage, key_file=key_file, seed=seed, tables=_one_deck(stage, tables))
+
+
+def start_stage(
+    run_dir: Path | None, stage: str, *, key_file: Path | None, seed: int | None, tables: Sequence[TableDeck]
+) -> StageDecks:
+    """The committed decks of a run of ``tables`` in ``run_dir``, dealt anew (as :func:`start_single_table`).
+
+    Without a run folder nothing is recorded, so nothing is committed: the key (the organiser's, or a
+    fresh one) lives in memory only and dies with the run.
+    """
+    if run_dir is None:
+        if seed is not None and key_file is not None:
+            raise ConfigError("--seed and --deck-key exclude each other: a known seed or a secret key")
+        key = None if seed is not None else read_key_file(key_file) if key_file is not None else new_key()
+        return StageDecks(stage, key, seed)
     discard_stage(run_dir, stage)
     decks = open_stage(run_dir, stage, key_file=key_file, seed=seed)
     decks.require_unrevealed()
-    commit_tables(run_dir, decks, tables)
+    commit(run_dir, decks, tables)
     return decks
+
+
+def _one_deck(stage: str, folders: Sequence[str]) -> list[TableDeck]:
+    return [TableDeck(folder or stage, stage, f"{folder}/events.jsonl".lstrip("/")) for folder in folders]
 
 
 def commit_tables(run_dir: Path, decks: StageDecks, folders: Sequence[str]) -> None:
     """Commit tables dealing the stage's deck, one per folder (see :func:`start_single_table`)."""
-    stage = decks.stage
-    commit(
-        run_dir,
-        decks,
-        [TableDeck(folder or stage, stage, f"{folder}/events.jsonl".lstrip("/")) for folder in folders],
-    )
+    commit(run_dir, decks, _one_deck(decks.stage, folders))
 
 
 def discard_stage(run_dir: Path, stage: str) -> None:

@@ -12,6 +12,10 @@ The keyed derivation (docs/tournament.md, "Secret decks") is short enough to red
 
 The first dealer is drawn with ``random.Random`` seeded by ``HMAC-SHA256(T, "dealer")`` (not secret:
 every program sees the button).
+
+Heads-up and TwoCardDraw draw from generators rather than one deck a deal: each generator is seeded by
+:meth:`StreamSeeds.seed`, ``HMAC-SHA256(T, label)`` read as a big-endian integer (docs/headsup.md and
+docs/twocard.md name the labels), or, from a known seed, ``derive_seed(seed, *labels)`` as before keys.
 """
 
 from __future__ import annotations
@@ -103,6 +107,21 @@ class SeededDecks:
     def dealer_rng(self) -> random.Random:
         """Seeded by ``derive_seed(seed, "dealer")``."""
         return random.Random(derive_seed(self.seed, "dealer"))
+
+
+@dataclass(frozen=True)
+class StreamSeeds:
+    """The seeds of a game's random generators: from a table secret, or from a known seed (demos)."""
+
+    seed: int = 0
+    secret: bytes | None = field(default=None, repr=False)
+
+    def seed_of(self, *labels: object, bits: int = 256) -> int:
+        """The seed of the generator named by ``labels``: the first ``bits`` of ``HMAC-SHA256(secret,
+        "/".join(labels))``, or ``derive_seed(seed, *labels)`` (64 bits) from a known seed."""
+        if self.secret is None:
+            return derive_seed(self.seed, *labels)
+        return int.from_bytes(_mac(self.secret, "/".join(map(str, labels)))[: bits // 8], "big")
 
 
 def table_decks(*, seed: int, secret: bytes | None) -> Decks:

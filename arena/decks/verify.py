@@ -10,14 +10,14 @@ recorded hole card, board card and shown hand is compared with it.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from arena.cards import cards_text
 from arena.decks.commitment import COMMITMENT, read_json, revealed_keys
-from arena.decks.derive import Decks, KeyedDecks, SeededDecks, sha256_hex, table_secret
+from arena.decks.derive import Decks, KeyedDecks, SeededDecks, StreamSeeds, sha256_hex, table_secret
 from arena.engines.nlhe.actions import CheckCall
 from arena.engines.nlhe.deal import Deal
 from arena.engines.nlhe.events import DealStarted, HandShown, HoleCardsDealt, StreetStarted, event_from_dict
@@ -26,6 +26,8 @@ from arena.errors import ConfigError
 
 RecordedDeals = Iterable[tuple[int, list[dict[str, Any]]]]
 OtherRecords = Callable[[str, str], Iterable[tuple[str, RecordedDeals]]]
+GameCheck = Callable[[StreamSeeds, Path, str], tuple[int, str | None]]
+"""Checks a game's record (path, and its name to show) against its seeds: (deals, first problem or None)."""
 
 
 @dataclass(frozen=True)
@@ -98,8 +100,11 @@ def _check_table(decks: Decks, sources: Iterable[tuple[str, RecordedDeals]]) -> 
     return (counts[0] if counts else 0), None
 
 
-def verify_run(run_dir: Path, *, other_records: OtherRecords | None = None) -> list[TableVerdict]:
-    """One verdict per committed table of every stage of the run."""
+def verify_run(
+    run_dir: Path, *, other_records: OtherRecords | None = None, games: Mapping[str, GameCheck] | None = None
+) -> list[TableVerdict]:
+    """One verdict per committed table of every stage of the run; a table of another game than Code'em
+    (its ``game`` in the commitment) is checked by ``games[game]``."""
     stages = read_json(run_dir / COMMITMENT).get("stages", {})
     if not stages:
         raise ConfigError(f"{run_dir}: no {COMMITMENT}; nothing to verify")
@@ -108,7 +113,9 @@ def verify_run(run_dir: Path, *, other_records: OtherRecords | None = None) -> l
     for stage, entry in stages.items():
         key = keys.get(stage)
         for name, table in entry["tables"].items():
-            verdicts.append(_verify_table(run_dir, stage, entry, name, table, key, other_records))
+            verdicts.append(
+                _verify_table(run_dir, stage, entry, name, table, key, other_records, games or {})
+            )
     return verdicts
 
 
@@ -120,10 +127,11 @@ def _verify_table(
     table: dict[str, Any],
     key: bytes | None,
     other_records: OtherRecords | None,
+    games: Mapping[str, GameCheck],
 ) -> TableVerdict:
-    decks: Decks
+    seed, secret = None, None
     if "seed" in entry:
-        decks = SeededDecks(int(table.get("seed", entry["seed"])))
+        seed = int(table.get("seed", entry["seed"]))
     elif key is None:
         return TableVerdict(stage, name, 0, "the key is not revealed yet ('arena reveal RUN_DIR')")
     elif sha256_hex(key) != entry["key_sha256"]:
@@ -133,10 +141,16 @@ def _verify_table(
         if sha256_hex(secret) != entry["decks"].get(table["deck"]):
             differs = f"the secret of deck {table['deck']} differs from its commitment"
             return TableVerdict(stage, name, 0, differs)
-        decks = KeyedDecks(secret)
     events = run_dir / table["events"]
     if not events.is_file():
         return TableVerdict(stage, name, 0, f"{table['events']} is missing (the table was not played?)")
+    game = table.get("game")
+    if game is not None:
+        check = games.get(game)
+        if check is None:
+            return TableVerdict(stage, name, 0, f"a {game} record, which this verify cannot check")
+        return TableVerdict(stage, name, *check(StreamSeeds(seed or 0, secret), events, table["events"]))
+    decks: Decks = KeyedDecks(secret) if secret is not None else SeededDecks(seed or 0)
     sources: list[tuple[str, RecordedDeals]] = [(table["events"], _events_file(events))]
     if other_records is not None:
         sources.extend(other_records(stage, name))

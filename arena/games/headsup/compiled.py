@@ -19,7 +19,6 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from arena.cards import derive_seed
 from arena.engines.headsup import (
     BOARD_SHOWN,
     BOB_ROLLOUTS,
@@ -33,7 +32,7 @@ from arena.engines.headsup import (
 )
 from arena.errors import ArenaError
 from arena.games.headsup import protocol
-from arena.games.headsup.streams import DECK_BLOCK
+from arena.games.headsup.streams import DECK_BLOCK, bob_seed
 from arena.kernels import rollout_kernel
 from arena.kernels.headsup import BOB_CALL, Fault, HandLoop, LoopHand, Reply
 from arena.kernels.headsup import Move as LoopMove
@@ -42,7 +41,7 @@ from arena.sandbox import Session
 from arena.sandbox.cores import spread
 
 if TYPE_CHECKING:
-    from arena.games.headsup.judge import Judge, _Ended
+    from arena.games.headsup.judge import Judge, JudgeConfig, _Ended
 
 _UNUSED = np.random.default_rng(0)  # Bob's generator in a replay: his counts are recorded, nothing is drawn
 
@@ -124,11 +123,11 @@ def play_compiled(
     helper = ThreadPoolExecutor(max_workers=1, thread_name_prefix="headsup-replay", initializer=spread)
     try:
         done: list[Future[None]] = []
-        dealt = helper.submit(_deal_block, blocks[0], deck_for, config.seed)
+        dealt = helper.submit(_deal_block, blocks[0], deck_for, config)
         for index, numbers in enumerate(blocks):
             decks, cards, seeds = dealt.result()
             if index + 1 < len(blocks):
-                dealt = helper.submit(_deal_block, blocks[index + 1], deck_for, config.seed)
+                dealt = helper.submit(_deal_block, blocks[index + 1], deck_for, config)
             hands = loop.play(numbers[0], cards, seeds)
             _tally(judge, loop)
             done.append(helper.submit(_replay_block, numbers, decks, hands, finished))
@@ -154,11 +153,12 @@ def play_compiled(
 
 
 def _deal_block(
-    numbers: range, deck_for: Callable[[int, int], Sequence[int]], seed: int
+    numbers: range, deck_for: Callable[[int, int], Sequence[int]], config: JudgeConfig
 ) -> tuple[list[Sequence[int]], bytes, list[int]]:
     """A block's dealt cards per hand, as the loop takes them, and Bob's seed per hand."""
-    decks = [deck_for(seed, number)[:9] for number in numbers]
-    seeds = [derive_seed(seed, "headsup", "bob", number) for number in numbers]
+    decks = [deck_for(config.seed, number)[:9] for number in numbers]
+    streams = config.streams
+    seeds = [bob_seed(streams, number) for number in numbers]
     return decks, bytes(card for deck in decks for card in deck), seeds
 
 

@@ -18,6 +18,7 @@ from typing import Protocol
 
 import numpy as np
 
+from arena.decks.derive import StreamSeeds
 from arena.engines.headsup import BobActed, BobPolicy, HandCards, HandEvent, HeadsUpHand, Move
 from arena.faults import Fault, FaultKind
 from arena.games.headsup import protocol
@@ -38,13 +39,20 @@ class LinePlayer(Protocol):
 
 @dataclass(frozen=True, slots=True)
 class JudgeConfig:
-    """What a match is: hands, seed, RATE budget, and the longest wall time one reply may take."""
+    """What a match is: hands, where its cards come from (a table secret, else the known seed), RATE
+    budget, and the longest wall time one reply may take."""
 
     hands: int = 10_000
     seed: int = 0
     rate_budget: int = 3_000_000
     reply_wait_s: float = 15.0
     team: str = "player"
+    secret: bytes | None = field(default=None, repr=False)
+
+    @property
+    def streams(self) -> StreamSeeds:
+        """The seeds of the match's decks, Bob's draws and RATE answers."""
+        return StreamSeeds(self.seed, self.secret)
 
 
 @dataclass(slots=True)
@@ -91,7 +99,7 @@ class _Ended(Exception):
 class Judge:
     """Plays one match; :meth:`run` returns the :class:`MatchOutcome`.
 
-    ``deck_for(seed, hand)`` gives each hand's dealt cards (the seeded deck stream by default; tests
+    ``deck_for(seed, hand)`` gives each hand's dealt cards (the match's deck stream by default; tests
     stack it).
     """
 
@@ -110,9 +118,9 @@ class Judge:
         self._config = config
         self._bob = bob
         self._rates = rates
-        self._rate_rng = rate_stream(config.seed)
+        self._rate_rng = rate_stream(config.streams)
         self._on_hand = on_hand
-        decks = DeckStream(config.seed)
+        decks = DeckStream(config.streams)
         self._deck_for = deck_for or (lambda seed, hand: decks.dealt(hand))
         self.outcome = MatchOutcome(config, transcript=[] if keep_transcript else None)
         self._pending: list[str] = []
@@ -177,7 +185,7 @@ class Judge:
                 if not state.can_raise(reply.amount):
                     raise self.bad_raise(reply.amount, state.alice_stack, number, state.round)
                 if bob_rng is None:
-                    bob_rng = bob_stream(self._config.seed, number)
+                    bob_rng = bob_stream(self._config.streams, number)
                 events = state.raise_(reply.amount, self._bob, bob_rng)
                 answer = events[1]
                 assert isinstance(answer, BobActed), answer  # a raise is always answered by Bob

@@ -12,6 +12,7 @@ from typing import Any
 
 import pydantic
 
+from arena.decks.commitment import StageDecks, TableDeck, start_stage
 from arena.engines.headsup import BobPolicy, Outcomes
 from arena.errors import ConfigError
 from arena.faults import Fault, FaultKind
@@ -26,13 +27,17 @@ from arena.sandbox.cores import one_core
 from arena.seats import kept_stderr, open_player, run_fault_kind
 
 REPLY_SLACK_S = 5.0  # one reply may take the whole CPU limit of the match plus this much wall time
+STAGE = "headsup"  # the match's stage and table in commitment.json
 
 
 class HeadsUpSettings(pydantic.BaseModel, frozen=True):
     """A match as the user asked for it, validated once."""
 
     hands: int = pydantic.Field(default=10_000, ge=1, le=1_000_000)
-    seed: int = pydantic.Field(default=0, ge=0)
+    seed: int | None = pydantic.Field(default=None, ge=0)
+    """A known seed (tests, demos): anyone who knows it knows every card. None: a secret deck key."""
+    deck_key: Path | None = None
+    """The organiser's key file; None: a fresh key (with no seed)."""
     rate_budget: int = pydantic.Field(default=3_000_000, ge=0)
     time_limit_s: float = pydantic.Field(default=10.0, gt=0)
     interface: HeadsUpInterface | None = None
@@ -75,7 +80,7 @@ class MatchReport:
             "interface": self.interface.value,
             "hands": cfg.hands,
             "hands_played": len(out.deltas),
-            "seed": cfg.seed,
+            "seed": cfg.seed if cfg.secret is None else None,
             "W": self.w.mean,
             "W_ci95": [self.w.low, self.w.high],
             "W_stdev": self.w_stdev,
@@ -127,6 +132,13 @@ def _run_fault(team: str, run: RunResult, limit_s: float, judged: Fault | None) 
     return replace(judged, stderr=stderr)
 
 
+def open_decks(settings: HeadsUpSettings, out_dir: Path | None) -> StageDecks:
+    """The match's decks: a secret key (a fresh one, or ``settings.deck_key``) committed in
+    ``out_dir/commitment.json`` before the first hand, or the known ``settings.seed``."""
+    table = TableDeck(STAGE, STAGE, "hands.jsonl", game=STAGE)
+    return start_stage(out_dir, STAGE, key_file=settings.deck_key, seed=settings.seed, tables=[table])
+
+
 def play_headsup(
     program: Path,
     settings: HeadsUpSettings,
@@ -135,18 +147,22 @@ def play_headsup(
     on_hand: Callable[[HandRecord], None] | None = None,
     bob_outcomes: Outcomes = rollout_outcomes,
     rates: RateFn = win_tie_rates,
+    decks: StageDecks | None = None,
 ) -> MatchReport:
     """Build ``program``, play ``settings.hands`` hands against Bob, write results.json and hands.jsonl.
 
-    ``bob_outcomes`` and ``rates`` are the rollout functions (the benchmark swaps in plain-Python ones).
+    The decks and Bob's draws come from ``decks``, by default :func:`open_decks`. ``bob_outcomes`` and
+    ``rates`` are the rollout functions (the benchmark swaps in plain-Python ones).
     """
     program = program.resolve()
     if not program.is_file():
         raise ConfigError(f"{program}: no such program file")
     interface = settings.interface or guess_interface(program)
+    decks = decks or open_decks(settings, out_dir)
     config = JudgeConfig(
         hands=settings.hands,
-        seed=settings.seed,
+        seed=settings.seed or 0,
+        secret=decks.secret(STAGE),
         rate_budget=settings.rate_budget,
         reply_wait_s=settings.time_limit_s + REPLY_SLACK_S,
         team=program.stem,

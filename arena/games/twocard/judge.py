@@ -3,7 +3,8 @@
 Scoring is TwoCardDraw's: the test case scores ``max(0, profit + 10000)`` and the overall score is the mean
 over test cases. A fault (crash, time-out, answer the rules do not allow) ends the test case at once;
 it is recorded with its reason and the test case scores 0, as a failed TopCoder test did. Each hand's
-cards and server choices come from ``derive_seed(seed, case, hand)``, so a hand replays alone.
+cards and server choices come from its own generator (:func:`hand_rng`): seeded from the test case's
+secret (``HMAC-SHA256(T, "twocard/<case>/<hand>")``), or from a known seed (demos), so a hand replays alone.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from dataclasses import asdict, dataclass
 from typing import IO, Any
 
 from arena import untrusted
-from arena.cards import derive_seed
+from arena.decks.derive import StreamSeeds
 from arena.engines.twocard.hand import IllegalAnswer, play_hand
 from arena.engines.twocard.strategy import Strategy
 from arena.faults import Fault, FaultKind
@@ -56,6 +57,12 @@ def case_score(profit: int, fault: Fault | None) -> float:
     return 0.0 if fault else float(max(0, profit + SCORE_OFFSET))
 
 
+def hand_rng(seeds: StreamSeeds, case: int, hand: int) -> random.Random:
+    """The generator of hand ``hand`` of test case ``case``: its eight cards first, then the server's
+    choices."""
+    return random.Random(seeds.seed_of("twocard", case, hand))
+
+
 def run_case(
     case: int,
     name: str,
@@ -65,18 +72,23 @@ def run_case(
     *,
     hands: int = DEFAULT_HANDS,
     seed: int = 0,
+    secret: bytes | None = None,
     team: str = "player",
     log: IO[str] | None = None,
     on_hand: Callable[[int], None] | None = None,
 ) -> CaseResult:
-    """Play one test case; ``value`` is the strategy's exact value (for the best achievable profit)."""
+    """Play one test case; ``value`` is the strategy's exact value (for the best achievable profit).
+
+    The hands come from the test case's table ``secret``, or (None) from the known ``seed``.
+    """
+    seeds = StreamSeeds(seed, secret)
     profit = 0
     played = 0
     fault: Fault | None = None
     try:
         seat.call("init", (strategy.bet1, strategy.bet2))
         for number in range(1, hands + 1):
-            rng = random.Random(derive_seed(seed, "twocard", case, number))
+            rng = hand_rng(seeds, case, number)
             record = play_hand(number, strategy, profit, rng, seat.call)
             profit += record.profit
             played = number

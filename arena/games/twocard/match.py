@@ -21,6 +21,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from arena.decks.commitment import StageDecks, TableDeck, start_stage
 from arena.engines.twocard.strategy import Strategy, format_strategy
 from arena.engines.twocard.value import strategy_value
 from arena.errors import ConfigError
@@ -33,6 +34,8 @@ from arena.sandbox.cores import one_core
 from arena.seats import kept_stderr, open_player
 
 STRATEGY_FOR_PLAYER = "strategy.txt"
+STAGE = "twocard"  # the run's stage in commitment.json; its tables are the test cases, case_1, case_2...
+CASE_STRATEGY = "strategy.txt"  # the server's strategy of a test case, in its folder: verify replays it
 CLASS_NAME = "TwoCardDraw"
 BUILD_TIME_S = 120.0
 _CLASS_LANGUAGES = {".py": PYTHON, ".java": JAVA, ".cpp": CPP, ".cc": CPP, ".cxx": CPP}
@@ -53,7 +56,10 @@ class TwoCardSettings(BaseModel):
     model_config = ConfigDict(frozen=True)
 
     hands: int = Field(default=DEFAULT_HANDS, ge=1)
-    seed: int = 0
+    seed: int | None = None
+    """A known seed (tests, demos): anyone who knows it knows every card. None: a secret deck key."""
+    deck_key: Path | None = None
+    """The organiser's key file; None: a fresh key (with no seed)."""
     time_limit_s: float = Field(default=DEFAULT_TIME_S, gt=0)
     memory_mb: int = Field(default=512, ge=64)
     give_strategy: bool = False
@@ -146,6 +152,21 @@ def _open_seat(
     return LineSeat(player.line_transport(), team=team, budget_s=config.time_limit_s), player.build.output
 
 
+def case_name(case: int) -> str:
+    """The folder, table and deck of test case ``case`` (1-based)."""
+    return f"case_{case}"
+
+
+def open_decks(config: TwoCardSettings, out_dir: Path | None, cases: int) -> StageDecks:
+    """The run's decks: a secret key (a fresh one, or ``config.deck_key``) committed in
+    ``out_dir/commitment.json`` before the first hand, each test case its own deck; or the known seed."""
+    tables = [
+        TableDeck(case_name(n), case_name(n), f"{case_name(n)}/hands.jsonl", game=STAGE)
+        for n in range(1, cases + 1)
+    ]
+    return start_stage(out_dir, STAGE, key_file=config.deck_key, seed=config.seed, tables=tables)
+
+
 def play_match(
     program: Path,
     strategies: Sequence[tuple[Path, Strategy]],
@@ -153,10 +174,12 @@ def play_match(
     *,
     out_dir: Path | None = None,
     on_hand: Callable[[int, int], None] | None = None,
+    decks: StageDecks | None = None,
 ) -> MatchResult:
     """Play every strategy as one test case; write results.json and hand logs when ``out_dir`` is given.
 
-    ``on_hand(case, hands)`` is called as hands are played (a progress bar).
+    The hands come from ``decks``, by default :func:`open_decks`. ``on_hand(case, hands)`` is called as
+    hands are played (a progress bar).
     """
     if not program.is_file():
         raise ConfigError(f"{program}: no such program file")
@@ -166,12 +189,14 @@ def play_match(
     with one_core(), ExitStack() as outer:  # the judge and the program take turns
         base = out_dir if out_dir is not None else Path(outer.enter_context(tempfile.TemporaryDirectory()))
         base.mkdir(parents=True, exist_ok=True)
+        decks = decks or open_decks(config, out_dir, len(strategies))
         for case, (path, strategy) in enumerate(strategies, 1):
-            case_dir = base / f"case_{case}"
+            case_dir = base / case_name(case)
             if case_dir.exists():
                 shutil.rmtree(case_dir)
             workdir = case_dir / "player"
             workdir.mkdir(parents=True)
+            (case_dir / CASE_STRATEGY).write_text(format_strategy(strategy))
             if config.give_strategy:
                 (workdir / STRATEGY_FOR_PLAYER).write_text(format_strategy(strategy))
             value = strategy_value(strategy)
@@ -197,7 +222,8 @@ def play_match(
                             value,
                             seat,
                             hands=config.hands,
-                            seed=config.seed,
+                            seed=config.seed or 0,
+                            secret=decks.secret(case_name(case)),
                             team=team,
                             log=log,
                             on_hand=functools.partial(on_hand, case) if on_hand else None,
