@@ -132,7 +132,7 @@ def test_an_interrupted_tournament_resumes(tmp_path: Path, number: int, code: in
         "30",
         "--time-limit",
         "5",
-        "--format",
+        "--standings-format",
         "csv",
     ]
     process = start(*argv)

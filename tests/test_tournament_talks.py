@@ -47,7 +47,8 @@ def run(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str, str]:
     (subs / "my bot.py").write_text("pass\n")
     out = root / "run"
     capture = io.StringIO()
-    argv = ["tournament", str(subs), "--out", str(out), "--format", "json", "--time-limit", "5", *KNOBS]
+    argv = ["tournament", str(subs), "--out", str(out), "--standings-format", "json"]
+    argv += ["--time-limit", "5", *KNOBS]
     from contextlib import redirect_stderr, redirect_stdout
 
     stdout, stderr = io.StringIO(), io.StringIO()

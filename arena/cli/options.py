@@ -63,8 +63,11 @@ def folder(text: str) -> Path:
     return path
 
 
-def rule_settings(args: argparse.Namespace, *, duplicate: bool = False) -> TournamentSettings:
+def rule_settings(
+    args: argparse.Namespace, *, duplicate: bool = False, format: str = "round-robin"
+) -> TournamentSettings:
     """The tournament's settings from :func:`add_rule_options`' options (validated once, there)."""
+    from arena.tournament.formats import Format
     from arena.tournament.host import TournamentSettings
 
     small, big = args.blinds
@@ -77,4 +80,5 @@ def rule_settings(args: argparse.Namespace, *, duplicate: bool = False) -> Tourn
         small_blind=small,
         big_blind=big,
         stack=args.stack,
+        format=Format(format),
     )

@@ -77,7 +77,15 @@ def register(subparsers: Any) -> None:
     add_rule_options(tournament, what="at every table and the final")
     tournament.add_argument(
         "--format",
-        choices=("table", "csv", "json"),
+        default="round-robin",
+        metavar="round-robin|groups|swiss",
+        help="the tournament's format: every pair meets (round-robin, the default); groups of at most 40 "
+        "whose best 8 advance, the last group playing until its top six are separated; or swiss rounds "
+        "seating teams of similar standing until the top six are separated (docs/tournament.md)",
+    )
+    tournament.add_argument(
+        "--standings-format",
+        choices=STANDINGS_FORMATS,
         default="table",
         help="the standings on stdout as a terminal table (default), CSV or JSON; the rest goes to stderr",
     )
@@ -227,11 +235,27 @@ def final_table(report: FinalReport) -> FittingTable:
     return fitting_table(f"Final table: {report.deals_played} of {report.deals} deals played", headers, rows)
 
 
+STANDINGS_FORMATS = ("table", "csv", "json")
+TOURNAMENT_FORMATS = ("round-robin", "groups", "swiss")
+
+
+def tournament_format(value: str) -> str:
+    """``--format``'s value, or one line saying what to use (it named the standings' format before)."""
+    if value in STANDINGS_FORMATS:
+        raise ConfigError(
+            f"--format now chooses the tournament's format ({', '.join(TOURNAMENT_FORMATS)}); "
+            f"for the standings as {value} use --standings-format {value}"
+        )
+    if value not in TOURNAMENT_FORMATS:
+        raise ConfigError(f"--format {value!r}: choose one of {', '.join(TOURNAMENT_FORMATS)}")
+    return value
+
+
 def _tournament(args: argparse.Namespace) -> int:
     from arena.tournament.host import run_tournament
 
     check_deck_options(args)
-    settings = rule_settings(args, duplicate=args.duplicate)
+    settings = rule_settings(args, duplicate=args.duplicate, format=tournament_format(args.format))
     console = Console(stderr=True)
     report = run_tournament(
         args.submissions,
@@ -245,7 +269,7 @@ def _tournament(args: argparse.Namespace) -> int:
         announce=lambda plan: announce_plan(console, plan),
         rank_by=RankBy(args.rank_by),
     )
-    print_standings(report.standings, args.format, args.out, report.separation)
+    print_standings(report.standings, args.standings_format, args.out, report.separation)
     for standing in report.standings:
         if standing.disqualified_tables:
             tables = ", ".join(standing.disqualified_tables.split())

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from arena.tournament.rounds import format_standings
 from arena.tournament.standings import compute_standings
 from arena.tournament.store import Store
 
@@ -43,7 +44,7 @@ def choose_finalists(store: Store, *, allow_disqualified: bool = False) -> Final
     duplicate = bool(store.meta().get("duplicate", False))
     chosen: list[str] = []
     skipped: list[Skipped] = []
-    for standing in compute_standings(store, duplicate=duplicate):
+    for standing in format_standings(store, compute_standings(store, duplicate=duplicate)):
         if len(chosen) == FINALISTS:
             break
         if standing.tables and standing.build_failed == standing.tables:

@@ -19,10 +19,18 @@ from arena.errors import ConfigError
 from arena.games.codem.stats import PlayerStats, stats_csv, team_stats
 from arena.games.codem.table import PlayerSpec, TableConfig
 from arena.tournament.awards import AWARDS, awards_csv, tournament_awards
+from arena.tournament.formats import Format
 from arena.tournament.progress import Progress, Quiet
 from arena.tournament.reports import write_team_reports
+from arena.tournament.rounds import (
+    ROUNDS_NOTE,
+    format_standings,
+    planner_for,
+    round_jobs,
+    schedule_next_round,
+)
 from arena.tournament.runner import TABLES_DIR, TableRunner, TableTask, execute, run_lock
-from arena.tournament.schedule import plan_tournament
+from arena.tournament.schedule import TableJob, plan_tournament
 from arena.tournament.standings import RankBy, Separation, Standing, separated_standings, standings_csv
 from arena.tournament.store import DB_NAME, Store, TableKind, TableRow, TableStatus, TeamRow
 from arena.tournament.submissions import Skipped, Submission, find_submissions, submissions_csv
@@ -45,6 +53,8 @@ class TournamentSettings(BaseModel):
     small_blind: int = Field(5, ge=1)
     big_blind: int = Field(10, ge=1)
     stack: int = Field(1500, ge=1)
+    format: Format = Format.ROUND_ROBIN
+    """Round-robin (every pair meets), groups or swiss (``arena.tournament.formats``)."""
 
     @model_validator(mode="after")
     def _blinds_fit(self) -> TournamentSettings:
@@ -169,45 +179,61 @@ def run_tournament(
         store = Store(run_dir)
         try:
             decks = open_stage(run_dir, TOURNAMENT, key_file=deck_key, seed=settings.seed)
-            jobs_planned = plan_tournament(
-                [s.team for s in found], seed=decks.schedule_seed, duplicate=settings.duplicate
-            )
             store.initialise(
                 settings.model_dump(),
                 [TeamRow(s.team, str(s.program), s.language, s.sha256) for s in found],
-                jobs_planned,
+                _first_round(settings, [s.team for s in found], decks.schedule_seed),
                 defaults=TournamentSettings().model_dump(),
             )
+            if settings.format is not Format.ROUND_ROBIN and store.note(ROUNDS_NOTE) is None:
+                store.set_note(ROUNDS_NOTE, [[t.name for t in store.tables(TableKind.ROUND)]])
             write_atomically(run_dir / SUBMISSIONS_CSV, submissions_csv(found, skipped))
             players = registered_players(store)
-            tables = store.tables(TableKind.ROUND)
-            commit(run_dir, decks, table_decks(tables))
-            todo = [
-                TableTask(
-                    t.name,
-                    tuple(players[team] for team in t.teams),
-                    table_config(settings, t.seed, run_dir=run_dir, secret=decks.secret(deck_of(t))),
+
+            def play(tables: Sequence[TableRow]) -> tuple[int, list[str]]:
+                commit(run_dir, decks, table_decks(tables))
+                todo = [
+                    TableTask(
+                        t.name,
+                        tuple(players[team] for team in t.teams),
+                        table_config(settings, t.seed, run_dir=run_dir, secret=decks.secret(deck_of(t))),
+                    )
+                    for t in tables
+                    if t.status is not TableStatus.DONE
+                ]
+                if todo:
+                    decks.require_unrevealed()
+                failed = execute(
+                    store,
+                    run_dir,
+                    todo,
+                    jobs=jobs,
+                    scheduler=scheduler,
+                    progress=progress,
+                    table_runner=table_runner,
                 )
-                for t in tables
-                if t.status is not TableStatus.DONE
-            ]
-            if todo:
-                decks.require_unrevealed()
+                return len(todo), failed
+
+            tables = store.tables(TableKind.ROUND)
+            left = sum(1 for t in tables if t.status is not TableStatus.DONE)
             if announce is not None:
-                plan = TournamentPlan(found, skipped, len(tables), len(todo), settings.deals, settings)
+                plan = TournamentPlan(found, skipped, len(tables), left, settings.deals, settings)
                 announce(replace(plan, decks=decks.describe()))
             else:
                 progress.note(decks.describe())
-            failures = execute(
-                store,
-                run_dir,
-                todo,
-                jobs=jobs,
-                scheduler=scheduler,
-                progress=progress,
-                table_runner=table_runner,
-            )
-            standings, separation = separated_standings(store, duplicate=settings.duplicate, rank_by=rank_by)
+            played_now, failures = play(tables)
+            planner = planner_for(settings.format, len(store.teams()), decks.schedule_seed)
+            while settings.format is not Format.ROUND_ROBIN and not failures:
+                new = schedule_next_round(store, planner, seed=decks.schedule_seed, deals=settings.deals)
+                if not new:
+                    break
+                names = {job.name for job in new}
+                progress.note(f"round {len(store.note(ROUNDS_NOTE))}: {len(new)} tables")
+                played, failures = play([t for t in store.tables(TableKind.ROUND) if t.name in names])
+                played_now += played
+            tables = store.tables(TableKind.ROUND)
+            ranked, separation = separated_standings(store, duplicate=settings.duplicate, rank_by=rank_by)
+            standings = format_standings(store, ranked)
             write_atomically(run_dir / "standings.csv", standings_csv(standings))
             write_atomically(
                 run_dir / "results.json",
@@ -224,8 +250,22 @@ def run_tournament(
                     progress.note(line)
         finally:
             store.close()
-    played = len(todo) - len(failures)
+    played = played_now - len(failures)
     return TournamentReport(standings, len(tables), played, failures, faults, builds, separation)
+
+
+def _first_round(settings: TournamentSettings, teams: list[str], seed: int) -> list[TableJob]:
+    """Round-robin's whole schedule, or the first round of a swiss or groups tournament (teams by name)."""
+    if settings.format is Format.ROUND_ROBIN:
+        return plan_tournament(teams, seed=seed, duplicate=settings.duplicate)
+    if settings.duplicate:
+        raise ConfigError(
+            f"--duplicate is for round-robin; --format {settings.format} seats teams by results"
+        )
+    named = sorted(teams)
+    return round_jobs(
+        planner_for(settings.format, len(named), seed).next_round([]), named, first=1, seed=seed
+    )
 
 
 def fault_summary(store: Store) -> tuple[dict[str, dict[str, int]], dict[str, str]]:
