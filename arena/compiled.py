@@ -28,7 +28,9 @@ ROOT_CACHE = Path("/var/lib/arena")
 COMPILE_TIMEOUT_S = 120
 SANITIZE = "ARENA_SANITIZE"
 COMMON_FLAGS = ("-O2", "-std=gnu11", "-Wall", "-Wextra", "-Werror", "-fstack-protector-strong")
-HARDENED_FLAGS = ("-D_FORTIFY_SOURCE=2",)  # ASan checks what fortify would, and the two do not mix
+# ASan checks what fortify would, and the two do not mix; -U first: a compiler that defines it already
+# (Ubuntu's) would warn of a redefinition, an error here
+HARDENED_FLAGS = ("-U_FORTIFY_SOURCE", "-D_FORTIFY_SOURCE=2")
 SANITIZER_FLAGS = (
     "-g",
     "-fsanitize=address,undefined",

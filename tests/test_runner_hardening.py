@@ -16,9 +16,10 @@ from pathlib import Path
 import pytest
 
 from arena import compiled
+from arena.errors import SandboxError
 from arena.kernels import DISABLE, rollout_kernel
-from arena.sandbox import NAMESPACES, Limits, RunStatus, open_sandbox
-from arena.sandbox.runner import runner_binary
+from arena.sandbox import NAMESPACES, Limits, RunStatus, isolation, open_sandbox
+from arena.sandbox.runner import Runner, runner_binary
 
 TIMEOUT_S = 20
 
@@ -135,6 +136,18 @@ def test_real_decisions_in_a_sandbox_take_every_road_through_the_runner_without_
         assert sandbox.runner_failures == 0
 
 
+def test_a_runner_that_fails_in_a_sandbox_says_what_failed(open_root: Path) -> None:
+    """The failure is arena's (a SandboxError, not a run result), and names the runner's failed call."""
+    with open_sandbox(open_root / "team", Limits(), isolation=NAMESPACES) as sandbox:
+        if not sandbox.has_runner:
+            pytest.skip("no runner here (namespaces, cgroup v2 and a C compiler needed)")
+        runner = Runner(sandbox.start([isolation.RUNNER_PATH, "--cwd=/nowhere"], machinery=True))
+        with pytest.raises(
+            SandboxError, match=r"runner is gone \(runner: /nowhere: No such file or directory"
+        ):
+            runner.run(["/bin/true"], 5.0, None, None, 4096)
+
+
 def _readelf(path: Path, *options: str) -> str:
     readelf = shutil.which("readelf")
     if readelf is None:
@@ -145,8 +158,11 @@ def _readelf(path: Path, *options: str) -> str:
 
 
 def _assert_hardened(path: Path) -> None:
-    """Full RELRO (BIND_NOW and a GNU_RELRO segment), the stack protector, and fortified calls."""
-    assert "BIND_NOW" in _readelf(path, "-d")
+    """Full RELRO (BIND_NOW and a GNU_RELRO segment), the stack protector, and fortified calls; under
+    ``ARENA_SANITIZE=1``, the sanitizers' runtimes instead of fortify (CI's pass is a sanitized one)."""
+    dynamic = _readelf(path, "-d")
+    assert "BIND_NOW" in dynamic
+    assert compiled.sanitizing() == ("libasan" in dynamic and "libubsan" in dynamic)
     assert "GNU_RELRO" in _readelf(path, "-l")
     symbols = _readelf(path, "--dyn-syms")
     assert "__stack_chk_fail" in symbols

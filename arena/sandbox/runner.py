@@ -77,7 +77,7 @@ class Runner:
         sizes, tail = self._names(argv, arenas_files)
         head = f"{int(wall_s * 1e6)} {budget_us} {cpu} {out_cap} {sizes}\n".encode()
         if not self.session.send_bytes(head + tail):
-            raise SandboxError("arena's runner is gone")
+            raise self._gone()
         status, numbers, detail, out, err = self._receive(time.monotonic() + wall_s + REPLY_GRACE_S)
         code, sig, wall_us, cpu_us, maxrss, dirty, help_files = numbers
         header: dict[str, object] = {
@@ -101,6 +101,13 @@ class Runner:
             names = b"".join(os.fsencode(name) + b"\0" for name in arenas_files)
             self._last = (argv, frozenset(arenas_files), f"{len(blob)} {len(names)}", blob + names)
         return self._last[2], self._last[3]
+
+    def _gone(self) -> SandboxError:
+        """The error of a runner that ended, with what it left on stderr: what failed (arena's failure)."""
+        problem = self.session.close().stderr.decode(errors="replace").strip()
+        return SandboxError(
+            f"arena's runner is gone ({problem[-500:]})" if problem else "arena's runner is gone"
+        )
 
     def _receive(self, deadline: float) -> tuple[str, list[int], bytes, bytes, bytes]:
         """The reply's status, its numbers, its detail line, stdout and stderr (one read, usually)."""
@@ -133,5 +140,5 @@ class Runner:
             except BlockingIOError:
                 continue
             if not chunk:
-                raise SandboxError("arena's runner is gone")
+                raise self._gone()
             buffer += chunk

@@ -197,6 +197,7 @@ def run_tournament(
                         t.name,
                         tuple(players[team] for team in t.teams),
                         table_config(settings, t.seed, run_dir=run_dir, secret=decks.secret(deck_of(t))),
+                        group=deck_of(t) if settings.duplicate else "",
                     )
                     for t in tables
                     if t.status is not TableStatus.DONE

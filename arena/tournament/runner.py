@@ -22,6 +22,7 @@ import signal
 import tarfile
 import tempfile
 import threading
+from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
@@ -52,6 +53,9 @@ class TableTask:
     name: str
     players: tuple[PlayerSpec, ...]
     config: TableConfig
+    # Tables of one group (the rotations of one duplicate deck) are never played at once: a team's copies
+    # at two of them could talk while they play. "" for a table of its own.
+    group: str = ""
 
 
 @dataclass(frozen=True)
@@ -294,10 +298,15 @@ def execute(
     progress.start(label, tables=len(tasks), deals=sum(t.config.deals for t in tasks))
     try:
         configured = {t.name: t.config.deals for t in tasks}
-        pending: dict[Future[TableOutcome], str] = {
-            pool.submit(task, tables_dir, runner): task.name for task in tasks
-        }
-        while pending:
+        groups = {t.name: t.group for t in tasks}
+        pending: dict[Future[TableOutcome], str] = {}
+        waiting, playing = list(tasks), Counter[str]()
+        while waiting or pending:
+            for task in list(waiting):  # in table order, each once no table of its group is being played
+                if not task.group or not playing[task.group]:
+                    waiting.remove(task)
+                    playing[task.group] += 1
+                    pending[pool.submit(task, tables_dir, runner)] = task.name
             done, _ = wait(pending, timeout=0.2, return_when=FIRST_COMPLETED)
             _count_deals(pool.deals_played(), progress, deals_seen)
             for table, fault in pool.faults():
@@ -305,6 +314,7 @@ def execute(
             pool.poll(progress)
             for future in sorted(done, key=pending.__getitem__):  # in table order: the first failure is told
                 name = pending.pop(future)
+                playing[groups[name]] -= 1
                 _collect(future, name, store, tables_dir, failures, progress)
                 progress.advance(tables=1, deals=configured[name] - deals_seen.get(name, 0))
                 deals_seen[name] = configured[name]
