@@ -35,6 +35,7 @@ from starlette.responses import (
 )
 from starlette.types import ASGIApp, Receive, Scope, Send
 
+from arena.contest.certificates import awards_of
 from arena.contest.contest import (
     ANONYMOUS,
     Contest,
@@ -67,6 +68,7 @@ REFRESH_S = 2
 """A page showing a check still queued or running reloads itself after this many seconds."""
 STATIC = {
     "viewer.css": viewer_static() / "viewer.css",
+    "viewer.js": viewer_static() / "viewer.js",
     "contest.css": Path(__file__).parents[1] / "static" / "contest.css",
     "contest.js": Path(__file__).parents[1] / "static" / "contest.js",
 }
@@ -252,8 +254,11 @@ async def team_home(request: Request) -> Response:
     window = await call(contest.finalists_window)
     done = (await call(contest.tournament_status))["status"] == "done"
     faults = await _or_none(contest.team_faults, viewer) or [] if done else []
-    pdfs = await _or_none(contest.certificate, viewer) or [] if done else []
-    certificates = [name.removesuffix(".pdf").rpartition("-")[2] for name, _ in pdfs]
+    final_running = (await call(contest.final_status))["status"] == "running"
+    awards = (
+        await call(awards_of, contest.folder.tournament, viewer.team) if done and not final_running else []
+    )
+    certificates = [kind for kind, _, _ in awards]
     upload_open, closed_reason = True, ""
     if window is not None:
         upload_open, closed_reason = False, "The tournament is over: finalists upload their final code below."
