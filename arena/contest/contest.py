@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
+import hmac
 import io
 import itertools
 import json
@@ -242,12 +243,20 @@ class Contest:
     def _viewer_of(record: TeamRecord) -> Viewer:
         return Viewer(Role.ORGANISER, ORGANISER) if record.organiser else Viewer(Role.TEAM, record.team)
 
-    def viewer_of_team(self, team: str | None) -> Viewer:
-        """The viewer a session names (anonymous when the team is gone or disabled)."""
+    def viewer_of_team(self, team: str | None, stamp: str | None = None) -> Viewer:
+        """The viewer a session names: anonymous when the team is gone or disabled, or when ``stamp``
+        (see :meth:`session_stamp`) is not its credential's current one (the password was reset)."""
         record = self.store.team(team) if team else None
         if record is None or not record.active:
             return ANONYMOUS
+        if stamp is not None and not hmac.compare_digest(stamp, _stamp_of(record)):
+            return ANONYMOUS
         return self._viewer_of(record)
+
+    def session_stamp(self, team: str) -> str:
+        """What a page session keeps beside its team: it changes when the team's password is reset."""
+        record = self.store.team(team)
+        return "" if record is None else _stamp_of(record)
 
     def issue_token(self, viewer: Viewer) -> str:
         """A new API token for a signed-in viewer (stored as its hash only)."""
@@ -590,21 +599,22 @@ class Contest:
         self.store.audit(ORGANISER, "start tournament", f"{len(chosen)} teams, {deals} deals")
         return sorted(chosen)
 
-    def tournament_status(self) -> dict[str, object]:
-        """The tournament's run: status, progress, error, finalists (public: no team's secrets)."""
-        return self._stage_status(TOURNAMENT) | {"finalists": list(self.finalists())}
+    def tournament_status(self, viewer: Viewer = ANONYMOUS) -> dict[str, object]:
+        """The tournament's run: status, progress, finalists; why it failed and its notes: the organiser's."""
+        return self._stage_status(TOURNAMENT, viewer) | {"finalists": list(self.finalists())}
 
-    def final_status(self) -> dict[str, object]:
-        """The final's run: status, progress, error."""
-        return self._stage_status(FINAL)
+    def final_status(self, viewer: Viewer = ANONYMOUS) -> dict[str, object]:
+        """The final's run: status and progress; why it failed and its notes, to the organiser."""
+        return self._stage_status(FINAL, viewer)
 
-    def _stage_status(self, name: str) -> dict[str, object]:
+    def _stage_status(self, name: str, viewer: Viewer) -> dict[str, object]:
         record = self.store.stage(name)
-        progress = {k: v for k, v in record.progress.items() if k != "notes"}
+        organiser = viewer.role is Role.ORGANISER
+        progress = {k: v for k, v in record.progress.items() if k != "notes" or organiser}
         return {
             "status": record.status.value,
             "progress": progress,
-            "error": record.error,
+            "error": record.error if organiser else ("the run failed" if record.error else ""),
             "started_at": record.started_at.isoformat() if record.started_at else None,
             "finished_at": record.finished_at.isoformat() if record.finished_at else None,
         }
@@ -766,6 +776,10 @@ class Contest:
         _zip_folder(self.folder.root, target, arcroot="contest", skip=self.folder.secrets())
         self.store.audit(ORGANISER, "download everything", target.name)
         return target
+
+
+def _stamp_of(record: TeamRecord) -> str:
+    return hashlib.sha256(record.password_hash.encode()).hexdigest()[:32]
 
 
 def _write_synced(path: Path, data: bytes) -> None:

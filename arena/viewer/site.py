@@ -56,7 +56,9 @@ def render_template(template: str, site: Site, *, root: str, **context: Any) -> 
     return (
         environment()
         .get_template(template)
-        .render(root=root, run=site.run, live=site.live, kind=site.run.kind.value, **context)
+        .render(
+            root=root, run=site.run, live=site.live, public=site.public, kind=site.run.kind.value, **context
+        )
     )
 
 

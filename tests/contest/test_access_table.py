@@ -23,6 +23,7 @@ from arena.contest.web.access import Surface
 from arena.contest.web.app import all_rows
 
 from support.contest import Server, make_contest, multipart, serve
+from support.contest_pages import Client
 
 ANONYMOUS, TEAM_A, TEAM_B, ORGANISER = "anonymous", "TeamA", "TeamB", "organiser"
 WHO = (ANONYMOUS, TEAM_A, TEAM_B, ORGANISER)
@@ -35,7 +36,7 @@ class Expect:
     """A request and the status each of anonymous, team A, team B and the organiser must get."""
 
     path: str
-    statuses: tuple[int, int, int, int]
+    statuses: tuple[int | str, int | str, int | str, int | str]
     body: Any = None
     upload: tuple[str, bytes] | None = None
     fresh_token: bool = False
@@ -99,16 +100,72 @@ API: dict[tuple[str, str], Expect] = {
     ("GET", "/api/everything"): Expect("/api/everything", ORGANISER_ONLY_OK),
 }
 
-PAGES: dict[tuple[str, str], Expect] = {}
-"""The pages' rows: the PAGES helper fills this table (with a session client instead of a token) and then
-adds ``(Surface.PAGE, PAGES)`` to the completeness test's parameters below."""
+SIGN_IN = "303 /signin"
+"""A page's answer to one signed out: a redirect to the sign-in page (an int is any other status)."""
+BACK_TEAM, BACK_ORGANISER = "303 /team", "303 /organiser"
+"""A form's answer: back to the page it is on (a refusal is shown there, as a one-time message)."""
+PAGE_TEAM_ONLY_404 = (SIGN_IN, 404, 404, 403)
+PAGE_ORGANISER_ONLY = (SIGN_IN, 403, 403, 200)
+PAGE_ORGANISER_FORM = (SIGN_IN, 403, 403, BACK_ORGANISER)
+PAGE_ORGANISER_404 = (SIGN_IN, 403, 403, 404)
+
+PAGES: dict[tuple[str, str], Expect] = {
+    ("GET", "/static/{name}"): Expect("/static/contest.css", PUBLIC),
+    ("GET", "/"): Expect("/", PUBLIC),
+    ("GET", "/signin"): Expect("/signin", PUBLIC),
+    ("POST", "/signin"): Expect("/signin", (401, 401, 401, 401), body={"team": "Stranger", "password": "x"}),
+    ("POST", "/signout"): Expect("/signout", ("303 /",) * 4, fresh_token=True),
+    ("GET", "/team"): Expect("/team", (SIGN_IN, 200, 200, 403)),
+    ("POST", "/team/upload"): Expect(
+        "/team/upload", (SIGN_IN, BACK_TEAM, BACK_TEAM, 403), upload=("TeamA.txt", b"x")
+    ),
+    ("POST", "/team/final"): Expect(
+        "/team/final", (SIGN_IN, BACK_TEAM, BACK_TEAM, 403), upload=("TeamA.txt", b"x")
+    ),
+    ("GET", "/team/submissions/{id}"): Expect(f"/team/submissions/{A_SUBMISSION}", (SIGN_IN, 200, 404, 403)),
+    ("GET", "/team/faults"): Expect("/team/faults", PAGE_TEAM_ONLY_404),
+    ("GET", "/team/hands/{format}"): Expect("/team/hands/phh", PAGE_TEAM_ONLY_404),
+    ("GET", "/team/finals-logs.zip"): Expect("/team/finals-logs.zip", PAGE_TEAM_ONLY_404),
+    ("GET", "/team/certificates/{kind}"): Expect("/team/certificates/excellence", PAGE_TEAM_ONLY_404),
+    ("GET", "/standings"): Expect("/standings", PUBLIC),
+    ("GET", "/tournament/{path:path}"): Expect("/tournament/index.html", (404, 404, 404, 404)),
+    ("GET", "/organiser"): Expect("/organiser", PAGE_ORGANISER_ONLY),
+    ("GET", "/organiser/submissions/{id}"): Expect(
+        f"/organiser/submissions/{A_SUBMISSION}", PAGE_ORGANISER_ONLY
+    ),
+    ("POST", "/organiser/teams"): Expect(
+        "/organiser/teams",
+        PAGE_ORGANISER_FORM,
+        body={"team": "bad id!", "name": "x", "email": "x@example.org"},
+    ),
+    ("POST", "/organiser/teams/{team}/{action}"): Expect(
+        "/organiser/teams/Nobody/disable", PAGE_ORGANISER_404
+    ),
+    ("POST", "/organiser/submissions/{id}/recheck"): Expect(
+        "/organiser/submissions/999999/recheck", PAGE_ORGANISER_404
+    ),
+    ("POST", "/organiser/announcements"): Expect(
+        "/organiser/announcements", PAGE_ORGANISER_FORM, body={"title": "", "body": ""}
+    ),
+    ("POST", "/organiser/deadlines"): Expect(
+        "/organiser/deadlines", PAGE_ORGANISER_FORM, body={"final_code": "not a time"}
+    ),
+    ("POST", "/organiser/tournament"): Expect(
+        "/organiser/tournament", PAGE_ORGANISER_FORM, body={"deals": "many"}
+    ),
+    ("POST", "/organiser/freeze"): Expect("/organiser/freeze", PAGE_ORGANISER_FORM),
+    ("POST", "/organiser/final"): Expect("/organiser/final", PAGE_ORGANISER_404),
+    ("POST", "/organiser/reveal"): Expect("/organiser/reveal", PAGE_ORGANISER_404),
+    ("GET", "/organiser/everything.zip"): Expect("/organiser/everything.zip", PAGE_ORGANISER_ONLY),
+}
+"""The pages' rows, asked with a session (signed in through the sign-in form) and each form's CSRF token."""
 
 
 def app_routes(surface: Surface) -> set[tuple[str, str]]:
     return {(method, row.path) for row in all_rows() if row.surface is surface for method in row.methods}
 
 
-@pytest.mark.parametrize(("surface", "table"), [(Surface.API, API)])
+@pytest.mark.parametrize(("surface", "table"), [(Surface.API, API), (Surface.PAGE, PAGES)])
 def test_every_route_of_the_app_has_a_row_here(
     surface: Surface, table: dict[tuple[str, str], Expect]
 ) -> None:
@@ -179,3 +236,42 @@ def test_no_path_outside_the_contest_folder_is_reached_through_the_api(site: Sit
     ):
         answer = server.request("GET", path, token=token)
         assert answer.status == 404 and site.passwords[TEAM_A].encode() not in answer.body
+
+
+def _page_client(site: Site, who: str) -> Client:
+    """A browser without a script: signed in through the sign-in form (anonymous: only its CSRF cookie)."""
+    client = Client(site.server)
+    if who == ANONYMOUS:
+        client.token("/signin")
+    else:
+        assert client.sign_in(who, site.passwords[who]).status == 303
+    return client
+
+
+@pytest.fixture(scope="module")
+def page_clients(site: Site) -> dict[str, Client]:
+    return {who: _page_client(site, who) for who in WHO}
+
+
+def _page_request(site: Site, clients: dict[str, Client], method: str, expect: Expect, who: str) -> int | str:
+    client = _page_client(site, who) if expect.fresh_token else clients[who]
+    path = expect.path.replace(A_SUBMISSION, str(site.submission))
+    if method == "GET":
+        answer = client.get(path)
+    elif expect.upload is not None:
+        answer = client.upload(path, [("file", *expect.upload)], page="/signin")
+    else:
+        answer = client.form(path, {k: str(v) for k, v in (expect.body or {}).items()}, page="/signin")
+    assert "Traceback" not in answer.text
+    if answer.status == 303:
+        return f"303 {answer.headers['Location']}"
+    return answer.status
+
+
+@pytest.mark.parametrize(("method", "template"), sorted(PAGES), ids=[f"{m} {p}" for m, p in sorted(PAGES)])
+def test_a_page_answers_each_caller_as_the_table_says(
+    site: Site, page_clients: dict[str, Client], method: str, template: str
+) -> None:
+    expect = PAGES[(method, template)]
+    got = tuple(_page_request(site, page_clients, method, expect, who) for who in WHO)
+    assert got == expect.statuses, dict(zip(WHO, got, strict=True))

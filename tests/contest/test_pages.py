@@ -204,3 +204,20 @@ def test_docs_list_every_route_with_who_may_reach_it() -> None:
     docs = (Path(__file__).parents[2] / "docs" / "contest.md").read_text(encoding="utf-8")
     missing = [row.label() for row in all_rows() if f"| `{row.label()}` | {row.access.value} |" not in docs]
     assert missing == []
+
+
+def test_every_script_and_style_the_pages_ask_for_is_served(site) -> None:
+    """The contest's and the viewer's templates name their files; each is served where they ask."""
+    server, _ = site
+    client = Client(server)
+    package = Path(pages.__file__).parents[2]
+    ours = re.findall(r'"/static/([\w.]+)"', _templates(package / "contest"))
+    viewers = re.findall(r'static/([\w.]+)"', _templates(package / "viewer"))
+    assert set(ours + viewers) == {"viewer.css", "viewer.js", "contest.css", "contest.js"}
+    for path in [f"/static/{name}" for name in ours] + [f"/tournament/static/{name}" for name in viewers]:
+        assert client.get(path).status == 200, path
+
+
+def _templates(package: Path) -> str:
+    files = sorted((package / "templates").glob("*.html"))
+    return "".join(path.read_text(encoding="utf-8") for path in files)

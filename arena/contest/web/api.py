@@ -192,7 +192,7 @@ async def move_deadline(request: Request) -> Response:
 
 @route("GET", "/api/tournament", Access.PUBLIC)
 async def tournament(request: Request) -> Response:
-    return JSONResponse(await call(contest_of(request).tournament_status))
+    return JSONResponse(await call(contest_of(request).tournament_status, viewer_of(request)))
 
 
 @route("POST", "/api/tournament", Access.ORGANISER)
@@ -314,7 +314,7 @@ async def audit(request: Request) -> Response:
 
 @route("GET", "/api/final", Access.PUBLIC)
 async def final(request: Request) -> Response:
-    return JSONResponse(await call(contest_of(request).final_status))
+    return JSONResponse(await call(contest_of(request).final_status, viewer_of(request)))
 
 
 @route("POST", "/api/final", Access.ORGANISER)

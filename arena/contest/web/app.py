@@ -46,6 +46,7 @@ CONTENT_SECURITY_POLICY = POLICY.replace("form-action 'none'", "form-action 'sel
 """The viewer's policy (scripts from this site only, no inline script), with forms posting here."""
 SESSION_COOKIE = "arena_session"
 SESSION_TEAM = "team"
+SESSION_STAMP = "stamp"
 SESSION_HOURS = 12
 BODY_SLACK = 256 * 1024
 """Room in a request body for the form's other fields and the multipart framing."""
@@ -77,7 +78,13 @@ async def viewer_of(request: Request, surface: Surface) -> Viewer:
         token = bearer_token(request)
         return ANONYMOUS if token is None else await run_in_threadpool(contest.viewer_of_token, token)
     team = request.session.get(SESSION_TEAM)
-    return ANONYMOUS if not isinstance(team, str) else await run_in_threadpool(contest.viewer_of_team, team)
+    if not isinstance(team, str):
+        return ANONYMOUS
+    stamp = request.session.get(SESSION_STAMP)
+    viewer = await run_in_threadpool(contest.viewer_of_team, team, stamp if isinstance(stamp, str) else "")
+    if not viewer.signed_in:
+        request.session.clear()  # a reset password or a disabled team ends the session
+    return viewer
 
 
 def allowed(access: Access, viewer: Viewer) -> ContestError | None:
@@ -115,7 +122,10 @@ def guarded(row: Row) -> Endpoint:
         if problem is not None:
             return refusal(request, row.surface, problem)
         try:
-            return await row.endpoint(request)
+            response = await row.endpoint(request)
+            if row.surface is Surface.PAGE:
+                await _stamp_session(request)
+            return response
         except ContestError as error:
             return refusal(request, row.surface, error)
         except ArenaError as error:  # the library refused (a bad file, a stage not ready): one line, 400
@@ -123,6 +133,14 @@ def guarded(row: Row) -> Endpoint:
 
     endpoint.__name__ = row.name or row.endpoint.__name__
     return endpoint
+
+
+async def _stamp_session(request: Request) -> None:
+    """A session just signed in gets its credential's stamp, so a password reset ends it."""
+    team = request.session.get(SESSION_TEAM)
+    if isinstance(team, str) and SESSION_STAMP not in request.session:
+        contest: Contest = request.app.state.contest
+        request.session[SESSION_STAMP] = await run_in_threadpool(contest.session_stamp, team)
 
 
 class SecurityHeaders:

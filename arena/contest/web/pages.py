@@ -35,10 +35,12 @@ from starlette.responses import (
 )
 from starlette.types import ASGIApp, Receive, Scope, Send
 
+from arena.contest.certificates import awards_of
 from arena.contest.contest import (
     ANONYMOUS,
     Contest,
     ContestError,
+    Forbidden,
     NotFound,
     Refused,
     Role,
@@ -49,6 +51,7 @@ from arena.contest.contest import (
 )
 from arena.contest.store import CheckStatus, now
 from arena.contest.web.access import Access, Row, Surface, rows_into
+from arena.tournament.final import FINAL as FINAL_TABLE
 from arena.tournament.store import DB_NAME as TOURNAMENT_DB
 from arena.viewer.live import FolderWatch, follow
 from arena.viewer.pages import PageNotFound
@@ -67,6 +70,7 @@ REFRESH_S = 2
 """A page showing a check still queued or running reloads itself after this many seconds."""
 STATIC = {
     "viewer.css": viewer_static() / "viewer.css",
+    "viewer.js": viewer_static() / "viewer.js",
     "contest.css": Path(__file__).parents[1] / "static" / "contest.css",
     "contest.js": Path(__file__).parents[1] / "static" / "contest.js",
 }
@@ -252,8 +256,11 @@ async def team_home(request: Request) -> Response:
     window = await call(contest.finalists_window)
     done = (await call(contest.tournament_status))["status"] == "done"
     faults = await _or_none(contest.team_faults, viewer) or [] if done else []
-    pdfs = await _or_none(contest.certificate, viewer) or [] if done else []
-    certificates = [name.removesuffix(".pdf").rpartition("-")[2] for name, _ in pdfs]
+    final_running = (await call(contest.final_status))["status"] == "running"
+    awards = (
+        await call(awards_of, contest.folder.tournament, viewer.team) if done and not final_running else []
+    )
+    certificates = [kind for kind, _, _ in awards]
     upload_open, closed_reason = True, ""
     if window is not None:
         upload_open, closed_reason = False, "The tournament is over: finalists upload their final code below."
@@ -432,11 +439,16 @@ def _site(contest: Contest, viewer: Viewer) -> Site:
 
 @route("GET", "/tournament/{path:path}", Access.PUBLIC)
 async def tournament_pages(request: Request) -> Response:
-    """The viewer's pages over the tournament (and its final): standings, tables, replays, live."""
+    """The viewer's pages over the tournament (and its final): standings, tables, replays, live.
+
+    While the scoreboard is frozen they show the standings of now, so only the organiser reads them then
+    (the final, followed live, stays open to all)."""
     contest, viewer = contest_of(request), viewer_of(request)
     path = request.path_params["path"] or "index.html"
     if path.startswith("static/"):
         return await static_file(path.removeprefix("static/"))
+    if await _frozen_for(contest, viewer) and not path.startswith(f"live/{FINAL_TABLE}"):
+        raise Forbidden("the scoreboard is frozen: the tables open again when the organiser lifts the freeze")
     if path.endswith("/stream") and path.startswith("live/"):
         return await _stream(request, contest, viewer, path.removeprefix("live/").removesuffix("/stream"))
     site = _site(contest, viewer)
@@ -445,6 +457,12 @@ async def tournament_pages(request: Request) -> Response:
     except PageNotFound:
         raise NotFound(f"no page {path}") from None
     return HTMLResponse(html)
+
+
+async def _frozen_for(contest: Contest, viewer: Viewer) -> bool:
+    if viewer.role is Role.ORGANISER:
+        return False
+    return bool((await call(contest.standings, viewer))["frozen"])
 
 
 async def _stream(request: Request, contest: Contest, viewer: Viewer, name: str) -> Response:
