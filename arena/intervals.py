@@ -44,6 +44,10 @@ def mean_interval(values: Sequence[float]) -> MeanInterval:
     return MeanInterval(mean, mean - half, mean + half)
 
 
+DEAL_DRAWS = 50_000_000
+"""The most Poisson draws :func:`bootstrap_means` makes to resample deals (a second or two)."""
+
+
 @dataclass(frozen=True, slots=True)
 class Cluster:
     """Observations that are resampled together: one table (or one group of duplicate tables).
@@ -64,8 +68,9 @@ def bootstrap_means(
 
     Clusters are drawn with replacement (as many as there are); within a drawn cluster every deal is
     weighted by its own Poisson(1) draw (the large-sample equivalent of drawing the deals with
-    replacement, one matrix product a cluster). Returns a (replicates, teams) array; NaN where a team
-    got no weight.
+    replacement, one matrix product a cluster). Past :data:`DEAL_DRAWS` draws in all (thousands of
+    tables) the deals are kept as they are and only the clusters drawn, which then carry the variation.
+    Returns a (replicates, teams) array; NaN where a team got no weight.
     """
     rng = np.random.default_rng(seed)
     sums = np.zeros((replicates, teams))
@@ -73,11 +78,16 @@ def bootstrap_means(
     if not clusters:
         return np.full((replicates, teams), np.nan)
     drawn = rng.multinomial(len(clusters), np.full(len(clusters), 1 / len(clusters)), size=replicates)
+    resample_deals = replicates * sum(len(c.values) for c in clusters) <= DEAL_DRAWS
     for index, cluster in enumerate(clusters):
         weight = drawn[:, index : index + 1].astype(float)
-        deals = rng.poisson(1.0, size=(replicates, len(cluster.values))).astype(float)
-        sums[:, cluster.columns] += weight * (deals @ cluster.values)
-        counts[:, cluster.columns] += weight * (deals @ cluster.counts)
+        if resample_deals:
+            deals = rng.poisson(1.0, size=(replicates, len(cluster.values))).astype(float)
+            sums[:, cluster.columns] += weight * (deals @ cluster.values)
+            counts[:, cluster.columns] += weight * (deals @ cluster.counts)
+        else:
+            sums[:, cluster.columns] += weight * cluster.values.sum(axis=0)
+            counts[:, cluster.columns] += weight * cluster.counts.sum(axis=0)
     with np.errstate(invalid="ignore", divide="ignore"):
         means: np.ndarray = sums / counts
     return means

@@ -31,7 +31,7 @@ from pathlib import Path
 
 from arena.cards import derive_seed, rank_of, shuffled_deck
 from arena.engines.nlhe import CheckCall, Deal, Fold, RaiseTo, TableRules
-from arena.engines.nlhe.events import event_from_dict
+from arena.engines.nlhe.events import DealEnded, event_from_dict
 from arena.engines.nlhe.luck import deal_luck
 from arena.evaluator import evaluate
 from arena.evaluator.ranking import HandCategory, category
@@ -156,10 +156,11 @@ PROGRAMS = ("Bluffer.pl", "Caller.py", "Learner.py", "Raiser.cpp", "Tight.c", "T
 
 
 def play_programs(
-    tables: int, deals: int
+    tables: int, deals: int, seats: list[tuple[bool, bool, float, float, float, float]]
 ) -> tuple[dict[str, list[float]], dict[str, list[float]], list[float], list[float]]:
     """Chips and adjusted per team per deal at real tables; wall seconds per deal of each table (the
-    build included in the first) and of each deal's adjustment."""
+    build included in the first) and of each deal's adjustment. ``seats`` gets, per seat of every deal,
+    (saw a flop, reached a showdown, chips, adjusted, the hole cards' correction, the board's)."""
     chips: dict[str, list[float]] = {Path(p).stem: [] for p in PROGRAMS}
     adjusted: dict[str, list[float]] = {Path(p).stem: [] for p in PROGRAMS}
     table_s: list[float] = []
@@ -179,10 +180,29 @@ def play_programs(
                     started = time.perf_counter()
                     luck = deal_luck(events)
                     luck_s.append(time.perf_counter() - started)
+                    end = events[-1]
+                    showdown = isinstance(end, DealEnded) and end.showdown
                     for seat, program in enumerate(seated):
                         chips[Path(program).stem].append(luck.chips[seat])
                         adjusted[Path(program).stem].append(luck.adjusted[seat])
+                        hole = luck.corrections[0].luck[seat] if luck.corrections else 0.0
+                        board = math.fsum(c.luck[seat] for c in luck.corrections[1:])
+                        flop = len(luck.corrections) > 1
+                        seats.append((flop, showdown, luck.chips[seat], luck.adjusted[seat], hole, board))
     return chips, adjusted, table_s, luck_s
+
+
+def where_the_noise_is(seats: list[tuple[bool, bool, float, float, float, float]]) -> None:
+    """Print how often a deal sees a flop and a showdown, and the variance of a seat's result per deal."""
+    flops = sum(s[0] for s in seats) / len(seats)
+    showdowns = sum(s[1] for s in seats) / len(seats)
+    chips, adjusted, hole, board = (statistics.pvariance([s[i] for s in seats]) for i in (2, 3, 4, 5))
+    left = math.fsum(s[3] ** 2 for s in seats if s[1]) / math.fsum(s[3] ** 2 for s in seats)
+    print(
+        f"deals that see a flop {flops:.0%}, reach a showdown {showdowns:.0%}; variance per seat and deal: "
+        f"chips {chips:.0f}, adjusted {adjusted:.0f}, hole cards' correction {hole:.1f}, "
+        f"board's {board:.0f}; share of the adjusted value's square in showdown deals {left:.0%}"
+    )
 
 
 def report(chips: dict[str, list[float]], adjusted: dict[str, list[float]]) -> list[float]:
@@ -206,20 +226,10 @@ def report(chips: dict[str, list[float]], adjusted: dict[str, list[float]]) -> l
     return ratios
 
 
-def main(argv: Sequence[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--tables", type=int, default=100)
-    parser.add_argument("--deals", type=int, default=100)
-    parser.add_argument("--seed", type=int, default=0, help="another seed: other cards, other choices")
-    parser.add_argument("--program-tables", type=int, default=6)
-    parser.add_argument("--program-deals", type=int, default=200)
-    args = parser.parse_args(argv)
-    deal_luck(
-        Deal(rules=TableRules(seats=2), deal_number=1, dealer=1, stacks=[9, 9], deck=list(range(52))).events
-    )
-    chips, adjusted, engine_s, luck_s = play_tables(args.tables, args.deals, args.seed)
-    deals = args.tables * args.deals
-    print(f"{args.tables} tables of {args.deals} deals, six scripted teams ({deals} deals, {deals} per team)")
+def scripted(tables: int, deals: int, seed: int) -> None:
+    """Play and print the scripted teams' part."""
+    chips, adjusted, engine_s, luck_s = play_tables(tables, deals, seed)
+    print(f"{tables} tables of {deals} deals, six scripted teams ({tables * deals} deals per team)")
     ratios = report(chips, adjusted)
     print(
         f"interval width, chips / adjusted: median {statistics.median(ratios):.2f}x, "
@@ -231,8 +241,24 @@ def main(argv: Sequence[str] | None = None) -> None:
         f"({luck / engine:.1f}x the engine); mean adjustment {math.fsum(luck_s) / len(luck_s) * 1e3:.2f} ms"
     )
 
+
+def main(argv: Sequence[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--tables", type=int, default=100)
+    parser.add_argument("--deals", type=int, default=100)
+    parser.add_argument("--seed", type=int, default=0, help="another seed: other cards, other choices")
+    parser.add_argument("--program-tables", type=int, default=6)
+    parser.add_argument("--program-deals", type=int, default=200)
+    args = parser.parse_args(argv)
+    deal_luck(
+        Deal(rules=TableRules(seats=2), deal_number=1, dealer=1, stacks=[9, 9], deck=list(range(52))).events
+    )
+    if args.tables and args.deals:
+        scripted(args.tables, args.deals, args.seed)
+
     if args.program_tables and args.program_deals:
-        chips, adjusted, table_s, luck_s = play_programs(args.program_tables, args.program_deals)
+        seats: list[tuple[bool, bool, float, float, float, float]] = []
+        chips, adjusted, table_s, luck_s = play_programs(args.program_tables, args.program_deals, seats)
         print(
             f"\nsample programs: {args.program_tables} tables of {args.program_deals} deals, "
             f"{args.program_tables * args.program_deals} deals per team"
@@ -245,6 +271,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         print(
             f"per deal: the table {table:.1f} ms (median of tables), adjustment {luck:.2f} ms ({share:.1%})"
         )
+        where_the_noise_is(seats)
 
 
 if __name__ == "__main__":

@@ -209,3 +209,36 @@ def test_arena_tournament_ranks_by_the_adjusted_value_on_request(tmp_path: Path,
         s["team"] for s in shown
     ]
     assert set(document["ahead"]) == {s["team"] for s in shown}
+
+
+def test_thousands_of_tables_are_resampled_by_table_only_and_stay_fast(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Past DEAL_DRAWS the deals are kept as they are: a table's result is resampled whole."""
+    rng = np.random.default_rng(2)
+    clusters = [
+        Cluster(np.array([t % 3, (t + 1) % 3]), rng.normal(0, 1, size=(50, 2)), np.ones((50, 2)))
+        for t in range(30)
+    ]
+    monkeypatch.setattr("arena.intervals.DEAL_DRAWS", 0)
+    whole = bootstrap_means(clusters, 3, replicates=200, seed=3)
+    for replicate in whole[:5]:
+        assert np.all(np.isfinite(replicate))
+    draws = np.random.default_rng(3).multinomial(30, np.full(30, 1 / 30), size=200)
+    sums, counts = np.zeros((200, 3)), np.zeros((200, 3))
+    for t, cluster in enumerate(clusters):
+        sums[:, cluster.columns] += draws[:, t : t + 1] * cluster.values.sum(axis=0)
+        counts[:, cluster.columns] += draws[:, t : t + 1] * 50
+    assert np.allclose(whole, sums / counts)
+
+
+def test_past_most_pairs_teams_who_is_ahead_is_left_out(
+    unlucky: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("arena.tournament.standings.MOST_PAIRS", 1)
+    store = Store(unlucky)
+    standings, separation = separated_standings(store)
+    document = results_document(store, TournamentSettings(deals=12, seed=1), standings, separation)
+    store.close()
+    assert separation.ahead == () and document["ahead"] == {}
+    assert all(s.ahead_of == "" for s in standings) and standings[0].rank_probability == 1.0

@@ -119,7 +119,7 @@ def print_standings(
         case _:
             by = f", ranked by {separation.rank_by}" if separation else ""
             Console().print(standings_table(standings, title=f"Standings ({run_dir}{by})"))
-            if separation and 2 <= len(separation.teams) <= MOST_TEAMS_AHEAD:
+            if separation and separation.ahead and 2 <= len(separation.teams) <= MOST_TEAMS_AHEAD:
                 Console().print(ahead_table(separation))
 
 

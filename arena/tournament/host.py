@@ -329,7 +329,7 @@ def results_document(
             team: dict(zip(separation.teams, row, strict=True))
             for team, row in zip(separation.teams, separation.ahead, strict=True)
         }
-        if separation
+        if separation and separation.ahead
         else {},
         "tables": [
             {

@@ -30,6 +30,8 @@ from arena.tournament.store import Store, TableKind, TableRow, TableStatus
 
 SURE = 0.95
 """A team is reported *ahead of* another when it is ahead in at least this share of the bootstrap."""
+MOST_PAIRS = 100
+"""Who is ahead of whom is given for at most this many teams (the table has their square)."""
 
 
 @unique
@@ -155,7 +157,7 @@ def separated_standings(
         _clusters(played, order, duplicate=duplicate, adjusted=rank_by is RankBy.ADJUSTED), len(order)
     )
     held = dict(zip(ranked, rank_probabilities(means, range(len(ranked))).tolist(), strict=True))
-    ahead = ahead_probabilities(means)
+    ahead = ahead_probabilities(means) if len(order) <= MOST_PAIRS else np.zeros((len(order), 0))
     standings = [
         Standing(
             rank=rank,
@@ -174,11 +176,11 @@ def separated_standings(
             adjusted_ci95_low=round(adjusted.low, 4),
             adjusted_ci95_high=round(adjusted.high, 4),
             rank_probability=round(held.get(team, 1.0), 4),
-            ahead_of=" ".join(order[j] for j in range(len(order)) if ahead[i, j] >= SURE),
+            ahead_of=" ".join(order[j] for j in range(ahead.shape[1]) if ahead[i, j] >= SURE),
         )
         for i, (rank, (team, line, per_deal, low, high, adjusted)) in enumerate(enumerate(unranked, start=1))
     ]
-    rows = tuple(tuple(round(float(p), 4) for p in row) for row in ahead)
+    rows = tuple(tuple(round(float(p), 4) for p in row) for row in ahead) if ahead.size else ()
     return standings, Separation(rank_by, tuple(order), rows)
 
 

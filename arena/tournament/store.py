@@ -360,7 +360,18 @@ class Store:
     # -- recording --------------------------------------------------------------------------------
 
     def record_table(self, name: str, result: TableResult, deals: Sequence[DealRecord]) -> None:
-        """Write one finished table atomically: its deals, builds, faults, results and ``done`` mark."""
+        """Write one finished table atomically: its deals (with each seat's luck-adjusted value, computed
+        before the write lock is taken), builds, faults, results and ``done`` mark."""
+        rows = [
+            (
+                name,
+                deal,
+                zlib.compress(json.dumps(events, separators=(",", ":")).encode()),
+                json.dumps(profits),
+                json.dumps(adjusted_values(events)),
+            )
+            for deal, events, profits in deals
+        ]
         with self.transaction() as conn:
             status = conn.execute("SELECT status FROM tables WHERE name = ?", (name,)).fetchone()
             if status is None:
@@ -369,19 +380,7 @@ class Store:
                 return
             for table in ("deals", "faults", "results", "builds"):
                 conn.execute(f"DELETE FROM {table} WHERE table_name = ?", (name,))
-            conn.executemany(
-                "INSERT INTO deals VALUES (?, ?, ?, ?, ?)",
-                [
-                    (
-                        name,
-                        deal,
-                        zlib.compress(json.dumps(events, separators=(",", ":")).encode()),
-                        json.dumps(profits),
-                        json.dumps(adjusted_values(events)),
-                    )
-                    for deal, events, profits in deals
-                ],
-            )
+            conn.executemany("INSERT INTO deals VALUES (?, ?, ?, ?, ?)", rows)
             index = 0
             for team in result.teams:
                 build_faults = [f for f in team.faults if f.kind is FaultKind.BUILD_FAILED]
