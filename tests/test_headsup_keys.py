@@ -223,3 +223,15 @@ def test_a_match_revealed_at_its_end_verifies(tmp_path: Path, capsys: pytest.Cap
     assert main(["headsup", str(PREDICT), "--hands", "12", "--out", str(out), "--reveal-at-end"]) == 0
     assert "deck key (headsup) revealed in reveal.json" in capsys.readouterr().out
     assert main(["verify", str(out)]) == 0
+
+
+def test_a_keyed_match_without_namespaces_warns_that_the_key_is_exposed(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    program = Path(__file__).parent.parent / "bots" / "headsup" / "always_check.py"
+    argv = ["headsup", str(program), "--hands", "3", "--isolation", "rlimits-only", "--out", str(tmp_path)]
+    assert main(argv) == 0
+    err = capsys.readouterr().err
+    assert "warning: programs will run without namespaces (--isolation rlimits-only)" in err
+    assert main([*argv, "--seed", "1"]) == 0
+    assert "without namespaces" not in capsys.readouterr().err

@@ -17,8 +17,9 @@ from arena.cards import derive_seed
 from arena.cli import main
 from arena.decks.commitment import COMMITMENT, SEED_WARNING
 from arena.decks.derive import StreamSeeds, table_secret
+from arena.engines.twocard.strategy import read_strategy
 from arena.games.twocard.judge import hand_rng
-from arena.games.twocard.match import TwoCardSettings, play_match
+from arena.games.twocard.match import TwoCardInterface, TwoCardSettings, play_match
 
 from support.sandbox import needs_namespaces
 
@@ -47,8 +48,6 @@ def server_hits(out: Path) -> int:
 
 
 def play(out: Path, **options) -> None:
-    from arena.engines.twocard.strategy import read_strategy
-
     result = play_match(
         PREDICT, [(STRATEGY, read_strategy(STRATEGY))], TwoCardSettings(hands=HANDS, **options), out_dir=out
     )
@@ -163,3 +162,30 @@ def test_a_run_revealed_at_its_end_verifies(tmp_path: Path, capsys: pytest.Captu
                  "--out", str(out), "--reveal-at-end"]) == 0  # fmt: skip
     assert "deck key (twocard) revealed in reveal.json" in capsys.readouterr().err
     assert main(["verify", str(out)]) == 0
+
+
+@needs_namespaces
+@pytest.mark.slow
+def test_a_program_hunting_for_the_key_from_inside_the_run_folder_finds_no_trace_of_it(
+    tmp_path: Path,
+) -> None:
+    """The player's folder is ``case_1/player`` inside the run folder, two levels below the key file: the
+    hunter (tests/programs/hostile/deck_key_hunter.py, one process per call) walks everything it can see."""
+    hunter = tmp_path / "Hunter.py"
+    hunter.write_text((Path(__file__).parent / "programs" / "hostile" / "deck_key_hunter.py").read_text())
+    out = tmp_path / "out"
+    result = play_match(
+        hunter,
+        [(STRATEGY, read_strategy(STRATEGY))],
+        TwoCardSettings(hands=5, time_limit_s=300, interface=TwoCardInterface.FILES),
+        out_dir=out,
+    )
+    assert result.cases[0].fault is None, result.cases[0].fault
+    key = bytes.fromhex((out / "deck-keys" / "twocard.key").read_text())
+    hunt = (out / "case_1" / "player" / "hunt.txt").read_text()
+    lines = hunt.splitlines()
+    assert int(lines[-2].removeprefix("WALKED ")) > 10_000
+    lowered = hunt.lower()
+    for needle in (key.hex(), table_secret(key, "case_1").hex()):
+        assert needle not in lowered
+    assert str(out) not in hunt and "deck-keys" not in hunt and "commitment.json" not in hunt

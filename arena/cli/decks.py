@@ -44,9 +44,11 @@ def check_deck_options(args: argparse.Namespace) -> None:
     seeded = getattr(args, "seed", None) is not None
     if seeded and args.reveal_at_end:
         raise ConfigError("--reveal-at-end publishes a secret key; with --seed S there is none (S is known)")
-    from arena.sandbox.isolation import namespaces_available
+    from arena.sandbox.isolation import RLIMITS_ONLY, namespaces_available
 
     available, reason = namespaces_available()
+    if getattr(args, "isolation", None) == RLIMITS_ONLY:
+        available, reason = False, f"--isolation {RLIMITS_ONLY}"
     if not seeded and not available:
         Console(stderr=True).print(
             f"warning: programs will run without namespaces ({reason}): as arena's own user they could read "

@@ -14,7 +14,7 @@ The first dealer is drawn with ``random.Random`` seeded by ``HMAC-SHA256(T, "dea
 every program sees the button).
 
 Heads-up and TwoCardDraw draw from generators rather than one deck a deal: each generator is seeded by
-:meth:`StreamSeeds.seed`, ``HMAC-SHA256(T, label)`` read as a big-endian integer (docs/headsup.md and
+:meth:`StreamSeeds.seed_of`, ``HMAC-SHA256(T, label)`` read as a big-endian integer (docs/headsup.md and
 docs/twocard.md name the labels), or, from a known seed, ``derive_seed(seed, *labels)`` as before keys.
 """
 

@@ -4,7 +4,8 @@ For each stage of ``commitment.json``: the revealed key must hash to the committ
 secret to its committed hash, and every deal recorded for a table (its ``events.jsonl``, and any other
 record the caller adds, such as the tournament's database) must hold exactly the cards the deck deals:
 the deck is put through the engine (everyone calls to the end, so the whole board comes out) and each
-recorded hole card, board card and shown hand is compared with it.
+recorded hole card, board card and shown hand is compared with it. A table of another game (heads-up,
+TwoCardDraw: its ``game`` in the commitment) is checked by that game's own check, given the table's seeds.
 """
 
 from __future__ import annotations
