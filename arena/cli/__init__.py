@@ -49,6 +49,7 @@ COMMAND_MODULES = (
     "export",
     "view",
     "decks",
+    "cluster",
 )
 _ORDINARY = (ArenaError, pydantic.ValidationError, OSError, UnicodeDecodeError, sqlite3.DatabaseError)
 EXIT_ERROR = 2

@@ -145,6 +145,7 @@ def run_tournament(
     *,
     jobs: int = 1,
     scheduler: str | None = None,
+    certs: Path | None = None,
     progress: Progress | None = None,
     table_runner: TableRunner | None = None,
     deck_key: Path | None = None,
@@ -202,6 +203,7 @@ def run_tournament(
                     todo,
                     jobs=jobs,
                     scheduler=scheduler,
+                    certs=certs,
                     progress=progress,
                     table_runner=table_runner,
                 )

@@ -10,6 +10,7 @@ from typing import Any
 
 from arena.games.codem.stats import PlayerStats
 from arena.tournament.host import TournamentSettings
+from arena.tournament.rounds import format_standings
 from arena.tournament.standings import compute_standings
 from arena.tournament.store import TableKind
 from arena.viewer.charts import line_chart
@@ -45,7 +46,7 @@ def tournament_page(site: Site) -> str:
     run = site.run
     with run.store() as store:
         settings = TournamentSettings(**store.meta())
-        standings = compute_standings(store, duplicate=settings.duplicate)
+        standings = format_standings(store, compute_standings(store, duplicate=settings.duplicate))
         results = store.results(TableKind.ROUND)
         final_results = sorted(store.results(TableKind.FINAL), key=lambda r: (-r.profit, r.seat))
         faults = store.faults(TableKind.ROUND) + store.faults(TableKind.FINAL)
