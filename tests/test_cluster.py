@@ -1,15 +1,18 @@
 """Tournaments on a real Dask cluster: a `dask scheduler` and two `dask worker` processes on 127.0.0.1.
 
-The cluster must give exactly the rows a local ``--jobs`` run gives with the same programs and seed;
-losing a worker mid-table, or the organiser's process, must change nothing but the time taken.
+The cluster speaks TLS with certificates from ``arena cluster certs`` (a peer without one is refused).
+It must give exactly the rows a local ``--jobs`` run gives with the same programs and seed; losing a
+worker mid-table, or the organiser's process, must change nothing but the time taken.
 """
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
 import os
 import signal
+import ssl
 import subprocess
 import sys
 import threading
@@ -19,8 +22,11 @@ from pathlib import Path
 
 import pytest
 
+from arena.cli import main
+from arena.errors import ConfigError
 from arena.faults import Fault
-from arena.tournament.cluster import ProgramContent
+from arena.tournament.certs import make_certs
+from arena.tournament.cluster import ProgramContent, client_security
 from arena.tournament.host import TournamentSettings, run_tournament
 from arena.tournament.progress import Quiet
 from arena.tournament.runner import pack_table, unpack_table
@@ -41,6 +47,7 @@ class Cluster:
 
     address: str
     folder: Path
+    certs: Path
     workers: list[subprocess.Popen] = field(default_factory=list)
     scheduler: subprocess.Popen | None = None
 
@@ -48,7 +55,7 @@ class Cluster:
         argv = [
             sys.executable, "-m", "distributed.cli.dask_worker", self.address,
             "--nthreads", "1", "--no-nanny", "--no-dashboard",
-            "--local-directory", str(self.folder / name), "--name", name,
+            "--local-directory", str(self.folder / name), "--name", name, *tls_options(self.certs, "worker"),
         ]  # fmt: skip
         for module in preload:
             argv += ["--preload", module]
@@ -57,12 +64,17 @@ class Cluster:
         self.workers.append(worker)
         return worker
 
+    def client(self) -> distributed.Client:
+        return distributed.Client(
+            self.address, timeout="60s", security=client_security(self.address, self.certs)
+        )
+
     def wait_for_workers(self, count: int) -> None:
-        with distributed.Client(self.address, timeout="60s") as client:
+        with self.client() as client:
             client.wait_for_workers(count, timeout=120)
 
     def pids_by_address(self) -> dict[str, int]:
-        with distributed.Client(self.address, timeout="60s") as client:
+        with self.client() as client:
             return client.run(os.getpid)
 
     def stop(self) -> None:
@@ -72,14 +84,28 @@ class Cluster:
                 process.wait()
 
 
+def tls_options(certs: Path, role: str) -> list[str]:
+    """The TLS flags of ``dask scheduler`` and ``dask worker``, as docs/cluster.md gives them."""
+    ca, cert, key = certs / "ca.pem", certs / f"{role}.pem", certs / f"{role}-key.pem"
+    return ["--tls-ca-file", str(ca), "--tls-cert", str(cert), "--tls-key", str(key)]
+
+
+@pytest.fixture(scope="module")
+def certs(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    folder = tmp_path_factory.mktemp("certs") / "certs"
+    assert main(["cluster", "certs", str(folder)]) == 0
+    return folder
+
+
 @pytest.fixture
-def cluster(tmp_path: Path) -> Iterator[Cluster]:
+def cluster(tmp_path: Path, certs: Path) -> Iterator[Cluster]:
     folder = tmp_path / "cluster"
     folder.mkdir()
     scheduler_file = folder / "scheduler.json"
     argv = [
         sys.executable, "-m", "distributed.cli.dask_scheduler", "--host", "127.0.0.1", "--port", "0",
-        "--no-dashboard", "--scheduler-file", str(scheduler_file),
+        "--no-dashboard", "--scheduler-file", str(scheduler_file), "--protocol", "tls",
+        *tls_options(certs, "scheduler"),
     ]  # fmt: skip
     log = (folder / "scheduler.log").open("wb")
     scheduler = subprocess.Popen(argv, env=ENV, stdout=log, stderr=log, start_new_session=True)
@@ -88,12 +114,12 @@ def cluster(tmp_path: Path) -> Iterator[Cluster]:
             with contextlib.suppress(subprocess.TimeoutExpired):
                 scheduler.wait(timeout=0.2)
                 pytest.fail(f"the dask scheduler exited: {(folder / 'scheduler.log').read_text()[-2000:]}")
-        with distributed.Client(scheduler_file=str(scheduler_file), timeout="60s") as client:
-            address = client.scheduler.address
+        address = json.loads(scheduler_file.read_text())["address"]
+        assert address.startswith("tls://127.0.0.1:")
     except BaseException:
         os.killpg(scheduler.pid, signal.SIGKILL)
         raise
-    running = Cluster(address, folder, scheduler=scheduler)
+    running = Cluster(address, folder, certs, scheduler=scheduler)
     try:
         for name in ("worker-a", "worker-b"):
             running.add_worker(name)
@@ -155,7 +181,9 @@ def test_a_cluster_tournament_gives_the_rows_of_a_local_one(
 ) -> None:
     progress = DealWatch(lambda: None)
     run_dir = tmp_path / "on-cluster"
-    report = run_tournament(submissions, run_dir, SETTINGS, scheduler=cluster.address, progress=progress)
+    report = run_tournament(
+        submissions, run_dir, SETTINGS, scheduler=cluster.address, certs=cluster.certs, progress=progress
+    )
     assert report.complete
     assert result_rows(run_dir) == local_rows
     joined = [line for line in progress.lines if "joined" in line]
@@ -178,7 +206,7 @@ def test_a_worker_killed_mid_table_changes_nothing(
     killed: list[int] = []
 
     def kill_a_busy_worker() -> None:
-        with distributed.Client(cluster.address, timeout="60s") as client:
+        with cluster.client() as client:
             busy = [address for address, keys in client.processing().items() if keys]
         pid = pids[busy[0]]
         os.kill(pid, signal.SIGKILL)
@@ -186,7 +214,9 @@ def test_a_worker_killed_mid_table_changes_nothing(
 
     progress = DealWatch(kill_a_busy_worker)
     run_dir = tmp_path / "on-cluster"
-    report = run_tournament(submissions, run_dir, SETTINGS, scheduler=cluster.address, progress=progress)
+    report = run_tournament(
+        submissions, run_dir, SETTINGS, scheduler=cluster.address, certs=cluster.certs, progress=progress
+    )
     assert killed, "a worker was killed while it played a table"
     assert report.complete
     assert result_rows(run_dir) == local_rows
@@ -201,7 +231,7 @@ def test_the_organiser_killed_and_started_again_resumes(
     argv = [
         sys.executable, "-m", "arena", "tournament", str(submissions), "--out", str(run_dir),
         "--deals", str(SETTINGS.deals), "--seed", str(SETTINGS.seed), "--time-limit", "10",
-        "--scheduler", cluster.address,
+        "--scheduler", cluster.address, "--certs", str(cluster.certs),
     ]  # fmt: skip
     organiser = subprocess.Popen(argv, env=ENV, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     assert organiser.stderr is not None
@@ -255,10 +285,81 @@ def test_a_worker_without_java_says_so_and_gets_no_java_table(cluster: Cluster, 
     progress = DealWatch(lambda: None)
     settings = TournamentSettings(deals=5, seed=3, time_limit_s=10)
     run_dir = tmp_path / "run"
-    report = run_tournament(submissions, run_dir, settings, scheduler=cluster.address, progress=progress)
+    report = run_tournament(
+        submissions, run_dir, settings, scheduler=cluster.address, certs=cluster.certs, progress=progress
+    )
     assert report.complete
     lacking = [line for line in progress.lines if "joined without" in line]
     assert len(lacking) == 1 and "java" in lacking[0] and "go elsewhere" in lacking[0]
     placed = list((cluster.folder / "worker-c").rglob("*.java"))
     assert placed == [], "the worker without Java was sent a table with the Java program"
     assert list(cluster.folder.glob("worker-[ab]/**/Pr0007.java")), "a Java-capable worker played it"
+
+
+def ask_identity(address: str, *, ca: Path, cert: Path | None = None, key: Path | None = None) -> dict:
+    """Connect to a Dask server over TLS with this CA (and this certificate, if any) and ask who it is."""
+    context = ssl.create_default_context(cafile=str(ca))
+    context.check_hostname = False
+    if cert is not None:
+        context.load_cert_chain(str(cert), str(key))
+
+    async def attempt() -> dict:
+        comm = await distributed.comm.connect(
+            address, timeout="10s", ssl_context=context, require_encryption=True
+        )
+        try:
+            await comm.write({"op": "identity"})
+            return await comm.read()
+        finally:
+            comm.abort()
+
+    return asyncio.run(attempt())
+
+
+def test_a_peer_without_a_certificate_of_the_contest_ca_is_refused(cluster: Cluster, tmp_path: Path) -> None:
+    ca = cluster.certs / "ca.pem"
+    # The organiser's certificate: the scheduler answers (so the refusals below are the certificate's).
+    client = cluster.certs / "client.pem"
+    assert (
+        ask_identity(cluster.address, ca=ca, cert=client, key=cluster.certs / "client-key.pem")["type"]
+        == "Scheduler"
+    )
+    # No certificate: the scheduler ends the connection before any message.
+    with pytest.raises((OSError, TimeoutError)):
+        ask_identity(cluster.address, ca=ca)
+    # A certificate of another CA (another contest's, or one made up): refused the same way.
+    other = tmp_path / "other"
+    make_certs(other)
+    with pytest.raises((OSError, TimeoutError)):
+        ask_identity(cluster.address, ca=ca, cert=other / "client.pem", key=other / "client-key.pem")
+    # Plain TCP to the TLS port: refused.
+    with pytest.raises((OSError, TimeoutError)):
+        distributed.Client(cluster.address.replace("tls://", "tcp://"), timeout="5s")
+    # A worker is refused without a certificate too (it listens with the worker certificate).
+    worker = next(iter(cluster.pids_by_address()))
+    assert worker.startswith("tls://")
+    with pytest.raises((OSError, TimeoutError)):
+        ask_identity(worker, ca=ca)
+    # The organiser's command says what it needs in one line.
+    with pytest.raises(ConfigError, match="needs --certs DIR"):
+        client_security(cluster.address, None)
+
+
+def test_certs_are_made_once_with_private_keys(tmp_path: Path, capsys) -> None:
+    folder = tmp_path / "certs"
+    assert main(["cluster", "certs", str(folder), "--host", "organiser.example", "--host", "10.0.0.5"]) == 0
+    names = sorted(p.name for p in folder.iterdir())
+    assert names == sorted(
+        f"{r}{s}" for r in ("ca", "scheduler", "worker", "client") for s in (".pem", "-key.pem")
+    )
+    assert all((folder / n).stat().st_mode & 0o077 == 0 for n in names if n.endswith("-key.pem"))
+    from cryptography import x509
+
+    scheduler = x509.load_pem_x509_certificate((folder / "scheduler.pem").read_bytes())
+    ca = x509.load_pem_x509_certificate((folder / "ca.pem").read_bytes())
+    scheduler.verify_directly_issued_by(ca)
+    alt = scheduler.extensions.get_extension_for_class(x509.SubjectAlternativeName).value
+    assert "organiser.example" in alt.get_values_for_type(x509.DNSName)
+    capsys.readouterr()
+    assert main(["cluster", "certs", str(folder)]) == 2  # never overwritten
+    assert "already holds ca.pem" in capsys.readouterr().err

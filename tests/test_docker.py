@@ -38,3 +38,27 @@ def test_workers_are_single_threaded_processes_with_the_sandbox_privileges(servi
     worker = services["worker"]
     assert worker["command"][worker["command"].index("--nthreads") + 1] == "1"
     assert worker["privileged"] is True and worker["cgroup"] == "private"
+
+
+def test_every_connection_is_tls_with_the_contest_certificates(services: dict) -> None:
+    """The scheduler and the workers refuse peers without a certificate of the CA (tests/test_cluster.py)."""
+    for name, role in (("scheduler", "scheduler"), ("worker", "worker")):
+        command = services[name]["command"]
+        flags = {
+            flag: command[command.index(flag) + 1] for flag in ("--tls-ca-file", "--tls-cert", "--tls-key")
+        }
+        assert flags == {
+            "--tls-ca-file": "/certs/ca.pem",
+            "--tls-cert": f"/certs/{role}.pem",
+            "--tls-key": f"/certs/{role}-key.pem",
+        }
+        mounted = {volume.split(":")[1] for volume in services[name]["volumes"]}
+        assert mounted == set(flags.values())  # the CA and its own pair, never the CA's key
+    assert services["scheduler"]["command"][services["scheduler"]["command"].index("--protocol") + 1] == "tls"
+    args = build_parser().parse_args(services["organiser"]["command"][1:])
+    assert args.scheduler.startswith("tls://") and str(args.certs) == "/certs"
+    organiser = {volume.split(":")[1] for volume in services["organiser"]["volumes"]}
+    assert organiser >= {"/certs/ca.pem", "/certs/client.pem", "/certs/client-key.pem"}
+    assert not any(
+        "ca-key" in volume for service in services.values() for volume in service.get("volumes", [])
+    )

@@ -50,6 +50,7 @@ COMMAND_MODULES = (
     "view",
     "decks",
     "contest",
+    "cluster",
 )
 _ORDINARY = (ArenaError, pydantic.ValidationError, OSError, UnicodeDecodeError, sqlite3.DatabaseError)
 EXIT_ERROR = 2

@@ -69,10 +69,11 @@ def register(subparsers: Any) -> None:
     )
     tournament.add_argument(
         "--scheduler",
-        metavar="tcp://HOST:PORT",
+        metavar="tls://HOST:PORT",
         help="play the tables on the Dask cluster of this scheduler instead of local --jobs "
         "(docs/cluster.md)",
     )
+    add_certs_option(tournament)
     tournament.add_argument("--duplicate", action="store_true", help="replay each table with seats rotated")
     add_rule_options(tournament, what="at every table and the final")
     tournament.add_argument(
@@ -135,8 +136,9 @@ def register(subparsers: Any) -> None:
     )
     add_deck_options(final, seed=False)
     final.add_argument(
-        "--scheduler", metavar="tcp://HOST:PORT", help="play the final on this Dask cluster's workers"
+        "--scheduler", metavar="tls://HOST:PORT", help="play the final on this Dask cluster's workers"
     )
+    add_certs_option(final)
     final.set_defaults(handler=_final)
 
     logs = subparsers.add_parser("finals-logs", help="write Code'em's finals log folders for the finalists")
@@ -159,6 +161,17 @@ def register(subparsers: Any) -> None:
         help="seconds without writes before a check (default 1)",
     )
     watch.set_defaults(handler=_watch)
+
+
+def add_certs_option(parser: argparse.ArgumentParser) -> None:
+    """``--certs DIR``: the organiser's certificate for a ``tls://`` scheduler."""
+    parser.add_argument(
+        "--certs",
+        type=Path,
+        metavar="DIR",
+        help="the folder 'arena cluster certs DIR' wrote: a tls:// --scheduler is reached with its CA and "
+        "client certificate",
+    )
 
 
 class RateColumn(ProgressColumn):
@@ -263,6 +276,7 @@ def _tournament(args: argparse.Namespace) -> int:
         settings,
         jobs=args.jobs,
         scheduler=args.scheduler,
+        certs=args.certs,
         progress=BarsOnTerminal(console),
         deck_key=args.deck_key,
         reveal_at_end=args.reveal_at_end,
@@ -298,6 +312,7 @@ def _final(args: argparse.Namespace) -> int:
         again=args.again,
         reveal_at_end=args.reveal_at_end,
         scheduler=args.scheduler,
+        certs=args.certs,
     )
     report = run_final(args.run_dir, options, progress=BarsOnTerminal(Console(stderr=True)))
     console = Console()

@@ -35,6 +35,7 @@ from arena.faults import Fault
 from arena.games.codem.table import PlayerSpec
 from arena.languages import LANGUAGES, language_for, missing_toolchains
 from arena.seats import namespaces_sandbox
+from arena.tournament.certs import CA, cert_path, key_path
 from arena.tournament.progress import Progress
 from arena.tournament.runner import TableOutcome, TableRunner, TableTask, pack_table
 
@@ -238,14 +239,36 @@ def _fault_reporter(worker: Any, topic: str, name: str) -> Callable[[Fault], Non
     return on_fault
 
 
+def client_security(scheduler: str, certs: Path | None) -> Any:
+    """The organiser's TLS credentials for a ``tls://`` scheduler (None for ``tcp://``, which takes none)."""
+    tls = scheduler.startswith("tls://")
+    if not tls:
+        if certs is not None:
+            raise ConfigError(f"--certs is for a tls:// scheduler; {scheduler} is not one")
+        return None
+    if certs is None:
+        raise ConfigError(f"{scheduler} needs --certs DIR, the folder 'arena cluster certs DIR' wrote")
+    files = [cert_path(certs, CA), cert_path(certs, "client"), key_path(certs, "client")]
+    missing = [str(f) for f in files if not f.is_file()]
+    if missing:
+        raise ConfigError(f"--certs {certs}: missing {', '.join(missing)} ('arena cluster certs' makes them)")
+    ca, cert, key = (str(f) for f in files)
+    return distributed.Security(
+        tls_ca_file=ca, tls_client_cert=cert, tls_client_key=key, require_encryption=True
+    )
+
+
 class ClusterPool:
     """Tables as Dask tasks on the cluster at ``scheduler``; see the module's docstring."""
 
-    def __init__(self, scheduler: str, progress: Progress) -> None:
+    def __init__(self, scheduler: str, progress: Progress, *, certs: Path | None = None) -> None:
         if distributed is None:
             raise ConfigError("--scheduler needs Dask: pip install 'arena[cluster]'")
+        security = client_security(scheduler, certs)
         try:
-            self.client = distributed.Client(scheduler, timeout=f"{JOIN_TIMEOUT_S}s", set_as_default=False)
+            self.client = distributed.Client(
+                scheduler, timeout=f"{JOIN_TIMEOUT_S}s", set_as_default=False, security=security
+            )
         except (OSError, TimeoutError) as error:
             raise ConfigError(f"cannot reach the Dask scheduler at {scheduler}: {error}") from None
         self.scheduler = scheduler

@@ -27,6 +27,7 @@ from arena.tournament.finals_logs import open_finished, require_tournament
 from arena.tournament.host import TournamentSettings, registered_players, table_config, table_decks
 from arena.tournament.places import TIE_RULES, Place, final_places
 from arena.tournament.progress import Progress, Quiet
+from arena.tournament.rounds import format_standings
 from arena.tournament.runner import TABLES_DIR, TableRunner, TableTask, execute, run_lock
 from arena.tournament.schedule import TableJob
 from arena.tournament.standings import compute_standings
@@ -128,6 +129,8 @@ class FinalOptions:
     again: bool = False
     reveal_at_end: bool = False
     scheduler: str | None = None
+    certs: Path | None = None
+    """The client certificate's folder for a ``tls://`` scheduler (``arena cluster certs``)."""
 
 
 def run_final(
@@ -206,7 +209,7 @@ def _run_final(
         "results": [asdict(p) for p in places],
     }
     write_atomically(run_dir / "final.json", json.dumps(document, indent=2) + "\n")
-    standings = compute_standings(store, duplicate=settings.duplicate)
+    standings = format_standings(store, compute_standings(store, duplicate=settings.duplicate))
     write_atomically(run_dir / AWARDS, awards_csv(tournament_awards(store, standings, places=places)))
     played_now = stored.status is not TableStatus.DONE
     return FinalReport(places, final.deals, final.deals_played, choice, played=played_now)
@@ -246,6 +249,7 @@ def _play_final(
         run_dir,
         [task],
         scheduler=options.scheduler,
+        certs=options.certs,
         progress=progress,
         table_runner=table_runner,
         label=FINAL,

@@ -149,6 +149,7 @@ def run_tournament(
     *,
     jobs: int = 1,
     scheduler: str | None = None,
+    certs: Path | None = None,
     progress: Progress | None = None,
     table_runner: TableRunner | None = None,
     deck_key: Path | None = None,
@@ -210,6 +211,7 @@ def run_tournament(
                     todo,
                     jobs=jobs,
                     scheduler=scheduler,
+                    certs=certs,
                     progress=progress,
                     table_runner=table_runner,
                 )

@@ -17,6 +17,7 @@ from arena.atomic import write_atomically
 from arena.build_errors import first_build_error
 from arena.games.codem.protocol import help_files_left
 from arena.games.codem.stats import PlayerStats, stats_text
+from arena.tournament.rounds import format_standings
 from arena.tournament.standings import compute_standings
 from arena.tournament.store import Store, TableKind
 
@@ -48,7 +49,8 @@ def write_team_reports(
     for row in store.results(TableKind.ROUND):
         results[row.team].append(row)
     deals = {t.name: t.deals_played for t in store.tables(TableKind.ROUND)}
-    standings = {s.team: s for s in compute_standings(store, duplicate=settings.duplicate)}
+    ranked = format_standings(store, compute_standings(store, duplicate=settings.duplicate))
+    standings = {s.team: s for s in ranked}
     written = []
     for team in store.teams():
         text = _report(

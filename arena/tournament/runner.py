@@ -278,11 +278,13 @@ def execute(
     *,
     jobs: int = 1,
     scheduler: str | None = None,
+    certs: Path | None = None,
     progress: Progress,
     table_runner: TableRunner | None = None,
     label: str = "tables",
 ) -> list[str]:
-    """Play ``tasks`` in ``jobs`` local worker processes, or on the Dask cluster at ``scheduler``.
+    """Play ``tasks`` in ``jobs`` local worker processes, or on the Dask cluster at ``scheduler``
+    (``tls://`` with the client certificate in ``certs``, :mod:`arena.tournament.certs`).
 
     Each finished table is committed at once; the failures' messages are returned.
     """
@@ -294,7 +296,7 @@ def execute(
     runner = table_runner or run_table
     failures: list[str] = []
     deals_seen: dict[str, int] = {}
-    pool = _open_pool(jobs, scheduler, progress)
+    pool = _open_pool(jobs, scheduler, certs, progress)
     progress.start(label, tables=len(tasks), deals=sum(t.config.deals for t in tasks))
     try:
         configured = {t.name: t.config.deals for t in tasks}
@@ -328,12 +330,12 @@ def execute(
     return failures
 
 
-def _open_pool(jobs: int, scheduler: str | None, progress: Progress) -> TablePool:
+def _open_pool(jobs: int, scheduler: str | None, certs: Path | None, progress: Progress) -> TablePool:
     if scheduler is None:
         return LocalPool(jobs)
     from arena.tournament.cluster import ClusterPool  # Dask is imported only for a cluster run
 
-    return ClusterPool(scheduler, progress)
+    return ClusterPool(scheduler, progress, certs=certs)
 
 
 def _collect(

@@ -12,6 +12,7 @@ from typing import Any
 from arena.engines.nlhe import TableRules
 from arena.games.codem.stats import PlayerStats
 from arena.tournament.host import TournamentSettings
+from arena.tournament.rounds import format_standings
 from arena.tournament.standings import SURE, RankBy, separated_standings
 from arena.tournament.store import TableKind
 from arena.viewer.charts import line_chart
@@ -48,9 +49,10 @@ def tournament_page(site: Site) -> str:
     run = site.run
     with run.store() as store:
         settings = TournamentSettings(**store.meta())
-        standings, separation = separated_standings(
+        ranked, separation = separated_standings(
             store, duplicate=settings.duplicate, rank_by=_rank_by(run.folder / "results.json")
         )
+        standings = format_standings(store, ranked)
         results = store.results(TableKind.ROUND)
         final_results = sorted(store.results(TableKind.FINAL), key=lambda r: (-r.profit, r.seat))
         faults = [] if site.public else store.faults(TableKind.ROUND) + store.faults(TableKind.FINAL)
