@@ -189,9 +189,9 @@ def test_killing_the_runner_gives_no_second_run(tmp_path: Path) -> None:
     time_faults = [
         fault for fault in outcome.faults if fault.kind in (FaultKind.CPU_LIMIT, FaultKind.TIMEOUT)
     ]
-    assert time_faults, "the attacker was never stopped"
     assert len(time_faults) >= len(doubled), f"decisions given {doubled} s of CPU against a 1 s limit"
-    if RUNNER:
+    if RUNNER:  # on the helper's road (ARENA_NO_RUNNER=1) the program's parent is PID 1: it just answers
+        assert time_faults, "the attacker was never stopped"
         assert any("arena's runner failed" in line for line in _incidents(outcome))
 
 
