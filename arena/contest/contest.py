@@ -564,6 +564,8 @@ class Contest:
         if any(a is not None and b is not None and a > b for a, b in itertools.pairwise(order)):
             raise Refused("the times must stay in order: opens <= error_report <= final_code")
         self.store.set_deadline(name, at)
+        if name == "freeze":  # a new freeze time: the scoreboard freezes (again) then
+            self.store.drop_notes("frozen_standings", "unfrozen")
         self.store.audit(ORGANISER, "move deadline", name, at.isoformat())
 
     def outbox(self, viewer: Viewer) -> list[OutboxRecord]:
@@ -620,20 +622,27 @@ class Contest:
         }
 
     def standings(self, viewer: Viewer) -> dict[str, object]:
-        """The standings: live for the organiser; for everyone else frozen from the freeze time."""
-        if not (self.folder.tournament / TOURNAMENT_DB).is_file():
-            return {"frozen": False, "standings": []}
+        """The standings: live for the organiser; for everyone else, from the freeze time until the
+        organiser lifts it, the standings as they were at the freeze (:meth:`freeze_if_due`)."""
+        self.freeze_if_due()
         freeze = self.deadline("freeze")
         frozen = freeze is not None and now() >= freeze and self.store.note("unfrozen") is None
         if frozen and viewer.role is not Role.ORGANISER:
-            snapshot = self.store.note("frozen_standings")
-            if snapshot is None:
-                snapshot = json.dumps(self._live_standings())
-                self.store.set_note("frozen_standings", snapshot)
+            snapshot = self.store.note("frozen_standings") or "[]"
             return {"frozen": True, "standings": json.loads(snapshot)}
         return {"frozen": frozen, "standings": self._live_standings()}
 
+    def freeze_if_due(self) -> None:
+        """Keep the standings as they are once the freeze time has come (the server calls this every
+        second; a server that was down at the freeze keeps them as they are when it starts)."""
+        freeze = self.deadline("freeze")
+        if freeze is None or now() < freeze or self.store.note("frozen_standings") is not None:
+            return
+        self.store.set_note("frozen_standings", json.dumps(self._live_standings()))
+
     def _live_standings(self) -> list[dict[str, object]]:
+        if not (self.folder.tournament / TOURNAMENT_DB).is_file():
+            return []
         store = TournamentStore(self.folder.tournament)
         try:
             duplicate = bool(store.meta().get("duplicate", False))
