@@ -56,6 +56,7 @@ from arena.decks.keys import SECRET_DIR
 from arena.errors import ArenaError
 from arena.exports.run import ExportFormat, export_run
 from arena.names import name_problem
+from arena.seats import check_given_help_files
 from arena.tournament.standings import compute_standings
 from arena.tournament.store import DB_NAME as TOURNAMENT_DB
 from arena.tournament.store import Store as TournamentStore
@@ -298,6 +299,9 @@ class Contest:
             raise Refused(f"{len(help_files)} help files, at most {self.settings.help_files_max} are allowed")
         for help_file in help_files:
             self._check_help_file(help_file)
+        names = [help_file.name for help_file in help_files]
+        if len(set(names)) != len(names):
+            raise Refused("two help files have the same name")
         if self.store.uploads_since(team, moment - dt.timedelta(hours=1)) >= self.settings.uploads_per_hour:
             raise TooMany(f"at most {self.settings.uploads_per_hour} uploads an hour; try again later")
         return self._keep(team, stage, program, help_files, moment)
@@ -358,6 +362,10 @@ class Contest:
                 (incoming / "help").mkdir()
                 for help_file in help_files:
                     _write_synced(incoming / "help" / help_file.name, help_file.data)
+                try:  # the final's own rule for given help files, so the final cannot refuse them later
+                    check_given_help_files(incoming / "help")
+                except ArenaError as error:
+                    raise Refused(f"help files: {error}".replace(str(incoming / "help") + "/", "")) from None
             submission = self.store.add_submission(
                 team=team,
                 stage=stage,
