@@ -179,6 +179,8 @@ class Contest:
         self._local = threading.local()
         self._wake: list[Callable[[], None]] = []
         self._credentials_lock = threading.Lock()
+        self._runner: StageRunner | None = None
+        self._mailer: Mailer | None = None
 
     # plumbing --------------------------------------------------------------------------------------
 
@@ -453,15 +455,13 @@ class Contest:
         self._mailer = mailer
 
     def _wake_mailer(self) -> None:
-        mailer = getattr(self, "_mailer", None)
-        if mailer is not None:
-            mailer.wake()
+        if self._mailer is not None:
+            self._mailer.wake()
 
     def _run(self, stage: str, *args: object) -> None:
-        runner: StageRunner | None = getattr(self, "_runner", None)
-        if runner is None:
+        if self._runner is None:
             raise Refused("this server cannot run the tournament (no runner attached)")
-        if not runner.start(stage, *args):
+        if not self._runner.start(stage, *args):
             raise Refused("a tournament or final is already running")
 
     # teams -----------------------------------------------------------------------------------------
