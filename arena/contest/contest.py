@@ -56,6 +56,7 @@ from arena.decks.keys import SECRET_DIR
 from arena.errors import ArenaError
 from arena.exports.run import ExportFormat, export_run
 from arena.names import name_problem
+from arena.seats import check_given_help_files
 from arena.tournament.standings import compute_standings
 from arena.tournament.store import DB_NAME as TOURNAMENT_DB
 from arena.tournament.store import Store as TournamentStore
@@ -178,6 +179,8 @@ class Contest:
         self._local = threading.local()
         self._wake: list[Callable[[], None]] = []
         self._credentials_lock = threading.Lock()
+        self._runner: StageRunner | None = None
+        self._mailer: Mailer | None = None
 
     # plumbing --------------------------------------------------------------------------------------
 
@@ -298,6 +301,9 @@ class Contest:
             raise Refused(f"{len(help_files)} help files, at most {self.settings.help_files_max} are allowed")
         for help_file in help_files:
             self._check_help_file(help_file)
+        names = [help_file.name for help_file in help_files]
+        if len(set(names)) != len(names):
+            raise Refused("two help files have the same name")
         if self.store.uploads_since(team, moment - dt.timedelta(hours=1)) >= self.settings.uploads_per_hour:
             raise TooMany(f"at most {self.settings.uploads_per_hour} uploads an hour; try again later")
         return self._keep(team, stage, program, help_files, moment)
@@ -358,6 +364,10 @@ class Contest:
                 (incoming / "help").mkdir()
                 for help_file in help_files:
                     _write_synced(incoming / "help" / help_file.name, help_file.data)
+                try:  # the final's own rule for given help files, so the final cannot refuse them later
+                    check_given_help_files(incoming / "help")
+                except ArenaError as error:
+                    raise Refused(f"help files: {error}".replace(str(incoming / "help") + "/", "")) from None
             submission = self.store.add_submission(
                 team=team,
                 stage=stage,
@@ -445,15 +455,13 @@ class Contest:
         self._mailer = mailer
 
     def _wake_mailer(self) -> None:
-        mailer = getattr(self, "_mailer", None)
-        if mailer is not None:
-            mailer.wake()
+        if self._mailer is not None:
+            self._mailer.wake()
 
     def _run(self, stage: str, *args: object) -> None:
-        runner: StageRunner | None = getattr(self, "_runner", None)
-        if runner is None:
+        if self._runner is None:
             raise Refused("this server cannot run the tournament (no runner attached)")
-        if not runner.start(stage, *args):
+        if not self._runner.start(stage, *args):
             raise Refused("a tournament or final is already running")
 
     # teams -----------------------------------------------------------------------------------------
@@ -564,6 +572,8 @@ class Contest:
         if any(a is not None and b is not None and a > b for a, b in itertools.pairwise(order)):
             raise Refused("the times must stay in order: opens <= error_report <= final_code")
         self.store.set_deadline(name, at)
+        if name == "freeze":  # a new freeze time: the scoreboard freezes (again) then
+            self.store.drop_notes("frozen_standings", "unfrozen")
         self.store.audit(ORGANISER, "move deadline", name, at.isoformat())
 
     def outbox(self, viewer: Viewer) -> list[OutboxRecord]:
@@ -620,20 +630,27 @@ class Contest:
         }
 
     def standings(self, viewer: Viewer) -> dict[str, object]:
-        """The standings: live for the organiser; for everyone else frozen from the freeze time."""
-        if not (self.folder.tournament / TOURNAMENT_DB).is_file():
-            return {"frozen": False, "standings": []}
+        """The standings: live for the organiser; for everyone else, from the freeze time until the
+        organiser lifts it, the standings as they were at the freeze (:meth:`freeze_if_due`)."""
+        self.freeze_if_due()
         freeze = self.deadline("freeze")
         frozen = freeze is not None and now() >= freeze and self.store.note("unfrozen") is None
         if frozen and viewer.role is not Role.ORGANISER:
-            snapshot = self.store.note("frozen_standings")
-            if snapshot is None:
-                snapshot = json.dumps(self._live_standings())
-                self.store.set_note("frozen_standings", snapshot)
+            snapshot = self.store.note("frozen_standings") or "[]"
             return {"frozen": True, "standings": json.loads(snapshot)}
         return {"frozen": frozen, "standings": self._live_standings()}
 
+    def freeze_if_due(self) -> None:
+        """Keep the standings as they are once the freeze time has come (the server calls this every
+        second; a server that was down at the freeze keeps them as they are when it starts)."""
+        freeze = self.deadline("freeze")
+        if freeze is None or now() < freeze or self.store.note("frozen_standings") is not None:
+            return
+        self.store.set_note("frozen_standings", json.dumps(self._live_standings()))
+
     def _live_standings(self) -> list[dict[str, object]]:
+        if not (self.folder.tournament / TOURNAMENT_DB).is_file():
+            return []
         store = TournamentStore(self.folder.tournament)
         try:
             duplicate = bool(store.meta().get("duplicate", False))

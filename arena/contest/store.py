@@ -438,6 +438,10 @@ class ContestStore:
         with self.transaction() as db:
             db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (key, value))
 
+    def drop_notes(self, *keys: str) -> None:
+        with self.transaction() as db:
+            db.executemany("DELETE FROM meta WHERE key = ?", [(key,) for key in keys])
+
     # mail ------------------------------------------------------------------------------------------
 
     def queue_mail(self, *, team: str, address: str, kind: str, subject: str, body: str) -> int:

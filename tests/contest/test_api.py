@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import http.client
 from collections.abc import Iterator
 from pathlib import Path
@@ -165,7 +166,8 @@ def test_a_c_program_that_does_not_compile_gets_the_compilers_error_then_a_fixed
 @pytest.mark.slow
 def test_the_organiser_starts_the_tournament_and_the_public_standings_appear(tmp_path: Path) -> None:
     root = tmp_path / "contest"
-    passwords = make_contest(root, teams=3)
+    frozen = dt.datetime.now(dt.UTC) - dt.timedelta(minutes=1)  # the public scoreboard froze before any table
+    passwords = make_contest(root, teams=3, settings=contest_settings(freeze=frozen))
     bots = ["Caller.py", "Tight.c", "Raiser.cpp"]
     running = start(root)
     try:
@@ -184,8 +186,14 @@ def test_the_organiser_starts_the_tournament_and_the_public_standings_appear(tmp
         status = running.wait_stage("/api/tournament")
         assert status["status"] == "done", status
         assert status["progress"]["tables_done"] == status["progress"]["tables"] >= 1
+        assert running.call("GET", "/api/standings").json == {"frozen": True, "standings": []}
+        assert running.call("GET", "/api/standings", token=token).json == {"frozen": True, "standings": []}
+        live = running.call("GET", "/api/standings", token=boss).json
+        assert live["frozen"] is True
+        assert sorted(s["team"] for s in live["standings"]) == ["TeamA", "TeamB", "TeamC"]
+        assert running.call("POST", "/api/standings/unfreeze", token=boss).status == 200
         standings = running.call("GET", "/api/standings").json
-        assert sorted(s["team"] for s in standings["standings"]) == ["TeamA", "TeamB", "TeamC"]
+        assert standings == {"frozen": False, "standings": live["standings"]}
         assert status["finalists"] and set(status["finalists"]) <= {"TeamA", "TeamB", "TeamC"}
     finally:
         stop(running)

@@ -94,3 +94,15 @@ def test_default_settings_are_a_week_of_submissions() -> None:
     settings = default_settings(start)
     assert isinstance(settings, ContestSettings)
     assert settings.final_code - settings.opens == dt.timedelta(days=7)
+
+
+@pytest.mark.parametrize(
+    ("extra", "said"),
+    [([], "not a contest folder"), (["--smtp", "mailhost"], "--smtp 'mailhost' is not HOST:PORT")],
+)
+def test_arena_contest_serve_refuses_bad_input_with_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], extra: list[str], said: str
+) -> None:
+    code = main(["contest", "serve", str(tmp_path), *extra])
+    err = capsys.readouterr().err
+    assert code == 2 and said in err and err.count("\n") == 1

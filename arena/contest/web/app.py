@@ -9,8 +9,9 @@ lifespan starts and stops the check queue, the mailer and whatever tournament th
 
 from __future__ import annotations
 
+import asyncio
 import logging
-from collections.abc import AsyncIterator, MutableMapping
+from collections.abc import AsyncIterator, Callable, MutableMapping
 from contextlib import asynccontextmanager
 from typing import Any
 
@@ -219,6 +220,16 @@ async def _too_large(send: Send, limit: int) -> None:
     await send({"type": "http.response.body", "body": body})
 
 
+async def _every_second(task: Callable[[], None]) -> None:
+    """Run ``task`` in the thread pool once a second, for as long as the app runs."""
+    while True:
+        try:
+            await run_in_threadpool(task)
+        except Exception:  # keep the clock going; the next second tries again
+            log.exception("a timed task failed")
+        await asyncio.sleep(1)
+
+
 def create_app(
     folder: ContestFolder,
     *,
@@ -242,9 +253,11 @@ def create_app(
         mailer.start()
         if queue.requeued:
             log.warning("checks interrupted by the last stop queued again: %s", queue.requeued)
+        clock = asyncio.create_task(_every_second(contest.freeze_if_due))
         try:
             yield
         finally:
+            clock.cancel()
             queue.stop()
             mailer.stop()
             runner.stop()

@@ -275,7 +275,6 @@ async def team_home(request: Request) -> Response:
         team_name=record.name if record else "",
         disqualified=record.reason if record and record.disqualified else "",
         submissions=rows,
-        playing_id=next((row["id"] for row in rows if row["plays"]), None),
         max_kib=contest.settings.upload_max_bytes // 1024,
         deadline=closes,
         upload_open=upload_open,
