@@ -44,8 +44,10 @@ def mean_interval(values: Sequence[float]) -> MeanInterval:
     return MeanInterval(mean, mean - half, mean + half)
 
 
-DEAL_DRAWS = 50_000_000
-"""The most Poisson draws :func:`bootstrap_means` makes to resample deals (a second or two)."""
+FEW_CLUSTERS = 30
+"""Below this many clusters (tables) :func:`bootstrap_means` resamples the deals inside them too."""
+DEAL_DRAWS = 10_000_000
+"""The most Poisson draws :func:`bootstrap_means` makes to resample deals (1.6 s at load 15)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,11 +68,12 @@ def bootstrap_means(
 ) -> np.ndarray:
     """Each team's mean over ``replicates`` resamplings of the clusters and, within each, of the deals.
 
-    Clusters are drawn with replacement (as many as there are); within a drawn cluster every deal is
-    weighted by its own Poisson(1) draw (the large-sample equivalent of drawing the deals with
-    replacement, one matrix product a cluster). Past :data:`DEAL_DRAWS` draws in all (thousands of
-    tables) the deals are kept as they are and only the clusters drawn, which then carry the variation.
-    Returns a (replicates, teams) array; NaN where a team got no weight.
+    Clusters are drawn with replacement (as many as there are). With fewer than :data:`FEW_CLUSTERS`
+    (and at most :data:`DEAL_DRAWS` draws in all), every deal of a drawn cluster is also weighted by its
+    own Poisson(1) draw (the large-sample equivalent of drawing the deals with replacement, one matrix
+    product a cluster): a handful of tables cannot carry the variation alone. With more, the clusters
+    are kept whole (a cluster bootstrap). Returns a (replicates, teams) array; NaN where a team got no
+    weight.
     """
     rng = np.random.default_rng(seed)
     sums = np.zeros((replicates, teams))
@@ -78,7 +81,8 @@ def bootstrap_means(
     if not clusters:
         return np.full((replicates, teams), np.nan)
     drawn = rng.multinomial(len(clusters), np.full(len(clusters), 1 / len(clusters)), size=replicates)
-    resample_deals = replicates * sum(len(c.values) for c in clusters) <= DEAL_DRAWS
+    draws = replicates * sum(len(c.values) for c in clusters)
+    resample_deals = len(clusters) < FEW_CLUSTERS and draws <= DEAL_DRAWS
     for index, cluster in enumerate(clusters):
         weight = drawn[:, index : index + 1].astype(float)
         if resample_deals:

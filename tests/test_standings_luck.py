@@ -211,25 +211,32 @@ def test_arena_tournament_ranks_by_the_adjusted_value_on_request(tmp_path: Path,
     assert set(document["ahead"]) == {s["team"] for s in shown}
 
 
-def test_thousands_of_tables_are_resampled_by_table_only_and_stay_fast(
+def _tables_only(clusters: list[Cluster], replicates: int, seed: int) -> np.ndarray:
+    draws = np.random.default_rng(seed).multinomial(
+        len(clusters), np.full(len(clusters), 1 / len(clusters)), size=replicates
+    )
+    sums, counts = np.zeros((replicates, 3)), np.zeros((replicates, 3))
+    for t, cluster in enumerate(clusters):
+        sums[:, cluster.columns] += draws[:, t : t + 1] * cluster.values.sum(axis=0)
+        counts[:, cluster.columns] += draws[:, t : t + 1] * cluster.counts.sum(axis=0)
+    return sums / counts
+
+
+def test_thirty_tables_or_more_are_resampled_whole_fewer_deal_by_deal_too(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """Past DEAL_DRAWS the deals are kept as they are: a table's result is resampled whole."""
     rng = np.random.default_rng(2)
     clusters = [
         Cluster(np.array([t % 3, (t + 1) % 3]), rng.normal(0, 1, size=(50, 2)), np.ones((50, 2)))
         for t in range(30)
     ]
-    monkeypatch.setattr("arena.intervals.DEAL_DRAWS", 0)
-    whole = bootstrap_means(clusters, 3, replicates=200, seed=3)
-    for replicate in whole[:5]:
-        assert np.all(np.isfinite(replicate))
-    draws = np.random.default_rng(3).multinomial(30, np.full(30, 1 / 30), size=200)
-    sums, counts = np.zeros((200, 3)), np.zeros((200, 3))
-    for t, cluster in enumerate(clusters):
-        sums[:, cluster.columns] += draws[:, t : t + 1] * cluster.values.sum(axis=0)
-        counts[:, cluster.columns] += draws[:, t : t + 1] * 50
-    assert np.allclose(whole, sums / counts)
+    assert np.allclose(bootstrap_means(clusters, 3, replicates=200, seed=3), _tables_only(clusters, 200, 3))
+    few = bootstrap_means(clusters[:29], 3, replicates=200, seed=3)
+    assert np.all(np.isfinite(few)) and not np.allclose(few, _tables_only(clusters[:29], 200, 3))
+    monkeypatch.setattr("arena.intervals.DEAL_DRAWS", 29 * 50 * 200 - 1)  # past the cap: whole tables too
+    assert np.allclose(
+        bootstrap_means(clusters[:29], 3, replicates=200, seed=3), _tables_only(clusters[:29], 200, 3)
+    )
 
 
 def test_past_most_pairs_teams_who_is_ahead_is_left_out(
