@@ -123,6 +123,7 @@ def render(request: Request, template: str, *, status: int = 200, **context: Any
             flashes=request.session.pop(SESSION_FLASH, []),
             csrftoken=token() if callable(token) else "",
             mail_on=contest.mail_enabled,
+            played=(contest.folder.tournament / TOURNAMENT_DB).is_file(),
             now=now(),
             refresh=context.pop("refresh", 0),
             **context,
