@@ -29,6 +29,21 @@ class FaultKind(StrEnum):
     RATE_BUDGET = "rate_budget"
 
 
+STAGE_WORDS = {
+    "Pre_Flop": "pre-flop",
+    "Flop": "flop",
+    "Fourth_Street": "turn",
+    "Fifth_Street": "river",
+    "Show_Down": "the run after the showdown",
+}
+"""Code'em's stage names (the protocol's, in ``deal.txt``) in the words the docs use."""
+
+
+def stage_text(stage: str) -> str:
+    """A fault's stage as people read it: ``Fourth_Street`` is the turn; other stages as they are."""
+    return STAGE_WORDS.get(stage, stage)
+
+
 @dataclass(frozen=True, slots=True)
 class Fault:
     """One fault of one team: where it happened, what it was, and what the program printed.

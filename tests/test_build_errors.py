@@ -16,6 +16,9 @@ from pathlib import Path
 import pytest
 
 from arena.build_errors import first_build_error
+from arena.viewer.pages import render
+from arena.viewer.runs import Run
+from arena.viewer.site import Site
 
 ROOT = Path(__file__).parents[1]
 SAMPLES = ROOT / "sample_tables"
@@ -122,6 +125,9 @@ def test_a_tournament_shows_the_first_error_everywhere_and_does_not_count_the_te
     rows = {row["team"]: row for row in csv.DictReader((run / "submissions.csv").open())}
     assert rows["Pr0042"]["played"] == "no" and "Pr0042.c:9:3: error:" in rows["Pr0042"]["reason"]
     assert rows["Pr0001"]["played"] == "yes"
+    page = render(Site(Run(run)), f"teams/{Run(run).team_slugs()['Pr0042']}.html")
+    assert "Build failed" in page and "Pr0042.c:9:3: error:" in page
+    assert "Chips won" not in page and "Playing statistics" not in page
 
 
 DIVIDES_BY_ZERO = """#include <stdio.h>

@@ -27,8 +27,8 @@ def test_a_missing_submissions_folder(tmp_path: Path, capsys) -> None:
 @pytest.mark.parametrize(
     ("flag", "value", "message"),
     [
-        ("--deals", "0", "--deals: Input should be greater than or equal to 1"),
-        ("--time-limit", "0", "--time-limit: Input should be greater than 0"),
+        ("--deals", "0", "--deals: must be at least 1, got 0"),
+        ("--time-limit", "0", "--time-limit: must be more than 0, got 0"),
         ("--jobs", "0", "--jobs must be at least 1, got 0"),
     ],
 )

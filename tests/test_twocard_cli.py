@@ -99,7 +99,7 @@ def test_generate_without_bets_draws_them_from_the_seed(tmp_path: Path) -> None:
         (["play", "nothing.py", "--strategy", "missing.txt"], "cannot read"),
         (
             ["play", "p.py", "--strategy", "s.txt", "--time-limit", "0"],
-            "--time-limit: Input should be greater",
+            "--time-limit: must be more than 0",
         ),
     ],
 )

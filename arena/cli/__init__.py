@@ -34,6 +34,7 @@ from typing import NoReturn
 import pydantic
 
 from arena import __version__, untrusted
+from arena.cli.options import describe_validation
 from arena.cli.say import HOLD
 from arena.errors import ArenaError, Terminated
 from arena.sandbox.cgroup import remove_leftovers
@@ -120,22 +121,6 @@ def _signals_as_exceptions() -> Iterator[list[int]]:
         for number, handler in found.items():
             if handler is not None:  # None: set from outside Python, which cannot be put back
                 signal.signal(number, handler)
-
-
-def _flag(field: object) -> str:
-    names = {"time_limit_s": "time-limit", "small_blind": "blinds", "big_blind": "blinds"}
-    return "--" + names.get(str(field), str(field).replace("_", "-"))
-
-
-def describe_validation(error: pydantic.ValidationError) -> str:
-    """A settings model's complaints as one line naming the command-line options (each said once)."""
-    said = []
-    for problem in error.errors():
-        message = problem["msg"].removeprefix("Value error, ")
-        line = f"{_flag(problem['loc'][0])}: {message}" if problem["loc"] else message
-        if line not in said:
-            said.append(line)
-    return "; ".join(said)
 
 
 def _error_line(error: BaseException) -> str:

@@ -16,7 +16,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
 from arena.cli.decks import add_deck_options, check_deck_options
-from arena.cli.options import add_rule_options, folder, rule_settings
+from arena.cli.options import add_rule_options, folder, require_program, rule_settings
 from arena.cli.say import say
 from arena.decks.commitment import reveal
 from arena.errors import ConfigError
@@ -83,7 +83,7 @@ def check_config(args: argparse.Namespace) -> TableConfig:
 def _check_with_progress(args: argparse.Namespace, out: Path, console: Console) -> CheckReport:
     config = check_config(args)
     columns = (TextColumn("[bold]check"), BarColumn(), MofNCompleteColumn(), TextColumn("deals"))
-    with Progress(*columns, console=console, transient=True) as progress:
+    with Progress(*columns, console=console, transient=True, disable=not console.is_terminal) as progress:
         task = progress.add_task("deals", total=None)
 
         def started(seats: list[int], opponents: list[str]) -> None:
@@ -110,6 +110,7 @@ def _check_with_progress(args: argparse.Namespace, out: Path, console: Console) 
 def run(args: argparse.Namespace) -> int:
     """Print the report; 0 on pass, 1 on fail."""
     console = Console(stderr=args.json)
+    require_program(args.program)
     check_deck_options(args)
     if args.out is not None:
         report = _check_with_progress(args, args.out, console)

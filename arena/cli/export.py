@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from arena import untrusted
+from arena.cli.options import folder
 from arena.exports.run import ExportFormat, export_run
 
 
@@ -26,7 +27,7 @@ def register(subparsers: Any) -> None:
         choices=[f.value for f in ExportFormat],
         help="phh (.phhs), pokerstars (.txt, one per team) or acpc (.log)",
     )
-    parser.add_argument("--out", required=True, type=Path, metavar="DIR", help="where the files go")
+    parser.add_argument("--out", required=True, type=folder, metavar="DIR", help="where the files go")
     parser.add_argument("--table", metavar="T", help="only the table named T (e.g. table003, final)")
     parser.add_argument(
         "--team", metavar="X", help="team X's view: its tables only, opponents' cards only when shown down"

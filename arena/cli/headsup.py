@@ -10,13 +10,14 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from arena.cli.decks import add_deck_options, check_deck_options
-from arena.cli.options import folder
+from arena.cli.options import describe_validation, folder, refuse_other_run, require_program
 from arena.cli.say import say
 from arena.decks.commitment import reveal
 from arena.errors import ConfigError
 from arena.games.headsup.judge import HandRecord, JudgeConfig
 from arena.games.headsup.match import STAGE, HeadsUpSettings, MatchReport, open_decks, play_headsup
 from arena.games.headsup.player import HeadsUpInterface
+from arena.sandbox.isolation import LEVELS
 
 PROGRESS_EVERY = 50
 
@@ -55,7 +56,10 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         help="folder for results.json and the per-hand log hands.jsonl",
     )
     parser.add_argument(
-        "--isolation", default="auto", help="sandbox isolation: auto, namespaces or rlimits-only"
+        "--isolation",
+        default="auto",
+        choices=LEVELS,
+        help="sandbox isolation: auto, namespaces or rlimits-only",
     )
     parser.set_defaults(handler=run)
 
@@ -72,20 +76,18 @@ def _settings(args: argparse.Namespace) -> HeadsUpSettings:
             isolation=args.isolation,
         )
     except pydantic.ValidationError as error:
-        problems = "; ".join(
-            f"--{'-'.join(str(p) for p in e['loc']).replace('_', '-')}: {e['msg']}" for e in error.errors()
-        )
-        raise ConfigError(problems) from None
+        raise ConfigError(describe_validation(error)) from None
 
 
 def run(args: argparse.Namespace) -> int:
     """Play the match with a progress bar, print the figures; exit 1 when the program faulted."""
     settings = _settings(args)
-    if not args.program.is_file():
-        raise ConfigError(f"{args.program}: no such program file")
+    require_program(args.program)
     check_deck_options(args)
     if args.reveal_at_end and args.out is None:
         raise ConfigError("--reveal-at-end publishes the key of a run folder: give one with --out DIR")
+    if args.out is not None:
+        refuse_other_run(args.out, "arena headsup")
     console = Console(stderr=True)
     decks = open_decks(settings, args.out)
     say(console, decks.describe())

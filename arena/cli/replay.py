@@ -17,9 +17,10 @@ from pathlib import Path
 from typing import Any
 
 from arena import untrusted
-from arena.cli.options import folder
+from arena.cli.options import at_least_one, folder
 from arena.engines.nlhe.events import Event, event_from_dict
 from arena.errors import ConfigError
+from arena.faults import stage_text
 from arena.games.codem.decisions import Decision, decision_inputs, decisions
 from arena.games.codem.protocol import DEAL_FILE, INPUT_FILE, MONEY_FILE, OUTPUT_FILE, PROTOCOL_FILES
 from arena.names import name_problem
@@ -48,7 +49,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument("--team", required=True, metavar="X", help="the team")
     parser.add_argument(
         "--decision",
-        type=int,
+        type=at_least_one,
         metavar="K",
         help="the program's K-th run in the deal (default: its first faulted run there, else 1)",
     )
@@ -169,8 +170,8 @@ def _describe(
     inputs: dict[str, str],
 ) -> None:
     print(
-        f"replay: team {args.team}, table {table}, seat {seat}, deal {args.deal}, {decision.stage}, "
-        f"decision {decision.number} of {total}"
+        f"replay: team {args.team}, table {table}, seat {seat}, deal {args.deal}, "
+        f"{stage_text(decision.stage)}, decision {decision.number} of {total}"
     )
     for fault in faults:
         if fault.get("decision") == decision.number:

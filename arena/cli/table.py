@@ -10,7 +10,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
 from arena.cli.decks import add_deck_options, check_deck_options
-from arena.cli.options import folder
+from arena.cli.options import folder, refuse_other_run, require_program
 from arena.cli.say import say
 from arena.cli.tables import FittingTable, fitting_table
 from arena.decks.commitment import reveal, start_single_table
@@ -79,6 +79,8 @@ def results_table(result: TableResult) -> FittingTable:
 def run(args: argparse.Namespace) -> int:
     """Play the table with a progress bar, then print the standings."""
     console = Console(stderr=args.json)
+    for program in args.programs:
+        require_program(program)
     players = [PlayerSpec(team=p.stem, program=p) for p in args.programs]
     check_deck_options(args)
     settings = {
@@ -90,6 +92,7 @@ def run(args: argparse.Namespace) -> int:
     }
     TableConfig(**settings)  # bad values are one error line before a key is drawn or a file written
     validate_players(players)
+    refuse_other_run(args.out, "arena table")
     decks = start_single_table(args.out, TABLE, key_file=args.deck_key, seed=args.seed)
     say(Console(stderr=True), decks.describe())
     config = TableConfig(**settings, table_secret=decks.secret(TABLE))

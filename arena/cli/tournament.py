@@ -25,7 +25,15 @@ from rich.progress import (
 from rich.text import Text
 
 from arena.cli.decks import add_deck_options, check_deck_options
-from arena.cli.options import add_rule_options, folder, rule_settings
+from arena.cli.options import (
+    add_rule_options,
+    folder,
+    reach_scheduler,
+    refuse_other_run,
+    rule_settings,
+    scheduler_address,
+    seconds,
+)
 from arena.cli.say import say
 from arena.cli.tables import FittingTable, fitting_table
 from arena.cli.tournament_view import announce_plan, fault_line, print_outcome, print_standings
@@ -69,6 +77,7 @@ def register(subparsers: Any) -> None:
     )
     tournament.add_argument(
         "--scheduler",
+        type=scheduler_address,
         metavar="tls://HOST:PORT",
         help="play the tables on the Dask cluster of this scheduler instead of local --jobs "
         "(docs/cluster.md)",
@@ -136,7 +145,10 @@ def register(subparsers: Any) -> None:
     )
     add_deck_options(final, seed=False)
     final.add_argument(
-        "--scheduler", metavar="tls://HOST:PORT", help="play the final on this Dask cluster's workers"
+        "--scheduler",
+        type=scheduler_address,
+        metavar="tls://HOST:PORT",
+        help="play the final on this Dask cluster's workers",
     )
     add_certs_option(final)
     final.set_defaults(handler=_final)
@@ -155,7 +167,7 @@ def register(subparsers: Any) -> None:
     watch.add_argument("submissions", type=Path, metavar="SUBMISSIONS_DIR", help="the folder to watch")
     watch.add_argument(
         "--quiet",
-        type=float,
+        type=seconds,
         default=1.0,
         metavar="SECONDS",
         help="seconds without writes before a check (default 1)",
@@ -269,6 +281,9 @@ def _tournament(args: argparse.Namespace) -> int:
 
     check_deck_options(args)
     settings = rule_settings(args, duplicate=args.duplicate, format=tournament_format(args.format))
+    refuse_other_run(args.out, "arena tournament")
+    if args.scheduler:
+        reach_scheduler(args.scheduler)
     console = Console(stderr=True)
     report = run_tournament(
         args.submissions,
@@ -303,6 +318,8 @@ def _final(args: argparse.Namespace) -> int:
     check_deck_options(args)
     if args.deals < 1:
         raise ConfigError(f"--deals must be at least 1, got {args.deals}")
+    if args.scheduler:
+        reach_scheduler(args.scheduler)
     options = FinalOptions(
         help_files=args.help_files,
         programs_dir=args.programs,

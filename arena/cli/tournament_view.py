@@ -14,7 +14,7 @@ from rich.console import Console
 
 from arena.cli.say import say
 from arena.cli.tables import FittingTable, fitting_table
-from arena.faults import Fault
+from arena.faults import Fault, stage_text
 from arena.sandbox import NAMESPACES, RLIMITS_ONLY
 from arena.sandbox.isolation import namespaces_available
 from arena.tournament.host import SUBMISSIONS_CSV, TournamentPlan, TournamentReport
@@ -103,7 +103,7 @@ def announce_plan(console: Console, plan: TournamentPlan) -> None:
 
 def fault_line(table: str, fault: Fault) -> str:
     """One line per fault as it happens."""
-    where = f"deal {fault.deal}, {fault.stage}" if fault.deal else fault.stage
+    where = f"deal {fault.deal}, {stage_text(fault.stage)}" if fault.deal else fault.stage
     return f"fault: {fault.team} at {table} ({where}): {fault.kind.value}: {fault.reason.splitlines()[0]}"
 
 

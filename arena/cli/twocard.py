@@ -13,7 +13,14 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
 from arena.cli.decks import add_deck_options, check_deck_options
-from arena.cli.options import folder
+from arena.cli.options import (
+    at_least_one,
+    describe_validation,
+    folder,
+    new_file,
+    refuse_other_run,
+    require_program,
+)
 from arena.cli.say import say
 from arena.cli.tables import fitting_table
 from arena.decks.commitment import reveal
@@ -66,12 +73,16 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     )
     gen.add_argument("--seed", type=int, required=True, metavar="S")
     gen.add_argument(
-        "--iterations", type=int, required=True, metavar="N", help="the statement uses 10,000 to 200,000"
+        "--iterations",
+        type=at_least_one,
+        required=True,
+        metavar="N",
+        help="the statement uses 10,000 to 200,000",
     )
     gen.add_argument("--bet1", type=int, metavar="A", help="first-round bet, 1..5")
     gen.add_argument("--bet2", type=int, metavar="B", help="second-round bet, bet1..3*bet1")
     gen.add_argument(
-        "-o", "--output", type=Path, required=True, metavar="FILE", help="strategy file to write"
+        "-o", "--output", type=new_file, required=True, metavar="FILE", help="strategy file to write"
     )
     gen.set_defaults(handler=run_generate)
 
@@ -213,12 +224,11 @@ def run_play(args: argparse.Namespace) -> int:
             interface=TwoCardInterface(args.interface) if args.interface else None,
         )
     except pydantic.ValidationError as error:
-        flags = {"hands": "--hands", "time_limit_s": "--time-limit"}
-        problems = "; ".join(
-            f"{flags.get(str(e['loc'][0]), e['loc'][0])}: {e['msg']}" for e in error.errors()
-        )
-        raise ConfigError(problems) from None
+        raise ConfigError(describe_validation(error)) from None
+    if args.out is not None:
+        refuse_other_run(args.out, "arena twocard play")
     strategies = [(path, read_strategy(path)) for path in args.strategy]
+    require_program(args.program)
     check_deck_options(args)
     if args.reveal_at_end and args.out is None:
         raise ConfigError("--reveal-at-end publishes the key of a run folder: give one with --out DIR")

@@ -10,6 +10,7 @@ from pathlib import Path
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
+from arena.cli.options import folder
 from arena.errors import ConfigError
 
 
@@ -28,7 +29,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument("--port", type=int, default=8000, help="port to listen on (default 8000)")
     parser.add_argument(
         "--export",
-        type=Path,
+        type=folder,
         metavar="SITE_DIR",
         default=None,
         help="write every page as static files into SITE_DIR (opens from disk) instead of serving",
@@ -38,13 +39,15 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 def run(args: argparse.Namespace) -> int:
     """Export the site, or serve the viewer until interrupted."""
-    from arena.viewer.runs import run_kind
+    from arena.viewer.runs import Run
 
     console = Console(stderr=True)
-    kind = run_kind(args.run_dir)
+    run_dir = Run(args.run_dir)
+    kind = run_dir.kind
     if args.export is not None:
         return _export(args.run_dir, args.export, console)
     _check_port(args.host, args.port)
+    run_dir.tables()  # a damaged database is one error line now, not a failing page later
     if not _loopback(args.host):
         console.print(f"note: listening on {args.host}: anyone who can reach it can read this run")
     import uvicorn
@@ -67,6 +70,7 @@ def _export(run_dir: Path, site_dir: Path, console: Console) -> int:
         TimeRemainingColumn(),
         console=console,
         transient=True,
+        disable=not console.is_terminal,
     ) as progress:
         task = progress.add_task("pages", total=None)
         count = export_site(

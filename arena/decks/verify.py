@@ -52,6 +52,13 @@ class TableVerdict:
         return f"ok   {self.stage} {self.table}: {self.deals} deal(s) hold the cards of the committed deck"
 
 
+def _recorded(cards: tuple[int, ...]) -> str:
+    """Cards as the record holds them: a number that is no card (a damaged file) is shown as such."""
+    return " ".join(
+        cards_text((c,)) if isinstance(c, int) and 0 <= c < 52 else f"(no card: {c!r})" for c in cards
+    )
+
+
 def deal_mismatch(deck: list[int], events: list[dict[str, Any]]) -> str | None:
     """How the recorded cards of one deal differ from what ``deck`` deals (None when they agree)."""
     recorded = [event_from_dict(e) for e in events]
@@ -72,10 +79,10 @@ def deal_mismatch(deck: list[int], events: list[dict[str, Any]]) -> str | None:
     for event in recorded:
         if isinstance(event, HoleCardsDealt | HandShown) and holes.get(event.seat) != event.cards:
             dealt = cards_text(holes[event.seat]) if event.seat in holes else "nothing"
-            return f"seat {event.seat} holds {cards_text(event.cards)} in the record, the deck deals {dealt}"
+            return f"seat {event.seat} holds {_recorded(event.cards)} in the record, the deck deals {dealt}"
         if isinstance(event, StreetStarted) and boards.get(event.street) != event.board:
             return (
-                f"the {event.street.value} board is {cards_text(event.board) or 'empty'} in the record, "
+                f"the {event.street.value} board is {_recorded(event.board) or 'empty'} in the record, "
                 f"the deck deals {cards_text(boards.get(event.street, ()))}"
             )
     return None

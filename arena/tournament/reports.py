@@ -15,6 +15,7 @@ from typing import Any
 from arena import untrusted
 from arena.atomic import write_atomically
 from arena.build_errors import first_build_error
+from arena.faults import stage_text
 from arena.games.codem.protocol import help_files_left
 from arena.games.codem.stats import PlayerStats, stats_text
 from arena.tournament.rounds import format_standings
@@ -116,7 +117,9 @@ def _report(
     lines = [
         f"# {team}: tournament report",
         "",
-        f"Program `{program}`. Run `{run_dir}`: seed {settings.seed}, {settings.deals} deals a table, "
+        f"Program `{program}`. Run `{run_dir}`: "
+        f"{'a secret deck key' if settings.seed is None else f'seed {settings.seed}'}, "
+        f"{settings.deals} deals a table, "
         f"{settings.time_limit_s:g} s a decision, disqualified from a table after {settings.max_faults} "
         f"faults, blinds {settings.small_blind}/{settings.big_blind}, stacks {settings.stack}.",
         "",
@@ -174,7 +177,7 @@ def _report(
     if not faults:
         lines.append("None.")
     for number, fault in enumerate(faults, start=1):
-        where = f"table {fault['table']}, deal {fault['deal']}, {fault['stage']}"
+        where = f"table {fault['table']}, deal {fault['deal']}, {stage_text(fault['stage'])}"
         if fault.get("seat"):
             where += f", seat {fault['seat']}, decision {fault['decision']}, cards {fault.get('cards', '')}"
         lines += [f"{number}. **{fault['kind']}** at {where}: {untrusted.markdown(fault['reason'])}"]

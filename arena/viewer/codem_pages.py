@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from arena.build_errors import first_build_error
 from arena.engines.nlhe import TableRules
 from arena.games.codem.stats import PlayerStats
 from arena.tournament.host import TournamentSettings
@@ -35,6 +36,7 @@ BIGGEST_POTS = 20
 STAT_LABELS = {
     "vpip": "VPIP (put chips in voluntarily pre-flop)",
     "pfr": "PFR (raised pre-flop)",
+    "three_bet": "3-bet (re-raised pre-flop when it could)",
     "aggression_factor": "aggression factor (bets+raises / calls after the flop)",
     "went_to_showdown": "went to showdown (of the flops it saw)",
     "won_at_showdown": "won at showdown",
@@ -323,6 +325,9 @@ def team_page(site: Site, team: str) -> str:
         faults += table_faults
     if not rows:
         raise KeyError(team)
+    never_built = all(row.get("built") is False for row in rows)
+    build = next((f for f in faults if f.get("kind") == "build_failed"), None)
+    build_error = first_build_error(str(build.get("stderr", ""))) if never_built and build else ""
     chart = (
         line_chart(
             [(team, chips)], x_label="deal (over its tables in order)", y_label="chips won", marks=marks
@@ -341,5 +346,6 @@ def team_page(site: Site, team: str) -> str:
         rates=stats.rates(),
         stat_labels=STAT_LABELS,
         faults=faults,
+        build_error=build_error,
         slugs=run.team_slugs(),
     )

@@ -61,6 +61,8 @@ class TableInfo:
 
 def run_kind(folder: Path) -> RunKind:
     """Recognise a run folder by the files its command writes; one clear error when it is none."""
+    if folder.exists() and not folder.is_dir():
+        raise ConfigError(f"{folder} is a file, not a run folder")
     if not folder.is_dir():
         raise ConfigError(f"run folder {folder} does not exist")
     if (folder / DB_NAME).is_file():

@@ -15,6 +15,7 @@ from typing import Any
 from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
 
 from arena.cards import parse_cards
+from arena.faults import stage_text
 from arena.viewer.charts import PALETTE
 from arena.viewer.names import SUIT_SYMBOLS, card_code, card_name
 from arena.viewer.runs import Run
@@ -48,6 +49,7 @@ def environment() -> Environment:
         card_name=lambda code: card_name(parse_cards(code)[0]),
         suit_symbol=lambda code: SUIT_SYMBOLS[code[1]],
         palette=PALETTE,
+        stage_text=stage_text,
     )
     return env
 

@@ -26,7 +26,7 @@ from arena.build_errors import first_build_error
 from arena.cards import derive_seed
 from arena.decks.commitment import commit_tables, start_single_table
 from arena.errors import ConfigError
-from arena.faults import Fault
+from arena.faults import Fault, stage_text
 from arena.games.codem.protocol import DEAL_FILE, INPUT_FILE, MONEY_FILE, help_files_left
 from arena.games.codem.results import TableResult, TeamResult
 from arena.games.codem.table import PlayerSpec, TableConfig, run_table
@@ -74,6 +74,11 @@ def opponents(program: Path, against: Path | None, scratch: Path) -> list[Player
             taken = {p.stem for p in chosen} | {program.stem}
             if name_problem(path) is None and path.stem not in taken and len(chosen) < SEATS - 1:
                 chosen.append(path)
+        if not chosen:
+            raise ConfigError(
+                f"--against {against} holds no program to play against (<TeamId>.<ext>, "
+                "named as docs/protocol.md says, other than the one checked)"
+            )
     for bot in house_bots(scratch / "house"):
         if len(chosen) < SEATS - 1 and bot.stem not in {p.stem for p in chosen} | {program.stem}:
             chosen.append(bot)
@@ -374,7 +379,8 @@ def _fault_lines(number: int, fault: Fault, team: str, replay_from: Path | None)
     if fault.stage == "build":
         return [f"fault {number}: {fault.kind.value}: {fault.reason}"]
     lines = [
-        f"fault {number}: seat {fault.seat}, deal {fault.deal}, {fault.stage}, decision {fault.decision}: "
+        f"fault {number}: seat {fault.seat}, deal {fault.deal}, {stage_text(fault.stage)}, "
+        f"decision {fault.decision}: "
         f"{fault.kind.value}: {fault.reason}",
         f"your cards {fault.cards}; stacks before the deal {', '.join(map(str, fault.stacks))}",
     ]
