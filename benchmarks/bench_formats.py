@@ -96,6 +96,9 @@ def main() -> None:
         help="the seconds of a table per mix, as an earlier run measured them (skips step 2)",
     )
     parser.add_argument("--progress", type=int, default=0, metavar="K", help="a line every K contests")
+    parser.add_argument(
+        "--first", type=int, default=0, metavar="C", help="the first contest's number (split a run in parts)"
+    )
     parser.add_argument("--child-table", nargs=3, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child_table:
@@ -140,7 +143,7 @@ def main() -> None:
     for format in (Format(name) for name in args.formats.split(",")):
         exact, taus, tables, rounds = 0, [], [], []
         hours: dict[str, list[float]] = {mix: [] for mix in MIXES}
-        for contest in range(args.contests):
+        for done, contest in enumerate(range(args.first, args.first + args.contests)):
             strengths = normal_field(args.teams, args.spread, seed=contest)
             outcome = simulate(format, strengths, noise, seed=contest, budget=budget)
             exact += outcome.top_six_exact
@@ -150,16 +153,27 @@ def main() -> None:
             rounds.append(len(played))
             for mix, seconds in table_s.items():
                 hours[mix].append(wall_hours(played, seconds, args.cores))
-            if args.progress and (contest + 1) % args.progress == 0 and contest + 1 < args.contests:
-                print(f"  ... {contest + 1} contests: top six exact {exact / (contest + 1):.1%}, ", end="")
-                print(f"tau {statistics.fmean(taus):.3f}, tables {statistics.fmean(tables):.0f}", flush=True)
-        mean_tables = statistics.fmean(tables)
-        print(
-            f"{format:<12} {exact / args.contests:>13.1%} {statistics.fmean(taus):>6.3f} {mean_tables:>8.0f} "
-            f"{max(tables):>6} {mean_tables / rr_tables:>6.3f} {statistics.fmean(rounds):>6.1f} "
-            + " ".join(f"{statistics.fmean(h):>16.2f} {max(h):>5.2f}" for h in hours.values()),
-            flush=True,
-        )
+            if (args.progress and (done + 1) % args.progress == 0) or done + 1 == args.contests:
+                label = format if done + 1 == args.contests else f"  {done + 1}"
+                print(row(label, exact / (done + 1), taus, tables, rr_tables, rounds, hours), flush=True)
+
+
+def row(
+    label: str,
+    exact: float,
+    taus: list[float],
+    tables: list[int],
+    rr_tables: int,
+    rounds: list[int],
+    hours: dict[str, list[float]],
+) -> str:
+    """One line of the figures (a format's, or a running one every ``--progress`` contests)."""
+    mean_tables = statistics.fmean(tables)
+    return (
+        f"{label:<12} {exact:>13.1%} {statistics.fmean(taus):>6.3f} {mean_tables:>8.0f} "
+        f"{max(tables):>6} {mean_tables / rr_tables:>6.3f} {statistics.fmean(rounds):>6.1f} "
+        + " ".join(f"{statistics.fmean(h):>16.2f} {max(h):>5.2f}" for h in hours.values())
+    )
 
 
 if __name__ == "__main__":
