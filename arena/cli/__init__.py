@@ -43,6 +43,7 @@ COMMAND_MODULES = (
     "table",
     "check",
     "replay",
+    "rules_kit",
     "doctor",
     "tournament",
     "headsup",

@@ -15,6 +15,7 @@ from pathlib import Path
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
+from arena.cli.check_repeat import add_repeat_option, repeat_after_check
 from arena.cli.decks import add_deck_options, check_deck_options
 from arena.cli.options import add_rule_options, folder, require_program, rule_settings
 from arena.cli.say import say
@@ -66,6 +67,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     add_deck_options(parser)
     parser.add_argument("--out", type=folder, metavar="DIR", help="keep the tables' files in DIR/seat<N>/")
     parser.add_argument("--json", action="store_true", help="print the report as JSON")
+    add_repeat_option(parser)
     parser.set_defaults(handler=run)
 
 
@@ -114,6 +116,7 @@ def run(args: argparse.Namespace) -> int:
     check_deck_options(args)
     if args.out is not None:
         report = _check_with_progress(args, args.out, console)
+        differs = repeat_after_check(args, args.out, check_config(args).time_limit_s, console)
         if args.reveal_at_end:
             for line in reveal(args.out, [CHECK]):
                 say(console, line)
@@ -122,9 +125,10 @@ def run(args: argparse.Namespace) -> int:
             raise ConfigError("--reveal-at-end needs --out DIR, where the key is kept and revealed")
         with tempfile.TemporaryDirectory(prefix="arena-check-") as scratch:
             report = _check_with_progress(args, Path(scratch), console)
+            differs = repeat_after_check(args, Path(scratch), check_config(args).time_limit_s, console)
     if args.json:
         print(json.dumps(report.to_dict(), indent=2))
     else:
         text = render_report(report, replay_from=args.out)
         console.print(text, markup=False, highlight=False, soft_wrap=True, end="")
-    return 0 if report.verdict is Verdict.PASS else 1
+    return 0 if report.verdict is Verdict.PASS and not differs else 1
