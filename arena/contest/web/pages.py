@@ -203,24 +203,8 @@ async def signout(request: Request) -> Response:
 
 
 def _row(view: SubmissionView) -> dict[str, Any]:
-    """An upload as the templates show it."""
-    record = view.record
-    return {
-        "id": record.id,
-        "team": record.team,
-        "kind": record.stage.value,
-        "filename": record.filename,
-        "sha256": record.sha256,
-        "size": record.size,
-        "uploaded_at": record.uploaded_at,
-        "help_files": record.help_files,
-        "status": record.status.value,
-        "stage": record.progress,
-        "queue_position": view.queue_position,
-        "verdict": record.verdict.upper() if record.verdict else None,
-        "report": record.report,
-        "plays": view.plays,
-    }
+    """An upload as the templates show it: the API's answer, with its time as a time."""
+    return {**view.to_dict(), "uploaded_at": view.record.uploaded_at}
 
 
 def _busy(rows: list[dict[str, Any]]) -> bool:
