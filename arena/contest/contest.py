@@ -249,14 +249,23 @@ class Contest:
         record = self.store.team(team) if team else None
         if record is None or not record.active:
             return ANONYMOUS
-        if stamp is not None and not hmac.compare_digest(stamp, _stamp_of(record)):
+        if stamp is not None and not hmac.compare_digest(stamp, self._stamp_of(record)):
             return ANONYMOUS
         return self._viewer_of(record)
 
     def session_stamp(self, team: str) -> str:
         """What a page session keeps beside its team: it changes when the team's password is reset."""
         record = self.store.team(team)
-        return "" if record is None else _stamp_of(record)
+        return "" if record is None else self._stamp_of(record)
+
+    def end_sessions(self, team: str) -> None:
+        """Sign ``team`` out of every page session: a copy of a session cookie stops working too."""
+        self.store.set_note(f"signed_out:{team}", new_token())
+
+    def _stamp_of(self, record: TeamRecord) -> str:
+        """Changes when the team's password is reset or the team signs out."""
+        signed_out = self.store.note(f"signed_out:{record.team}") or ""
+        return hashlib.sha256(f"{record.password_hash}\n{signed_out}".encode()).hexdigest()[:32]
 
     def issue_token(self, viewer: Viewer) -> str:
         """A new API token for a signed-in viewer (stored as its hash only)."""
@@ -785,10 +794,6 @@ class Contest:
         _zip_folder(self.folder.root, target, arcroot="contest", skip=self.folder.secrets())
         self.store.audit(ORGANISER, "download everything", target.name)
         return target
-
-
-def _stamp_of(record: TeamRecord) -> str:
-    return hashlib.sha256(record.password_hash.encode()).hexdigest()[:32]
 
 
 def _write_synced(path: Path, data: bytes) -> None:

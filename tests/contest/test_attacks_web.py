@@ -45,6 +45,21 @@ def _from(server: Server, source: str, method: str, path: str, payload: object) 
         connection.close()
 
 
+def test_a_session_cookie_replayed_after_sign_out_is_refused(site) -> None:
+    """Sessions are signed cookies kept by the browser: signing out must end the one a thief copied."""
+    server, passwords = site
+    team = Client(server)
+    assert team.sign_in("TeamB", passwords["TeamB"]).status == 303
+    stolen = team.cookie("arena_session")
+    assert team.form("/signout", {}, "/team").status == 303
+
+    thief = Client(server)
+    thief.jar.set_cookie(_cookie("arena_session", stolen))
+    answer = thief.get("/team")
+    assert answer.status == 303 and answer.headers["Location"] == "/signin"
+    assert team.sign_in("TeamB", passwords["TeamB"]).status == 303 and team.get("/team").status == 200
+
+
 def _cookie(name: str, value: str) -> http.cookiejar.Cookie:
     return http.cookiejar.Cookie(
         0, name, value, None, False, "127.0.0.1", False, False, "/", True, False, None, False, None, None, {}

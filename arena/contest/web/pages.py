@@ -212,6 +212,9 @@ async def signin(request: Request) -> Response:
 
 @route("POST", "/signout", Access.PUBLIC)
 async def signout(request: Request) -> Response:
+    team = viewer_of(request).team
+    if team is not None:  # the cookie is the client's: end the session server-side too
+        await call(contest_of(request).end_sessions, team)
     request.session.clear()
     return back_to("/")
 
