@@ -331,6 +331,8 @@ class Contest:
 
     @staticmethod
     def _check_name(team: str, name: str) -> None:
+        if _too_long(name):
+            raise Refused(f"the file name is over {MAX_NAME} bytes")
         if "/" in name or "\\" in name or "\x00" in name or len(name) > MAX_NAME:
             raise Refused("the file name must be a plain name <TeamId>.<ext>, without a folder")
         stem, dot, ext = name.rpartition(".")
@@ -339,15 +341,10 @@ class Contest:
 
     def _check_help_file(self, help_file: Upload) -> None:
         name = help_file.name
-        if (
-            not name
-            or "/" in name
-            or "\\" in name
-            or "\x00" in name
-            or name in (".", "..")
-            or len(name) > MAX_NAME
-        ):
+        if not name or "/" in name or "\\" in name or "\x00" in name or name in (".", ".."):
             raise Refused(f"help file {name!r}: a help file is a plain file name, without a folder")
+        if _too_long(name):
+            raise Refused(f"help file {name[:40]!r}...: the name is over {MAX_NAME} bytes")
         if len(help_file.data) > self.settings.help_file_max_bytes:
             raise TooLarge(f"help file {name}: over the cap of {self.settings.help_file_max_bytes} bytes")
 
@@ -794,6 +791,11 @@ class Contest:
         _zip_folder(self.folder.root, target, arcroot="contest", skip=self.folder.secrets())
         self.store.audit(ORGANISER, "download everything", target.name)
         return target
+
+
+def _too_long(name: str) -> bool:
+    """Over :data:`MAX_NAME` bytes on the disk (a character may take four: the file system counts bytes)."""
+    return len(name.encode("utf-8", "surrogatepass")) > MAX_NAME
 
 
 def _write_synced(path: Path, data: bytes) -> None:

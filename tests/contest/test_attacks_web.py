@@ -60,6 +60,18 @@ def test_a_session_cookie_replayed_after_sign_out_is_refused(site) -> None:
     assert team.sign_in("TeamB", passwords["TeamB"]).status == 303 and team.get("/team").status == 200
 
 
+def test_a_file_name_too_long_for_the_disk_is_refused_with_its_reason(site) -> None:
+    """120 characters may be 480 bytes: over the file system's 255, which must be a refusal, not a 500."""
+    server, passwords = site
+    token = server.sign_in("TeamA", passwords["TeamA"])
+    long_ext = "\U0001f600" * 100
+    answer = server.upload(token, f"TeamA.{long_ext}", b"int main(void) { return 0; }\n")
+    assert answer.status == 400, (answer.status, answer.body[:200])
+    answer = server.upload(token, "TeamA.c", b"int main(void) { return 0; }\n", [(long_ext, b"x")])
+    assert answer.status == 400, (answer.status, answer.body[:200])
+    assert "help file" in answer.json["error"]
+
+
 def _cookie(name: str, value: str) -> http.cookiejar.Cookie:
     return http.cookiejar.Cookie(
         0, name, value, None, False, "127.0.0.1", False, False, "/", True, False, None, False, None, None, {}
