@@ -307,6 +307,10 @@ class Contest:
             raise Refused(f"{len(help_files)} help files, at most {self.settings.help_files_max} are allowed")
         for help_file in help_files:
             self._check_help_file(help_file)
+        names = [h.name for h in help_files]
+        twice = next((name for name in names if names.count(name) > 1), None)
+        if twice is not None:
+            raise Refused(f"two help files are named {twice}: each needs its own name")
         if self.store.uploads_since(team, moment - dt.timedelta(hours=1)) >= self.settings.uploads_per_hour:
             raise TooMany(f"at most {self.settings.uploads_per_hour} uploads an hour; try again later")
         return self._keep(team, stage, program, help_files, moment)

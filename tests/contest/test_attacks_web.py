@@ -72,6 +72,15 @@ def test_a_file_name_too_long_for_the_disk_is_refused_with_its_reason(site) -> N
     assert "help file" in answer.json["error"]
 
 
+def test_two_help_files_of_one_name_are_refused_with_its_reason(site) -> None:
+    server, passwords = site
+    token = server.sign_in("TeamA", passwords["TeamA"])
+    helps = [("notes.txt", b"one"), ("notes.txt", b"two")]
+    answer = server.upload(token, "TeamA.c", b"int main(void) { return 0; }\n", helps)
+    assert answer.status == 400, (answer.status, answer.body[:200])
+    assert "notes.txt" in answer.json["error"]
+
+
 def _cookie(name: str, value: str) -> http.cookiejar.Cookie:
     return http.cookiejar.Cookie(
         0, name, value, None, False, "127.0.0.1", False, False, "/", True, False, None, False, None, None, {}
