@@ -223,18 +223,20 @@ class Contest:
 
     # signing in ------------------------------------------------------------------------------------
 
-    def authenticate(self, team: str, password: str) -> Viewer:
-        """The viewer these credentials sign in (rate-limited per team name)."""
+    def authenticate(self, team: str, password: str, source: str = "") -> Viewer:
+        """The viewer these credentials sign in (rate-limited per team name and client address
+        ``source``: a stranger failing a team's sign-in does not lock the team out)."""
         team = team.strip()[:MAX_NAME]
         store = self.store
-        if store.failed_signins_since(team, now() - SIGNIN_WINDOW) >= SIGNIN_FAILURES:
+        attempts = f"{team} {source}".rstrip()
+        if store.failed_signins_since(attempts, now() - SIGNIN_WINDOW) >= SIGNIN_FAILURES:
             raise TooMany(
                 f"too many failed sign-ins for this team; wait {SIGNIN_WINDOW.seconds // 60} minutes"
             )
         record = store.team(team)
         ok = password_matches(record.password_hash if record else None, password)
         ok = ok and record is not None and record.active
-        store.record_signin(team, ok)
+        store.record_signin(attempts, ok)
         if not ok or record is None:
             raise NotSignedIn("wrong team or password (or the team is disabled)")
         return self._viewer_of(record)

@@ -60,6 +60,17 @@ def test_a_session_cookie_replayed_after_sign_out_is_refused(site) -> None:
     assert team.sign_in("TeamB", passwords["TeamB"]).status == 303 and team.get("/team").status == 200
 
 
+def test_a_stranger_cannot_lock_a_team_out_by_failing_its_sign_in(site) -> None:
+    """Failed sign-ins are counted per team and address: a guesser elsewhere is stopped, the team is not."""
+    server, passwords = site
+    wrong = {"team": "TeamC", "password": "guess"}
+    guesses = [_from(server, "127.0.0.2", "POST", "/api/session", wrong) for _ in range(6)]
+    assert guesses[:5] == [401] * 5 and guesses[5] == 429
+    right = {"team": "TeamC", "password": passwords["TeamC"]}
+    assert _from(server, "127.0.0.2", "POST", "/api/session", right) == 429
+    assert _from(server, "127.0.0.1", "POST", "/api/session", right) == 200
+
+
 def test_a_file_name_too_long_for_the_disk_is_refused_with_its_reason(site) -> None:
     """120 characters may be 480 bytes: over the file system's 255, which must be a refusal, not a 500."""
     server, passwords = site

@@ -201,7 +201,9 @@ async def signin(request: Request) -> Response:
     team, password = str(form.get("team", "")), str(form.get("password", ""))
     contest = contest_of(request)
     try:
-        viewer = await call(contest.authenticate, team, password)
+        viewer = await call(
+            contest.authenticate, team, password, request.client.host if request.client else ""
+        )
     except ContestError as error:
         flash(request, str(error), "error")
         return render(request, "signin.html", status=error.status, team=team[:64])
