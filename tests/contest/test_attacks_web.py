@@ -173,3 +173,30 @@ def test_a_team_reads_nothing_of_another_team_or_the_organiser(site) -> None:
         answer = client.get(path)
         assert answer.status in (403, 404), (path, answer.status)
         assert "secret-plan" not in answer.text
+
+
+def test_hostile_page_posts_answer_4xx_never_500(site) -> None:
+    server, passwords = site
+    team, boss = Client(server), Client(server)
+    assert team.sign_in("TeamA", passwords["TeamA"]).status == 303
+    assert boss.sign_in("organiser", passwords["organiser"]).status == 303
+    token = team.token("/team")
+    raw = {"Content-Type": "multipart/form-data; boundary=x", "X-CSRFToken": token}
+    helps = [("help", f"h{n}.txt", b"x") for n in range(17)]
+    answers = [
+        team.send("POST", "/team/upload", b"--x\r\ngarbage", raw).status,
+        team.upload("/team/upload", [("file", "TeamA." + "\U0001f600" * 100, b"x")]).status,
+        team.upload("/team/final", [("file", "TeamA.c", b"int main(void){}"), *helps]).status,
+        team.upload(
+            "/team/final", [("file", "TeamA.c", b"x"), ("help", "a", b"1"), ("help", "a", b"2")]
+        ).status,
+        boss.form("/organiser/deadlines", {f"junk{n}": "x" for n in range(9)}, "/organiser").status,
+        boss.form("/organiser/deadlines", {"opens": "2026-01-01T00:00:00"}, "/organiser").status,
+        boss.form("/organiser/teams/TeamB/explode", {}, "/organiser").status,
+        boss.form("/organiser/teams/..%2fTeamB/disable", {}, "/organiser").status,
+        boss.form("/organiser/submissions/abc/recheck", {}, "/organiser").status,
+        boss.form("/organiser/tournament", {"deals": "1e9"}, "/organiser").status,
+        boss.form("/organiser/announcements", {"title": "", "body": "x" * 30_000}, "/organiser").status,
+    ]
+    assert all(status < 500 for status in answers), answers
+    assert "Traceback" not in server.log.read_text(errors="replace")
