@@ -245,29 +245,29 @@ class Contest:
     def _viewer_of(record: TeamRecord) -> Viewer:
         return Viewer(Role.ORGANISER, ORGANISER) if record.organiser else Viewer(Role.TEAM, record.team)
 
-    def viewer_of_team(self, team: str | None, stamp: str | None = None) -> Viewer:
-        """The viewer a session names: anonymous when the team is gone or disabled, or when ``stamp``
-        (see :meth:`session_stamp`) is not its credential's current one (the password was reset)."""
+    def viewer_of_team(
+        self, team: str | None, stamp: str | None = None, session: str | None = None
+    ) -> Viewer:
+        """The viewer a session names: anonymous when the team is gone or disabled, when ``stamp``
+        (see :meth:`session_stamp`) is not its credential's current one (the password was reset), or
+        when the page session ``session`` was signed out (:meth:`end_session`)."""
         record = self.store.team(team) if team else None
         if record is None or not record.active:
             return ANONYMOUS
-        if stamp is not None and not hmac.compare_digest(stamp, self._stamp_of(record)):
+        if session is not None and (not session or self.store.note(f"signed_out:{session}") is not None):
+            return ANONYMOUS
+        if stamp is not None and not hmac.compare_digest(stamp, _stamp_of(record)):
             return ANONYMOUS
         return self._viewer_of(record)
 
     def session_stamp(self, team: str) -> str:
         """What a page session keeps beside its team: it changes when the team's password is reset."""
         record = self.store.team(team)
-        return "" if record is None else self._stamp_of(record)
+        return "" if record is None else _stamp_of(record)
 
-    def end_sessions(self, team: str) -> None:
-        """Sign ``team`` out of every page session: a copy of a session cookie stops working too."""
-        self.store.set_note(f"signed_out:{team}", new_token())
-
-    def _stamp_of(self, record: TeamRecord) -> str:
-        """Changes when the team's password is reset or the team signs out."""
-        signed_out = self.store.note(f"signed_out:{record.team}") or ""
-        return hashlib.sha256(f"{record.password_hash}\n{signed_out}".encode()).hexdigest()[:32]
+    def end_session(self, session: str) -> None:
+        """A page session signed out: a copy of its cookie is refused from now on."""
+        self.store.set_note(f"signed_out:{session}", stamp())
 
     def issue_token(self, viewer: Viewer) -> str:
         """A new API token for a signed-in viewer (stored as its hash only)."""
@@ -797,6 +797,10 @@ class Contest:
         _zip_folder(self.folder.root, target, arcroot="contest", skip=self.folder.secrets())
         self.store.audit(ORGANISER, "download everything", target.name)
         return target
+
+
+def _stamp_of(record: TeamRecord) -> str:
+    return hashlib.sha256(record.password_hash.encode()).hexdigest()[:32]
 
 
 def _too_long(name: str) -> bool:

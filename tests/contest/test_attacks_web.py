@@ -48,8 +48,9 @@ def _from(server: Server, source: str, method: str, path: str, payload: object) 
 def test_a_session_cookie_replayed_after_sign_out_is_refused(site) -> None:
     """Sessions are signed cookies kept by the browser: signing out must end the one a thief copied."""
     server, passwords = site
-    team = Client(server)
+    team, teammate = Client(server), Client(server)
     assert team.sign_in("TeamB", passwords["TeamB"]).status == 303
+    assert teammate.sign_in("TeamB", passwords["TeamB"]).status == 303
     stolen = team.cookie("arena_session")
     assert team.form("/signout", {}, "/team").status == 303
 
@@ -57,6 +58,7 @@ def test_a_session_cookie_replayed_after_sign_out_is_refused(site) -> None:
     thief.jar.set_cookie(_cookie("arena_session", stolen))
     answer = thief.get("/team")
     assert answer.status == 303 and answer.headers["Location"] == "/signin"
+    assert teammate.get("/team").status == 200, "another browser of the team stays signed in"
     assert team.sign_in("TeamB", passwords["TeamB"]).status == 303 and team.get("/team").status == 200
 
 
