@@ -56,6 +56,7 @@ from arena.decks.keys import SECRET_DIR
 from arena.errors import ArenaError
 from arena.exports.run import ExportFormat, export_run
 from arena.names import name_problem
+from arena.seats import check_given_help_files
 from arena.tournament.standings import compute_standings
 from arena.tournament.store import DB_NAME as TOURNAMENT_DB
 from arena.tournament.store import Store as TournamentStore
@@ -178,6 +179,8 @@ class Contest:
         self._local = threading.local()
         self._wake: list[Callable[[], None]] = []
         self._credentials_lock = threading.Lock()
+        self._runner: StageRunner | None = None
+        self._mailer: Mailer | None = None
 
     # plumbing --------------------------------------------------------------------------------------
 
@@ -370,6 +373,10 @@ class Contest:
                 (incoming / "help").mkdir()
                 for help_file in help_files:
                     _write_synced(incoming / "help" / help_file.name, help_file.data)
+                try:  # the final's own rule for given help files, so the final cannot refuse them later
+                    check_given_help_files(incoming / "help")
+                except ArenaError as error:
+                    raise Refused(f"help files: {error}".replace(str(incoming / "help") + "/", "")) from None
             submission = self.store.add_submission(
                 team=team,
                 stage=stage,
@@ -457,15 +464,13 @@ class Contest:
         self._mailer = mailer
 
     def _wake_mailer(self) -> None:
-        mailer = getattr(self, "_mailer", None)
-        if mailer is not None:
-            mailer.wake()
+        if self._mailer is not None:
+            self._mailer.wake()
 
     def _run(self, stage: str, *args: object) -> None:
-        runner: StageRunner | None = getattr(self, "_runner", None)
-        if runner is None:
+        if self._runner is None:
             raise Refused("this server cannot run the tournament (no runner attached)")
-        if not runner.start(stage, *args):
+        if not self._runner.start(stage, *args):
             raise Refused("a tournament or final is already running")
 
     # teams -----------------------------------------------------------------------------------------

@@ -187,17 +187,33 @@ class StageRunner:
             self._running = context.Process(
                 target=_child, args=(stage, str(self.folder.root), *args, self.scheduler), daemon=False
             )
-            self._running.start()
-            threading.Thread(target=self._reap, args=(self._running, stage), daemon=True).start()
+            started = threading.Event()
+            # The process is started from a thread that lives as long as it does: Linux sends the parent-death
+            # signal when the starting THREAD ends, and a request's pool thread may end while the run plays.
+            threading.Thread(target=self._keep, args=(self._running, stage, started), daemon=True).start()
+            started.wait()
             return True
 
-    def _reap(self, process: multiprocessing.process.BaseProcess, stage: str) -> None:
-        """When the process is gone without a word (killed), its stage is marked failed."""
+    def _keep(
+        self, process: multiprocessing.process.BaseProcess, stage: str, started: threading.Event
+    ) -> None:
+        """Start the run's process, wait for it; when it is gone without a word (killed), mark it failed."""
+        try:
+            process.start()
+        except OSError:
+            started.set()
+            self._mark_failed(stage, "the run's process could not start")
+            return
+        started.set()
         process.join()
+        self._mark_failed(stage, f"the run stopped (exit code {process.exitcode})")
+
+    def _mark_failed(self, stage: str, why: str) -> None:
+        """Mark ``stage`` failed with ``why`` unless its process already said how it ended."""
         store = ContestStore(self.folder.database)
         try:
             if store.stage(stage).status is RunStatus.RUNNING:
-                store.finish_stage(stage, RunStatus.FAILED, f"the run stopped (exit code {process.exitcode})")
+                store.finish_stage(stage, RunStatus.FAILED, why)
         finally:
             store.close()
 

@@ -107,3 +107,23 @@ def test_a_disqualified_team_does_not_play_and_the_reason_is_kept(contest: Conte
     with pytest.raises(Refused, match="1 team\\(s\\) have an upload to play"):
         contest.start_tournament(organiser, 2)
     assert contest.audit_log(organiser)[-1]["reason"] == "copied code"
+
+
+def test_a_finalists_help_files_are_refused_with_the_reason_when_the_final_would_refuse_them(
+    contest: Contest,
+) -> None:
+    contest.store.set_note("finalists", "TeamA")
+    contest.store.set_note("finalists_window_opens", dt.datetime.now(dt.UTC).isoformat())
+    program = Upload("TeamA.py", b"print(1)\n")
+    with pytest.raises(Refused, match="same name"):
+        contest.upload(TEAM_A, program, [Upload("a.txt", b"1"), Upload("a.txt", b"2")])
+    with pytest.raises(Refused, match="plain file name"):
+        contest.upload(TEAM_A, program, [Upload("../a.txt", b"1")])
+    with pytest.raises(Refused, match="at most 15 are allowed"):
+        contest.upload(TEAM_A, program, [Upload(f"h{n}", b"1") for n in range(16)])
+    with pytest.raises(Refused, match="only finalists upload"):
+        contest.upload(Viewer(Role.TEAM, "TeamB"), Upload("TeamB.py", b"print(1)\n"))
+    number = contest.upload(TEAM_A, program, [Upload("book.txt", b"opening")])
+    record = contest.store.submission(number)
+    assert record is not None and record.stage.value == "final" and record.help_files == ("book.txt",)
+    assert (contest.help_dir(record) / "book.txt").read_bytes() == b"opening"

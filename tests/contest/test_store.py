@@ -97,3 +97,14 @@ def test_failed_sign_ins_are_counted_per_team(tmp_path: Path) -> None:
         store.record_signin("Alpha", ok)
     store.record_signin("Beta", False)
     assert store.failed_signins_since("Alpha", since) == 2
+
+
+def test_a_run_left_running_by_a_stopped_server_is_failed_and_can_start_again(tmp_path: Path) -> None:
+    store = _store(tmp_path)
+    assert store.start_stage("tournament")
+    assert not store.start_stage("tournament")  # one run at a time
+    assert store.interrupted_stages() == ["tournament"]  # the server started again
+    stage = store.stage("tournament")
+    assert stage.status.value == "failed" and "start it again" in stage.error
+    assert store.start_stage("tournament")
+    assert store.stage("tournament").status.value == "running"

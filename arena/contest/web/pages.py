@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import datetime as dt
 import secrets
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from functools import cache
 from http.cookies import CookieError, SimpleCookie
 from pathlib import Path
@@ -22,7 +22,6 @@ from asgi_csrf import DEFAULT_COOKIE_NAME as CSRF_COOKIE  # type: ignore[import-
 from asgi_csrf import DEFAULT_SIGNING_NAMESPACE as CSRF_NAMESPACE
 from itsdangerous import BadSignature, URLSafeSerializer
 from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
-from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import UploadFile
 from starlette.requests import Request
 from starlette.responses import (
@@ -37,7 +36,6 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 
 from arena.contest.certificates import awards_of
 from arena.contest.contest import (
-    ANONYMOUS,
     Contest,
     ContestError,
     Forbidden,
@@ -46,11 +44,11 @@ from arena.contest.contest import (
     Role,
     SubmissionView,
     TooLarge,
-    Upload,
     Viewer,
 )
 from arena.contest.store import CheckStatus, now
 from arena.contest.web.access import Access, Row, Surface, rows_into
+from arena.contest.web.api import call, contest_of, read_upload, viewer_of
 from arena.tournament.final import FINAL as FINAL_TABLE
 from arena.tournament.store import DB_NAME as TOURNAMENT_DB
 from arena.viewer.live import FolderWatch, follow
@@ -96,17 +94,6 @@ def environment() -> Environment:
     )
 
 
-def contest_of(request: Request) -> Contest:
-    contest: Contest = request.app.state.contest
-    return contest
-
-
-def viewer_of(request: Request) -> Viewer:
-    """The viewer the app's access wrapper found for this request (anonymous without a session)."""
-    viewer = getattr(request.state, "viewer", None)
-    return viewer if isinstance(viewer, Viewer) else ANONYMOUS
-
-
 def flash(request: Request, text: str, kind: str = "ok") -> None:
     """A message shown once, on the next page."""
     request.session.setdefault(SESSION_FLASH, []).append({"kind": kind, "text": text})
@@ -125,6 +112,7 @@ def render(request: Request, template: str, *, status: int = 200, **context: Any
             flashes=request.session.pop(SESSION_FLASH, []),
             csrftoken=token() if callable(token) else "",
             mail_on=contest.mail_enabled,
+            played=(contest.folder.tournament / TOURNAMENT_DB).is_file(),
             now=now(),
             refresh=context.pop("refresh", 0),
             **context,
@@ -144,11 +132,6 @@ HEADINGS = {400: "Not done", 403: "Not yours to see", 404: "Not found", 413: "To
 def error_page(request: Request, status: int, message: str) -> HTMLResponse:
     heading = HEADINGS.get(status, "Error")
     return render(request, "error.html", status=status, heading=heading, message=message)
-
-
-def call(function: Callable[..., T], *args: Any) -> Awaitable[T]:
-    """Run a contest operation (SQLite, files) off the event loop."""
-    return run_in_threadpool(function, *args)
 
 
 # -- public -----------------------------------------------------------------------------------------
@@ -283,7 +266,6 @@ async def team_home(request: Request) -> Response:
         team_name=record.name if record else "",
         disqualified=record.reason if record and record.disqualified else "",
         submissions=rows,
-        playing_id=next((row["id"] for row in rows if row["plays"]), None),
         max_kib=contest.settings.upload_max_bytes // 1024,
         deadline=closes,
         upload_open=upload_open,
@@ -307,23 +289,13 @@ async def _or_none(function: Callable[..., T], *args: Any) -> T | None:
         return None
 
 
-async def _upload_of(field: object, cap: int) -> Upload:
-    """A form's file field as an :class:`Upload` (read to one byte past the cap, never more)."""
-    if not isinstance(field, UploadFile) or not field.filename:
-        raise Refused("choose a file to upload")
-    data = await field.read(cap + 1)
-    if len(data) > cap:
-        raise TooLarge(f"{field.filename} is over the cap of {cap} bytes")
-    return Upload(field.filename, data)
-
-
 @route("POST", "/team/upload", Access.TEAM)
 async def upload(request: Request) -> Response:
     contest, viewer = contest_of(request), viewer_of(request)
     settings = contest.settings
     try:
         async with request.form(max_files=1, max_fields=4) as form:
-            program = await _upload_of(form.get("file"), settings.upload_max_bytes)
+            program = await read_upload(form.get("file"), settings.upload_max_bytes)
         number = await call(contest.upload, viewer, program)
     except ContestError as error:
         flash(request, f"Upload refused: {error}", "error")
@@ -338,9 +310,9 @@ async def final_upload(request: Request) -> Response:
     settings = contest.settings
     try:
         async with request.form(max_files=settings.help_files_max + 1, max_fields=4) as form:
-            program = await _upload_of(form.get("file"), settings.upload_max_bytes)
+            program = await read_upload(form.get("file"), settings.upload_max_bytes)
             help_files = [
-                await _upload_of(field, settings.help_file_max_bytes)
+                await read_upload(field, settings.help_file_max_bytes)
                 for field in form.getlist("help")
                 if isinstance(field, UploadFile) and field.filename
             ]
@@ -563,14 +535,17 @@ async def _form(request: Request) -> dict[str, str]:
         return {key: value for key, value in form.items() if isinstance(value, str)}
 
 
-async def _done(request: Request, work: Callable[[], object], said: str) -> Response:
-    """Run an organiser's action and come back to the organiser's page with what happened."""
+async def _done(
+    request: Request, work: Callable[[], T], said: str | Callable[[T], str], refused: str = "Not done"
+) -> Response:
+    """Run an organiser's action and come back to the organiser's page with what happened (``said``,
+    or ``said`` of the action's answer), or why it was refused."""
     try:
-        await call(work)
+        answer = await call(work)
     except (Refused, TooLarge) as error:
-        flash(request, f"Not done: {error}", "error")
+        flash(request, f"{refused}: {error}", "error")
     else:
-        flash(request, said)
+        flash(request, said if isinstance(said, str) else said(answer))
     return back_to("/organiser")
 
 
@@ -679,14 +654,12 @@ def _deals(form: dict[str, str]) -> int | None:
 async def start_tournament(request: Request) -> Response:
     contest, viewer = contest_of(request), viewer_of(request)
     form = await _form(request)
-    try:
-        deals = _deals(form)
-        teams = await call(contest.start_tournament, viewer, deals)
-    except Refused as error:
-        flash(request, f"Not started: {error}", "error")
-    else:
-        flash(request, f"The tournament started: {len(teams)} teams ({', '.join(teams)}).")
-    return back_to("/organiser")
+    return await _done(
+        request,
+        lambda: contest.start_tournament(viewer, _deals(form)),
+        lambda teams: f"The tournament started: {len(teams)} teams ({', '.join(teams)}).",
+        "Not started",
+    )
 
 
 @route("POST", "/organiser/freeze", Access.ORGANISER)
@@ -700,27 +673,23 @@ async def lift_freeze(request: Request) -> Response:
 async def start_final(request: Request) -> Response:
     contest, viewer = contest_of(request), viewer_of(request)
     await _form(request)
-    try:
-        chosen = await call(contest.start_final, viewer)
-    except Refused as error:
-        flash(request, f"Not started: {error}", "error")
-    else:
-        said = ", ".join(f"{team}: {what}" for team, what in sorted(chosen.items()))
-        flash(request, f"The final started ({said}).")
-    return back_to("/organiser")
+    return await _done(
+        request,
+        lambda: contest.start_final(viewer),
+        lambda chosen: f"The final started ({', '.join(f'{t}: {w}' for t, w in sorted(chosen.items()))}).",
+        "Not started",
+    )
 
 
 @route("POST", "/organiser/reveal", Access.ORGANISER)
 async def reveal(request: Request) -> Response:
     contest, viewer = contest_of(request), viewer_of(request)
     await _form(request)
-    try:
-        lines = await call(contest.reveal_keys, viewer)
-    except Refused as error:
-        flash(request, f"Not done: {error}", "error")
-    else:
-        flash(request, "The deck keys are revealed: " + "; ".join(lines))
-    return back_to("/organiser")
+    return await _done(
+        request,
+        lambda: contest.reveal_keys(viewer),
+        lambda lines: "The deck keys are revealed: " + "; ".join(lines),
+    )
 
 
 @route("GET", "/organiser/everything.zip", Access.ORGANISER)
