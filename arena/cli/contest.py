@@ -79,6 +79,7 @@ def run_serve(args: argparse.Namespace) -> int:
     from arena.contest.mail import smtp_address
     from arena.contest.web.app import create_app
     from arena.errors import ConfigError
+    from arena.sandbox.isolation import namespaces_available
 
     if not 0 < args.port < 65536:
         raise ConfigError(f"--port {args.port} is not a port number")
@@ -87,6 +88,9 @@ def run_serve(args: argparse.Namespace) -> int:
     if args.smtp:
         smtp_address(args.smtp)
     folder = ContestFolder.existing(args.dir)
+    available, reason = namespaces_available()
+    if not available:  # rlimits only: a team's program could read the folder (credentials, session key)
+        raise ConfigError(f"the teams' programs run only in the namespaced sandbox, and here: {reason}")
     app = create_app(folder, jobs=args.jobs, smtp=args.smtp, scheduler=args.scheduler)
     mail = f"mail through {args.smtp}" if args.smtp else "mail off (no --smtp)"
     say(

@@ -226,18 +226,20 @@ class Contest:
 
     # signing in ------------------------------------------------------------------------------------
 
-    def authenticate(self, team: str, password: str) -> Viewer:
-        """The viewer these credentials sign in (rate-limited per team name)."""
+    def authenticate(self, team: str, password: str, source: str = "") -> Viewer:
+        """The viewer these credentials sign in (rate-limited per team name and client address
+        ``source``: a stranger failing a team's sign-in does not lock the team out)."""
         team = team.strip()[:MAX_NAME]
         store = self.store
-        if store.failed_signins_since(team, now() - SIGNIN_WINDOW) >= SIGNIN_FAILURES:
+        attempts = f"{team} {source}".rstrip()
+        if store.failed_signins_since(attempts, now() - SIGNIN_WINDOW) >= SIGNIN_FAILURES:
             raise TooMany(
                 f"too many failed sign-ins for this team; wait {SIGNIN_WINDOW.seconds // 60} minutes"
             )
         record = store.team(team)
         ok = password_matches(record.password_hash if record else None, password)
         ok = ok and record is not None and record.active
-        store.record_signin(team, ok)
+        store.record_signin(attempts, ok)
         if not ok or record is None:
             raise NotSignedIn("wrong team or password (or the team is disabled)")
         return self._viewer_of(record)
@@ -246,11 +248,16 @@ class Contest:
     def _viewer_of(record: TeamRecord) -> Viewer:
         return Viewer(Role.ORGANISER, ORGANISER) if record.organiser else Viewer(Role.TEAM, record.team)
 
-    def viewer_of_team(self, team: str | None, stamp: str | None = None) -> Viewer:
-        """The viewer a session names: anonymous when the team is gone or disabled, or when ``stamp``
-        (see :meth:`session_stamp`) is not its credential's current one (the password was reset)."""
+    def viewer_of_team(
+        self, team: str | None, stamp: str | None = None, session: str | None = None
+    ) -> Viewer:
+        """The viewer a session names: anonymous when the team is gone or disabled, when ``stamp``
+        (see :meth:`session_stamp`) is not its credential's current one (the password was reset), or
+        when the page session ``session`` was signed out (:meth:`end_session`)."""
         record = self.store.team(team) if team else None
         if record is None or not record.active:
+            return ANONYMOUS
+        if session is not None and (not session or self.store.note(f"signed_out:{session}") is not None):
             return ANONYMOUS
         if stamp is not None and not hmac.compare_digest(stamp, _stamp_of(record)):
             return ANONYMOUS
@@ -260,6 +267,10 @@ class Contest:
         """What a page session keeps beside its team: it changes when the team's password is reset."""
         record = self.store.team(team)
         return "" if record is None else _stamp_of(record)
+
+    def end_session(self, session: str) -> None:
+        """A page session signed out: a copy of its cookie is refused from now on."""
+        self.store.set_note(f"signed_out:{session}", stamp())
 
     def issue_token(self, viewer: Viewer) -> str:
         """A new API token for a signed-in viewer (stored as its hash only)."""
@@ -301,9 +312,10 @@ class Contest:
             raise Refused(f"{len(help_files)} help files, at most {self.settings.help_files_max} are allowed")
         for help_file in help_files:
             self._check_help_file(help_file)
-        names = [help_file.name for help_file in help_files]
-        if len(set(names)) != len(names):
-            raise Refused("two help files have the same name")
+        names = [h.name for h in help_files]
+        twice = next((name for name in names if names.count(name) > 1), None)
+        if twice is not None:
+            raise Refused(f"two help files are named {twice}: each needs its own name")
         if self.store.uploads_since(team, moment - dt.timedelta(hours=1)) >= self.settings.uploads_per_hour:
             raise TooMany(f"at most {self.settings.uploads_per_hour} uploads an hour; try again later")
         return self._keep(team, stage, program, help_files, moment)
@@ -328,6 +340,8 @@ class Contest:
 
     @staticmethod
     def _check_name(team: str, name: str) -> None:
+        if _too_long(name):
+            raise Refused(f"the file name is over {MAX_NAME} bytes")
         if "/" in name or "\\" in name or "\x00" in name or len(name) > MAX_NAME:
             raise Refused("the file name must be a plain name <TeamId>.<ext>, without a folder")
         stem, dot, ext = name.rpartition(".")
@@ -336,15 +350,10 @@ class Contest:
 
     def _check_help_file(self, help_file: Upload) -> None:
         name = help_file.name
-        if (
-            not name
-            or "/" in name
-            or "\\" in name
-            or "\x00" in name
-            or name in (".", "..")
-            or len(name) > MAX_NAME
-        ):
+        if not name or "/" in name or "\\" in name or "\x00" in name or name in (".", ".."):
             raise Refused(f"help file {name!r}: a help file is a plain file name, without a folder")
+        if _too_long(name):
+            raise Refused(f"help file {name[:40]!r}...: the name is over {MAX_NAME} bytes")
         if len(help_file.data) > self.settings.help_file_max_bytes:
             raise TooLarge(f"help file {name}: over the cap of {self.settings.help_file_max_bytes} bytes")
 
@@ -797,6 +806,11 @@ class Contest:
 
 def _stamp_of(record: TeamRecord) -> str:
     return hashlib.sha256(record.password_hash.encode()).hexdigest()[:32]
+
+
+def _too_long(name: str) -> bool:
+    """Over :data:`MAX_NAME` bytes on the disk (a character may take four: the file system counts bytes)."""
+    return len(name.encode("utf-8", "surrogatepass")) > MAX_NAME
 
 
 def _write_synced(path: Path, data: bytes) -> None:

@@ -88,7 +88,8 @@ async def read_upload(field: object, cap: int) -> Upload:
 async def sign_in(request: Request) -> Response:
     body = await json_body(request)
     contest = contest_of(request)
-    viewer = await call(contest.authenticate, text_field(body, "team"), text_field(body, "password"))
+    team, password = text_field(body, "team"), text_field(body, "password")
+    viewer = await call(contest.authenticate, team, password, request.client.host if request.client else "")
     token = await call(contest.issue_token, viewer)
     return JSONResponse({"token": token, "team": viewer.team, "role": viewer.role.value})
 

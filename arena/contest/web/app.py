@@ -81,8 +81,13 @@ async def viewer_of(request: Request, surface: Surface) -> Viewer:
     team = request.session.get(SESSION_TEAM)
     if not isinstance(team, str):
         return ANONYMOUS
-    stamp = request.session.get(SESSION_STAMP)
-    viewer = await run_in_threadpool(contest.viewer_of_team, team, stamp if isinstance(stamp, str) else "")
+    stamp, session = request.session.get(SESSION_STAMP), request.session.get(pages.SESSION_ID)
+    viewer = await run_in_threadpool(
+        contest.viewer_of_team,
+        team,
+        stamp if isinstance(stamp, str) else "",
+        session if isinstance(session, str) else "",
+    )
     if not viewer.signed_in:
         request.session.clear()  # a reset password or a disabled team ends the session
     return viewer

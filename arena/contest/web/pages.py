@@ -64,6 +64,8 @@ route = rows_into(ROWS, Surface.PAGE)
 
 SESSION_TEAM = "team"
 SESSION_FLASH = "flash"
+SESSION_ID = "id"
+"""A page session's own random id: signing out records it, so a copy of the cookie is refused."""
 REFRESH_S = 2
 """A page showing a check still queued or running reloads itself after this many seconds."""
 STATIC = {
@@ -184,17 +186,23 @@ async def signin(request: Request) -> Response:
     team, password = str(form.get("team", "")), str(form.get("password", ""))
     contest = contest_of(request)
     try:
-        viewer = await call(contest.authenticate, team, password)
+        viewer = await call(
+            contest.authenticate, team, password, request.client.host if request.client else ""
+        )
     except ContestError as error:
         flash(request, str(error), "error")
         return render(request, "signin.html", status=error.status, team=team[:64])
     request.session.clear()
     request.session[SESSION_TEAM] = viewer.team
+    request.session[SESSION_ID] = secrets.token_urlsafe(18)
     return back_to("/organiser" if viewer.role is Role.ORGANISER else "/team")
 
 
 @route("POST", "/signout", Access.PUBLIC)
 async def signout(request: Request) -> Response:
+    session = request.session.get(SESSION_ID)
+    if isinstance(session, str) and session:  # the cookie is the client's: end it server-side too
+        await call(contest_of(request).end_session, session)
     request.session.clear()
     return back_to("/")
 
