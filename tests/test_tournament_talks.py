@@ -65,6 +65,7 @@ def test_before_play_it_names_teams_skipped_files_tables_and_isolation(run) -> N
     assert "skipped: my bot.py: team id 'my bot' may hold only ASCII letters" in stderr
     assert "skipped: notes.txt: extension .txt is not one of .c, .cpp, .java, .pl, .rb, .py" in lines
     tables = next(line for line in lines if line.startswith("tables: "))
+    assert tables.startswith("tables: 1 of 4 seats ")  # four teams: one table of four, not of six
     assert tables.endswith(
         "(4 deals each); 5 s a decision, disqualified after 3 faults, blinds 10/20, stacks 1000, seed 5"
     )

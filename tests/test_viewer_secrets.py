@@ -13,6 +13,7 @@ from playwright.sync_api import Page, expect, sync_playwright
 from arena.cards import shuffled_deck
 from arena.engines.nlhe import CheckCall, Deal, Fold, RaiseTo, TableRules
 from arena.engines.nlhe.events import HandShown, HoleCardsDealt
+from arena.evaluator import evaluate
 from arena.games.codem.output import TableFolder
 from arena.viewer.codem_pages import deal_payload
 from arena.viewer.names import card_code
@@ -162,3 +163,33 @@ def test_the_record_links_to_the_secret_ways_and_the_rest_comes_on_demand(page: 
         page.keyboard.press("ArrowRight")
         page.keyboard.press("ArrowRight")
         expect(page.locator("#decision")).to_have_text("Fay to act: 10 to call (1 bb), pot odds 40.0%")
+
+
+def all_in_deal() -> Deal:
+    """Fay shoves pre-flop, everyone folds to Eve in the big blind, who calls all-in for her 200."""
+    deal = Deal(rules=TableRules(), deal_number=1, dealer=3, stacks=STACKS, deck=shuffled_deck(7))
+    for action in (RaiseTo(amount=1500), Fold(), Fold(), Fold(), Fold(), CheckCall()):
+        deal.apply(action)
+    assert deal.is_over
+    return deal
+
+
+def test_an_all_in_shows_each_live_hands_equity_until_the_river_and_never_in_secret() -> None:
+    events = all_in_deal().events
+    steps = replay(events, names=NAMES)
+    holes = {e.seat: e.cards for e in events if isinstance(e, HoleCardsDealt)}
+    with_equity = [s for s in steps if s.equity]
+    assert [s.street.value for s in with_equity][-2:] == ["Flop", "Fourth_Street"]
+    assert all(len(s.board) < 5 for s in with_equity)
+    for step in with_equity:
+        assert [seat for seat, _ in step.equity] == [5, 6]
+        assert sum(share for _, share in step.equity) == pytest.approx(1.0)
+    turn = with_equity[-1]
+    rest = [c for c in range(52) if c not in {*holes[5], *holes[6], *turn.board}]
+    wins = 0.0
+    for river in rest:  # every river, counted here with the one-hand evaluator
+        five, six = (evaluate((*holes[s], *turn.board, river)) for s in (5, 6))
+        wins += 1.0 if five > six else 0.5 if five == six else 0.0
+    assert dict(turn.equity)[5] == pytest.approx(wins / len(rest))
+    assert all(step.to_dict(frozenset())["equity"] == [] for step in with_equity)
+    assert turn.to_dict()["equity"] == [{"seat": s, "share": share} for s, share in turn.equity]

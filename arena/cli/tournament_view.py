@@ -90,10 +90,11 @@ def announce_plan(console: Console, plan: TournamentPlan) -> None:
     resumed = plan.tables - plan.tables_left
     say(
         console,
-        f"tables: {plan.tables} of 6 seats ({plan.deals_per_table} deals each"
+        f"tables: {plan.tables} of {min(6, len(plan.teams))} seats ({plan.deals_per_table} deals each"
         + (f"; {resumed} already played, {plan.tables_left} to play" if resumed else "")
         + f"); {s.time_limit_s:g} s a decision, disqualified after {s.max_faults} faults, "
-        f"blinds {s.small_blind}/{s.big_blind}, stacks {s.stack}, seed {s.seed}",
+        f"blinds {s.small_blind}/{s.big_blind}, stacks {s.stack}, "
+        + ("decks from a secret key" if s.seed is None else f"seed {s.seed}"),
     )
     if plan.decks:
         say(console, plan.decks)

@@ -37,6 +37,7 @@ from arena.engines.nlhe.events import (
 )
 from arena.engines.nlhe.pots import side_pots
 from arena.faults import FaultKind
+from arena.viewer.equity import all_in_equity
 from arena.viewer.names import card_code, hand_name
 
 STREET_NAMES = {
@@ -106,11 +107,16 @@ class Step:
     fault: FaultNote | None = None
     to_act: int | None = None
     to_call: int = 0
+    equity: tuple[tuple[int, float], ...] = ()
+    """At an all-in with board cards to come: each live seat's share of the pot over the run-outs."""
 
     @property
     def in_middle(self) -> int:
         """All chips in the middle: the pots not yet awarded and the bets in front of the seats."""
         return sum(p.amount for p in self.pots if not p.awarded) + sum(s.bet for s in self.seats)
+
+    def _shown(self, seat: int) -> bool:
+        return any(s.seat == seat and s.shown for s in self.seats)
 
     @property
     def pot_odds(self) -> float | None:
@@ -130,6 +136,11 @@ class Step:
             "to_act": self.to_act,
             "to_call": self.to_call,
             "pot_odds": self.pot_odds,
+            "equity": [
+                {"seat": seat, "share": share}
+                for seat, share in self.equity
+                if reveal is None or all(s in reveal or self._shown(s) for s, _ in self.equity)
+            ],
             "dealer": self.dealer,
             "board": [card_code(c) for c in self.board],
             "pot": self.in_middle,
@@ -216,6 +227,7 @@ class _Table:
         self.awarded: list[PotView] = []
         self.strengths: dict[int, int] = {}
         self.blinds: dict[int, str] = {}
+        self.equities: dict[tuple[tuple[int, ...], tuple[int, ...]], tuple[tuple[int, float], ...]] = {}
 
     def name(self, seat: int) -> str:
         return self.names[seat - 1]
@@ -248,7 +260,23 @@ class _Table:
             )
             for s in range(1, len(self.stacks))
         )
-        return Step(self.street, text, actor, seats, self.board, self.pots(), self.dealer, fault)
+        return Step(
+            self.street, text, actor, seats, self.board, self.pots(), self.dealer, fault, equity=self.equity()
+        )
+
+    def equity(self) -> tuple[tuple[int, float], ...]:
+        """Each live hand's share of the pot once no one can bet any more and board cards are to come."""
+        live = sorted(self.in_deal - self.folded)
+        able = [s for s in live if s not in self.all_in]
+        if len(live) < 2 or len(able) > 1 or self.street is Street.SHOWDOWN or len(self.board) >= 5:
+            return ()
+        if able and self.bets[able[0]] < max(self.bets):
+            return ()  # the one who can still act has a call to decide
+        key = (tuple(live), self.board)
+        if key not in self.equities:
+            shares = all_in_equity({s: self.cards[s] for s in live if s in self.cards}, self.board)
+            self.equities[key] = tuple(sorted(shares.items()))
+        return self.equities[key]
 
     def deciding(self, step: Step, seat: int) -> Step:
         """``step`` with the decision that follows it: who acts and what a call would add."""

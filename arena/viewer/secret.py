@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum, unique
+from urllib.parse import urlencode
 
 
 @unique
@@ -47,8 +48,8 @@ class Viewing:
     def query(self) -> str:
         """The query string that asks for this way of watching (empty for the open record)."""
         if self.mode is Mode.TEAM:
-            return f"view=team&team={self.team}"
-        return "" if self.mode is Mode.OPEN else f"view={self.mode.value}"
+            return urlencode({"view": "team", "team": self.team})
+        return "" if self.mode is Mode.OPEN else urlencode({"view": self.mode.value})
 
 
 RECORD = Viewing()

@@ -111,6 +111,14 @@
     box.textContent = text;
   }
 
+  function drawEquity(box, names, step) {
+    if (!box) return;
+    const shares = step.equity || [];
+    box.hidden = shares.length === 0;
+    box.textContent = shares.length === 0 ? "" : "All-in, equity: " +
+      shares.map((e) => nameOf(names, e.seat) + " " + (100 * e.share).toFixed(1) + "%").join(" \u00B7 ");
+  }
+
   function drawStep(felt, names, step, hideCards, bigBlind) {
     const winners = new Set();
     step.pots.forEach((pot) => pot.awarded && pot.winners.forEach((w) => winners.add(w)));
@@ -221,6 +229,7 @@
       felt = buildFelt(stage, self.data.names, step.seats.length);
       drawStep(felt, self.data.names, step, hide.checked, self.data.big_blind);
       drawDecision(decision, self.data.names, step, self.data.big_blind);
+      drawEquity(document.getElementById("equity"), self.data.names, step);
       slider.max = String(steps.length - 1);
       slider.value = String(self.index);
       count.textContent = "step " + (self.index + 1) + (self.data.more ? "" : " of " + steps.length);
