@@ -13,7 +13,7 @@ import pytest
 
 from arena.cards import shuffled_deck
 from arena.cli import main
-from arena.engines.nlhe import CheckCall, Deal, TableRules
+from arena.engines.nlhe import CheckCall, Deal, Fold, TableRules
 from arena.engines.nlhe.events import event_to_dict
 from arena.games.codem.stats import compute_stats
 from arena.games.codem.table import PlayerSpec, TableConfig, run_table
@@ -201,3 +201,59 @@ def test_one_watch_per_folder_wakes_every_stream_that_follows_it(tmp_path: Path)
         assert watch._watches == {}
     finally:
         watch.stop()
+
+
+def _deal_with_a_fold(number: int) -> str:
+    """A three-seat deal where the first to act folds and the other two check it down to a showdown."""
+    deal = Deal(
+        rules=TableRules(seats=3), deal_number=number, dealer=1, stacks=[1500] * 3, deck=shuffled_deck(number)
+    )
+    deal.apply(Fold())
+    while not deal.is_over:
+        deal.apply(CheckCall())
+    return json.dumps({"deal": number, "events": [event_to_dict(e) for e in deal.events]}) + "\n"
+
+
+def test_the_public_live_stream_never_sends_a_folded_hand(tmp_path: Path) -> None:
+    """The contest's public watches the final live while it is played: a finished deal comes as the
+    broadcast shows it, the hands shown at the showdown and no folded hole card in the data."""
+    store = Store(tmp_path)
+    teams = [TeamRow(t, f"{t}.py", "python", "0" * 64) for t in ("A", "B", "C")]
+    store.initialise(
+        {"deals": 5, "seed": 0, "duplicate": False, "time_limit_s": 1.0},
+        teams,
+        [TableJob("table001", 1, 0, 11, ("A", "B", "C"))],
+    )
+    hidden = tmp_path / "tables" / ".table001.p4f1"
+    hidden.mkdir(parents=True)
+    (hidden / "events.jsonl").write_text(_deal_with_a_fold(1))
+    run = Run(tmp_path)
+
+    async def first_deal(public: bool) -> dict:
+        async def connected() -> bool:
+            return False
+
+        async for message in follow(
+            run, "table001", after=0, disconnected=connected, watch=watch, public=public
+        ):
+            if not message.startswith(":"):
+                return json.loads(message.split("\n")[1].removeprefix("data: "))
+        raise AssertionError("the stream ended without a deal")
+
+    watch = FolderWatch()
+    try:
+        with run_lock(tmp_path):  # the table is being played
+            public = asyncio.run(asyncio.wait_for(first_deal(True), timeout=60))
+            record = asyncio.run(asyncio.wait_for(first_deal(False), timeout=60))
+    finally:
+        watch.stop()
+        store.close()
+    last = {s["seat"]: s for s in public["steps"][-1]["seats"]}
+    folded = [seat for seat, s in last.items() if s["folded"]]
+    assert len(folded) == 1 and all(s["shown"] for seat, s in last.items() if seat not in folded)
+    every_card = {card for step in public["steps"] for s in step["seats"] for card in s["cards"]}
+    folded_cards = {
+        card for step in record["steps"] for s in step["seats"] if s["seat"] in folded for card in s["cards"]
+    } - {""}
+    assert len(folded_cards) == 2 and not folded_cards & every_card
+    assert all(card for seat, s in last.items() if seat not in folded for card in s["cards"])

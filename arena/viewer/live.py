@@ -24,6 +24,7 @@ from watchdog.observers.api import BaseObserver, ObservedWatch
 
 from arena.viewer.codem_pages import deal_payload
 from arena.viewer.runs import Run, RunKind, TableInfo, TableState
+from arena.viewer.secret import RECORD, Mode, Viewing
 from arena.viewer.tables import TableLog
 
 HEARTBEAT_S = 10.0
@@ -97,6 +98,9 @@ class FolderWatch:
             observer.join()
 
 
+BROADCAST = Viewing(Mode.BROADCAST)
+
+
 class _Dispatch(FileSystemEventHandler):
     """Calls every subscriber of one folder."""
 
@@ -118,7 +122,8 @@ async def follow(
     public: bool = False,
 ) -> AsyncIterator[str]:
     """Server-sent events for table ``name``: ``deal`` for each deal after ``after`` as it is written
-    (without its faults if ``public``), then ``end`` once the table is over. Woken by ``watch`` on the
+    (if ``public``, as the broadcast shows it: no faults, no hole card the showdown did not show), then
+    ``end`` once the table is over. Woken by ``watch`` on the
     table's folder (it moves when a tournament commits the table) and, in a tournament, on the run
     folder (the database's commits) and ``tables/`` (a hidden folder made or renamed)."""
     loop = asyncio.get_running_loop()
@@ -145,7 +150,10 @@ async def follow(
             log = await asyncio.to_thread(run.log, info)
             while log is not None and sent < log.deals:
                 sent += 1
-                payload = await asyncio.to_thread(partial(deal_payload, public=public), info, log, sent)
+                viewing = BROADCAST if public else RECORD  # the public never gets a card not shown
+                payload = await asyncio.to_thread(
+                    partial(deal_payload, upto=-1, public=public), info, log, sent, viewing
+                )
                 yield sse("deal", {**payload, "summary": deal_summary(payload)})
             if _over(info, log):
                 yield sse("end", {"deals": sent, "status": info.status.value})
