@@ -21,6 +21,7 @@ from arena.tournament.runner import run_lock
 from arena.tournament.schedule import TableJob
 from arena.tournament.store import Store, TableKind, TeamRow
 from arena.viewer.live import FolderWatch, follow
+from arena.viewer.names import card_code
 from arena.viewer.pages import PageNotFound, render, site_paths
 from arena.viewer.runs import Run, RunKind, TableState
 from arena.viewer.site import Site
@@ -257,3 +258,30 @@ def test_the_public_live_stream_never_sends_a_folded_hand(tmp_path: Path) -> Non
     } - {""}
     assert len(folded_cards) == 2 and not folded_cards & every_card
     assert all(card for seat, s in last.items() if seat not in folded for card in s["cards"])
+
+
+def test_a_public_replay_of_a_table_still_played_shows_no_folded_hand(tmp_path: Path) -> None:
+    """The contest's public may open a finished deal of the final while the final is played: it gets the
+    deal as the broadcast shows it; the organiser's (not public) page is the whole record."""
+    store = Store(tmp_path)
+    teams = [TeamRow(t, f"{t}.py", "python", "0" * 64) for t in ("A", "B", "C")]
+    store.initialise(
+        {"deals": 5, "seed": 0, "duplicate": False, "time_limit_s": 1.0},
+        teams,
+        [TableJob("table001", 1, 0, 11, ("A", "B", "C"))],
+    )
+    store.close()
+    hidden = tmp_path / "tables" / ".table001.r2d2"
+    hidden.mkdir(parents=True)
+    line = _deal_with_a_fold(1)
+    (hidden / "events.jsonl").write_text(line)
+    run = Run(tmp_path)
+    with run_lock(tmp_path):  # the table is being played
+        public = render(Site(run, public=True), "tables/table001/deal1.html")
+        organiser = render(Site(run), "tables/table001/deal1.html")
+    record = json.loads(line)["events"]
+    folded_seat = next(e["seat"] for e in record if e.get("action") == "fold")
+    dealt = next(e["cards"] for e in record if e["kind"] == "hole_cards" and e["seat"] == folded_seat)
+    codes = [card_code(card) for card in dealt]
+    assert all(f'"{code}"' in organiser for code in codes)
+    assert not any(f'"{code}"' in public for code in codes)

@@ -241,6 +241,8 @@ def deal_page(site: Site, info: TableInfo, deal: int, viewing: Viewing = RECORD,
         raise KeyError(info.name)
     if not site.live:
         viewing = RECORD  # a static export is the record: the secret ways need the server
+    if site.public and info.status is TableState.RUNNING:
+        viewing, upto = Viewing(Mode.BROADCAST), -1  # a table still played shows no card not shown
     payload = deal_payload(info, log, deal, viewing, upto=upto, public=site.public)
     return render_template(
         "deal.html",
