@@ -65,6 +65,7 @@ def test_random_program_is_reported_with_its_decision(
 
 
 def test_report_lines_name_each_difference() -> None:
+    assert RepeatReport(0, []).lines("Bot") == ["repeat: Bot made no decision to run again"]
     clean = RepeatReport(12, [])
     assert clean.lines("Bot") == ["repeat: 12 decisions run twice: Bot answered the same each time"]
     report = RepeatReport(5, [Difference("seat6", 2, 3, "Flop", "20", None)])

@@ -63,9 +63,11 @@ def test_export_writes_every_page_and_the_static_files(small_table: Path, tmp_pa
     assert written == sorted(site_paths(Run(small_table)))
     assert written == sorted(
         ["index.html", "tables/table.html", "teams/North.html", "teams/South.html"]
+        + ["teams/North/hands.html", "teams/South/hands.html"]
         + [f"tables/table/deal{n}.html" for n in range(1, 5)]
     )
     assert (site / "static" / "viewer.js").is_file() and (site / "static" / "viewer.css").is_file()
+    assert (site / "static" / "hands.js").is_file()
     assert main(["view", str(small_table), "--export", str(small_table / "site")]) == 2
 
 

@@ -3,6 +3,7 @@
 A run folder is one of
 * a tournament or a final: ``tables/<name>/events.jsonl`` and ``results.json`` for each table;
 * a single table (``arena table --out DIR``): ``events.jsonl`` and ``results.json`` in the folder itself;
+  beside them, ``times.jsonl`` when each deal started (tables of older arenas have none);
 * a heads-up match (``arena headsup --out DIR``): ``hands.jsonl`` and ``results.json``.
 
 Everything else is rendered from these records; nothing here knows a format.
@@ -11,8 +12,9 @@ Everything else is rendered from these records; nothing here knows a format.
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +23,7 @@ from arena.engines.nlhe.rules import TableRules
 from arena.errors import ConfigError, FormatError
 
 TABLES_DIR = "tables"
+TIMES_FILE = "times.jsonl"  # written by the table (arena/games/codem/output.py), which exports may not import
 
 
 @dataclass(frozen=True)
@@ -31,6 +34,7 @@ class TableLog:
     teams: tuple[str, ...]
     rules: TableRules
     deals: tuple[tuple[Event, ...], ...]
+    started: Mapping[int, datetime] = field(default_factory=dict)
 
     def seat_of(self, team: str) -> int:
         """The seat (1-based) ``team`` sat in; ``ConfigError`` when it did not sit at this table."""
@@ -105,7 +109,21 @@ def read_table(folder: Path, name: str | None = None) -> TableLog:
     if not deals:
         raise FormatError(f"{path} holds no deal")
     rules = infer_rules(deals)
-    return TableLog(name or folder.name, _teams(folder, rules.seats), rules, tuple(deals))
+    return TableLog(name or folder.name, _teams(folder, rules.seats), rules, tuple(deals), _started(folder))
+
+
+def _started(folder: Path) -> dict[int, datetime]:
+    """When each deal started, from ``times.jsonl`` (a table of an older arena has none: no times)."""
+    path = folder / TIMES_FILE
+    if not path.is_file():
+        return {}
+    started = {}
+    for record in _read_json_lines(path):
+        try:
+            started[int(record["deal"])] = datetime.strptime(record["started"], "%Y-%m-%dT%H:%M:%S%z")
+        except (KeyError, TypeError, ValueError):
+            raise FormatError(f"{path}: a line without its deal and start time") from None
+    return started
 
 
 def read_headsup(folder: Path) -> HeadsUpLog:

@@ -3,16 +3,19 @@
 One file per table and team: the hands as that team saw them (its own hole cards on a ``Dealt to`` line,
 the others' only when shown down). Hands are separated by two blank lines, as PokerStars writes them.
 
-Two things the events do not hold are fixed so the text is reproducible: the date (2000/01/01, one minute
-per deal, so trackers keep the order) and the hand number, ``<table number><deal as six digits>``
+The date is when the deal started, from the table's ``times.jsonl``, in UTC and in ET as PokerStars writes
+it (``2026/11/27 22:11:03 UTC [2026/11/27 17:11:03 ET]``); a table recorded without times gets a fixed date
+(2000/01/01, one minute per deal, so trackers keep the order). The hand number is
+``<table number><deal as six digits>``
 (table003, deal 17 is ``#3000017``; the final, numbered 0, is ``#17``), unique across a tournament's tables
 as trackers require.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
-from datetime import datetime, timedelta
+from collections.abc import Iterable, Mapping, Sequence
+from datetime import UTC, datetime, timedelta
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from arena import untrusted
 from arena.cards import card_text
@@ -23,6 +26,10 @@ from arena.exports.hand import Hand, gather_hand
 from arena.exports.logs import TableLog
 
 EPOCH = datetime(2000, 1, 1)
+try:
+    EASTERN: ZoneInfo | None = ZoneInfo("America/New_York")
+except ZoneInfoNotFoundError:  # a system without time-zone data: UTC only
+    EASTERN = None
 DEAL_DIGITS = 1_000_000
 _FOLDED_WHEN = {
     Street.PRE_FLOP: "before Flop",
@@ -74,14 +81,20 @@ def _pot_name(index: int, pots: int) -> str:
 
 
 def render_hand(
-    hand: Hand, rules: TableRules, *, table: str, table_number: int, teams: Sequence[str], viewer: int
+    hand: Hand,
+    rules: TableRules,
+    *,
+    table: str,
+    table_number: int,
+    teams: Sequence[str],
+    viewer: int,
+    started: datetime | None = None,
 ) -> str:
-    """One hand as ``viewer`` (a seat) saw it."""
+    """One hand as ``viewer`` (a seat) saw it; ``started`` is when the deal started (None: not recorded)."""
     name = {seat: untrusted.name(teams[seat - 1]) for seat in hand.order}  # one line each, whatever it holds
-    when = (EPOCH + timedelta(minutes=hand.number)).strftime("%Y/%m/%d %H:%M:%S")
     lines = [
         f"PokerStars Hand #{hand_id(table_number, hand.number)}: Hold'em No Limit "
-        f"({rules.small_blind}/{rules.big_blind}) - {when} ET",
+        f"({rules.small_blind}/{rules.big_blind}) - {_when(hand.number, started)}",
         f"Table '{table}' {hand.seats}-max Seat #{hand.dealer} is the button",
     ]
     lines += [f"Seat {seat}: {name[seat]} ({hand.stacks[seat - 1]} in chips)" for seat in sorted(hand.order)]
@@ -189,6 +202,15 @@ def _summary(
     return f"collected ({won.get(seat, 0)})"
 
 
+def _when(number: int, started: datetime | None) -> str:
+    """The hand's date as PokerStars writes it: UTC then ET, or the fixed date when none was recorded."""
+    stamp = "%Y/%m/%d %H:%M:%S"
+    if started is None:
+        return f"{(EPOCH + timedelta(minutes=number)).strftime(stamp)} ET"
+    utc = f"{started.astimezone(UTC).strftime(stamp)} UTC"
+    return utc if EASTERN is None else f"{utc} [{started.astimezone(EASTERN).strftime(stamp)} ET]"
+
+
 def render_pokerstars_hands(
     deals: Iterable[Sequence[Event]],
     rules: TableRules,
@@ -197,14 +219,25 @@ def render_pokerstars_hands(
     table_number: int,
     teams: Sequence[str],
     viewer: int,
+    started: Mapping[int, datetime] | None = None,
 ) -> str:
-    """The PokerStars text of these deals as ``viewer`` (a seat) saw them; deals it sat out are left out."""
+    """The PokerStars text of these deals as ``viewer`` (a seat) saw them; deals it sat out are left out.
+    ``started`` gives when each deal (by number) started, where it was recorded."""
     hands = []
     for events in deals:
         hand = gather_hand(events)
         if viewer in hand.order:
+            when = (started or {}).get(hand.number)
             hands.append(
-                render_hand(hand, rules, table=table, table_number=table_number, teams=teams, viewer=viewer)
+                render_hand(
+                    hand,
+                    rules,
+                    table=table,
+                    table_number=table_number,
+                    teams=teams,
+                    viewer=viewer,
+                    started=when,
+                )
             )
     return "\n\n".join(hands)
 
@@ -219,4 +252,5 @@ def render_pokerstars(log: TableLog, *, team: str) -> str:
         table_number=table_number(log.name),
         teams=log.teams,
         viewer=viewer,
+        started=log.started,
     )

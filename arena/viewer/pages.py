@@ -7,6 +7,8 @@ path                                page
 ==================================  =====================================================================
 ``index.html``                      the run: tournament overview, the table, or the match
 ``teams/<team>.html``               a team's tables, chips over deals, statistics and faults
+``teams/<team>/hands.html``         a team's hands, filtered in the browser; its results by position and
+                                    against each opponent (chips per deal, bb/100)
 ``tables/<table>.html``             a table's chips chart and its deals, filtered and sorted
 ``tables/<table>/deal<N>.html``     a deal's replay (``?view=hidden|broadcast|team&team=T``: a step at
                                     a time, server only; ``&step=K`` the step shown first)
@@ -32,6 +34,7 @@ from arena.viewer.codem_pages import (
     team_page,
     tournament_page,
 )
+from arena.viewer.hands import team_hands_page
 from arena.viewer.match_pages import headsup_page, twocard_case, twocard_cases, twocard_page
 from arena.viewer.matches import count_hands, page_count
 from arena.viewer.runs import Run, RunKind
@@ -41,6 +44,7 @@ from arena.viewer.site import Site
 _PATH = re.compile(
     r"(?P<index>index\.html)"
     r"|teams/(?P<team>[^/]+)\.html"
+    r"|teams/(?P<hands_team>[^/]+)/hands\.html"
     r"|tables/(?P<table>[^/]+)\.html"
     r"|tables/(?P<deal_table>[^/]+)/deal(?P<deal>[1-9][0-9]*)\.html"
     r"|live/(?P<live>[^/]+)\.html"
@@ -91,6 +95,8 @@ def render(site: Site, path: str, query: Mapping[str, str] | None = None) -> str
             return _index(site)
         if groups["team"]:
             return team_page(site, team_of_slug(run, groups["team"]))
+        if groups["hands_team"] and run.kind in (RunKind.TOURNAMENT, RunKind.TABLE):
+            return team_hands_page(site, team_of_slug(run, groups["hands_team"]))
         if groups["table"]:
             return table_page(site, run.table(groups["table"]), root="../")
         if groups["deal_table"]:
@@ -124,6 +130,8 @@ def site_paths(run: Run) -> Iterator[str]:
             yield from (f"cases/{case['case']}/{p}.html" for p in range(1, page_count(count_hands(path)) + 1))
     for slug in run.team_slugs().values():
         yield f"teams/{slug}.html"
+        if run.kind in (RunKind.TOURNAMENT, RunKind.TABLE):
+            yield f"teams/{slug}/hands.html"
     for info in run.tables():
         log = run.log(info)
         if log is None:

@@ -3,6 +3,8 @@
 * ``teams/<team>/``     each team's folder as it ended (program, build products, help files)
 * ``deals/deal<N>.txt`` the final ``deal.txt`` of every deal
 * ``events.jsonl``      one line per deal: ``{"deal": N, "events": [...]}``
+* ``times.jsonl``       one line per deal: when it started and ended, UTC (``{"deal": N, "started": ...}``);
+                        kept apart so ``events.jsonl`` stays the same for the same cards and answers
 * ``faults.jsonl``      one line per fault, with the three input files, stdout and stderr of its run
 * ``kept/<team>/deal<N>-decision<K>/`` the help files a faulted run started from (``arena replay``)
 * ``incidents.jsonl``   one line per failure of arena's own machinery it recovered from (not a fault), if any
@@ -15,12 +17,20 @@ from __future__ import annotations
 import json
 import shutil
 from collections.abc import Sequence
+from datetime import UTC, datetime
 from pathlib import Path
 from types import TracebackType
 
 from arena.engines.nlhe.events import Event, event_to_dict
 from arena.faults import Fault
 from arena.games.codem.results import TableResult
+
+TIMES_FILE = "times.jsonl"
+
+
+def utc_text(moment: datetime) -> str:
+    """A moment as ``times.jsonl`` holds it: ISO 8601 in UTC, to the second (``2026-11-27T22:11:03Z``)."""
+    return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 class TableFolder:
@@ -30,7 +40,7 @@ class TableFolder:
         self.out_dir = out_dir
         out_dir.mkdir(parents=True, exist_ok=True)
         (out_dir / "deals").mkdir(exist_ok=True)
-        for name in ("events.jsonl", "faults.jsonl"):
+        for name in ("events.jsonl", "faults.jsonl", TIMES_FILE):
             (out_dir / name).write_text("")
         self._events = (out_dir / "events.jsonl").open("a")
 
@@ -57,9 +67,16 @@ class TableFolder:
         with (self.out_dir / "incidents.jsonl").open("a") as out:
             out.write(json.dumps(incident) + "\n")
 
-    def write_deal(self, number: int, events: Sequence[Event], final_text: str) -> None:
-        """The deal's final ``deal.txt`` and its line of ``events.jsonl``."""
+    def write_deal(
+        self, number: int, events: Sequence[Event], final_text: str, *, started: datetime | None = None
+    ) -> None:
+        """The deal's final ``deal.txt``, its line of ``events.jsonl`` and, given when it started, its line
+        of ``times.jsonl`` (it ended now)."""
         (self.out_dir / "deals" / f"deal{number}.txt").write_text(final_text)
+        if started is not None:
+            times = {"deal": number, "started": utc_text(started), "ended": utc_text(datetime.now(UTC))}
+            with (self.out_dir / TIMES_FILE).open("a") as out:
+                out.write(json.dumps(times) + "\n")
         self._events.write(json.dumps({"deal": number, "events": [event_to_dict(e) for e in events]}) + "\n")
         self._events.flush()  # whole lines on disk deal by deal, for anyone following the table
 

@@ -56,6 +56,8 @@ class RepeatReport:
 
     def lines(self, team: str) -> list[str]:
         """The report's lines: a verdict, then each difference with its ``arena replay`` decision."""
+        if not self.compared:
+            return [f"repeat: {team} made no decision to run again"]
         if not self.differences:
             return [f"repeat: {self.compared} decisions run twice: {team} answered the same each time"]
         head = (

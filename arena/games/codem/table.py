@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from contextlib import ExitStack
 from dataclasses import dataclass, field, replace
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -408,6 +409,7 @@ def run_table(
                 break
             dealer = choose_first_dealer(dealer_rng, in_play) if dealer == 0 else next_dealer(in_play, dealer)
             deck = decks.deck(number)
+            started = datetime.now(UTC)
             deal = Deal(rules=rules, deal_number=number, dealer=dealer, stacks=in_play, deck=deck)
             deal_text = DealText(seats=len(players))  # brought up to date at each decision
             while not deal.is_over:
@@ -425,7 +427,7 @@ def run_table(
             for i, chips in enumerate(deal.final_stacks):
                 if seats[i].plays:
                     stacks[i] = chips
-            folder.write_deal(number, deal.events, final_text)
+            folder.write_deal(number, deal.events, final_text, started=started)
             deals_played = number
             if on_deal is not None:
                 on_deal(number)
