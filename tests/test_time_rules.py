@@ -37,8 +37,8 @@ def _faults(table: Path) -> list[dict]:
 def test_replay_judges_a_decision_as_the_table_did(table: Path, capsys) -> None:
     assert not [f for f in _faults(table) if f["team"] == "Dozer" and f["deal"] == 1 and f["decision"] == 1]
     capsys.readouterr()
-    argv = ["replay", str(table), "--deal", "1", "--team", "Dozer", "--decision", "1", "--time-limit", LIMIT]
-    code = main(argv)
+    assert json.loads((table / "results.json").read_text())["time_limit_s"] == float(LIMIT)
+    code = main(["replay", str(table), "--deal", "1", "--team", "Dozer", "--decision", "1"])  # its limit
     out = capsys.readouterr().out
     assert f"--- judged as at a table: {LIMIT} s of CPU time a decision" in out
     assert "--- outputf.txt: '0\\n'" in out and code == 0  # on the wall clock: a timeout at 2 s

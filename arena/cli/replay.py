@@ -58,7 +58,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         type=float,
         metavar="T",
         help="seconds of CPU time, judged as at a table (docs/protocol.md, Time; "
-        "default: the run's own limit, else 1)",
+        "default: the limit the table applied)",
     )
     parser.add_argument(
         "--keep", type=folder, metavar="DIR", help="recreate the folder in DIR (new) and keep it"
@@ -121,8 +121,11 @@ def team_program(folder: Path, team: str, program: str = "") -> Path:
     return sources[0]
 
 
-def run_limit(run_dir: Path) -> float:
-    """The run's time limit, from its results.json when it is a tournament's."""
+def run_limit(run_dir: Path, results: dict[str, Any]) -> float:
+    """The limit the table judged its decisions against: from the table's ``results`` (its results.json),
+    else from the tournament's results.json (a table recorded before tables kept it), else 1 s."""
+    if isinstance(results.get("time_limit_s"), int | float):
+        return float(results["time_limit_s"])
     try:
         return float(json.loads((run_dir / "results.json").read_text())["settings"]["time_limit_s"])
     except (OSError, ValueError, KeyError, TypeError):
@@ -152,7 +155,7 @@ def run(args: argparse.Namespace) -> int:
     decision = runs[number - 1]
     inputs = decision_inputs(events, seat, decision, seats=len(seats))
     kept = next((f.get("help_kept", "") for f in faults if f.get("decision") == number), "")
-    limit = args.time_limit or run_limit(args.run_dir)
+    limit = args.time_limit or run_limit(args.run_dir, results)
     program = team_program(folder, args.team, programs[args.team])
     _describe(args, folder.name, seat, decision, len(runs), faults, inputs)
     if args.keep is not None:

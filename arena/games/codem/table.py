@@ -442,6 +442,7 @@ def run_table(
         deck_sha256=sha256_hex(secret) if secret is not None else None,
         deals_played=deals_played,
         isolation=isolation,
+        time_limit_s=config.time_limit_s,
         teams=tuple(
             TeamResult(
                 team=s.team,
