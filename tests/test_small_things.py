@@ -44,6 +44,7 @@ def test_check_states_the_python_start_up_allowance_beside_the_limit(
     assert main(["check", str(caller), "--deals", "1", "--seats", "2"]) == 0
     out = capsys.readouterr().out
     assert re.search(r"\(limit 1000 ms \+ \d+ ms python start-up allowance\)", out), out
+    assert "allowance) of CPU time; the time rules: docs/protocol.md, Time" in out  # stated once, there
 
 
 def test_doctor_shows_each_toolchains_version(capsys: pytest.CaptureFixture[str]) -> None:

@@ -200,7 +200,7 @@ def test_arena_tournament_ranks_by_the_adjusted_value_on_request(tmp_path: Path,
         (submissions / name).write_bytes((SAMPLES / name).read_bytes())
     run = tmp_path / "run"
     args = ["tournament", str(submissions), "--out", str(run), "--deals", "15", "--seed", "3"]
-    assert main([*args, "--rank-by", "adjusted", "--format", "json"]) == 0
+    assert main([*args, "--rank-by", "adjusted", "--standings-format", "json"]) == 0
     shown = json.loads(capsys.readouterr().out)
     values = [s["adjusted_per_deal"] for s in shown]
     assert values == sorted(values, reverse=True) and len(shown) == 3

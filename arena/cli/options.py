@@ -79,7 +79,7 @@ def add_rule_options(parser: argparse.ArgumentParser, *, what: str) -> None:
         type=float,
         default=RULE_DEFAULTS["time_limit"],
         metavar="T",
-        help=f"wall seconds per decision (default 1, {what})",
+        help=f"seconds of CPU time per decision (default 1, {what}; docs/protocol.md, Time)",
     )
     parser.add_argument(
         "--max-faults",

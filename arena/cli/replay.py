@@ -23,8 +23,8 @@ from arena.errors import ConfigError
 from arena.faults import stage_text
 from arena.games.codem.decisions import Decision, decision_inputs, decisions
 from arena.games.codem.protocol import DEAL_FILE, INPUT_FILE, MONEY_FILE, OUTPUT_FILE, PROTOCOL_FILES
+from arena.games.codem.table import TABLE_LIMITS
 from arena.names import name_problem
-from arena.sandbox import Limits
 from arena.sandbox.team_folder import copy_given
 from arena.seats import open_player
 
@@ -54,7 +54,11 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         help="the program's K-th run in the deal (default: its first faulted run there, else 1)",
     )
     parser.add_argument(
-        "--time-limit", type=float, metavar="T", help="wall seconds (default: the run's own limit, else 1)"
+        "--time-limit",
+        type=float,
+        metavar="T",
+        help="seconds of CPU time, judged as at a table (docs/protocol.md, Time; "
+        "default: the limit the table applied)",
     )
     parser.add_argument(
         "--keep", type=folder, metavar="DIR", help="recreate the folder in DIR (new) and keep it"
@@ -117,8 +121,11 @@ def team_program(folder: Path, team: str, program: str = "") -> Path:
     return sources[0]
 
 
-def run_limit(run_dir: Path) -> float:
-    """The run's time limit, from its results.json when it is a tournament's."""
+def run_limit(run_dir: Path, results: dict[str, Any]) -> float:
+    """The limit the table judged its decisions against: from the table's ``results`` (its results.json),
+    else from the tournament's results.json (a table recorded before tables kept it), else 1 s."""
+    if isinstance(results.get("time_limit_s"), int | float):
+        return float(results["time_limit_s"])
     try:
         return float(json.loads((run_dir / "results.json").read_text())["settings"]["time_limit_s"])
     except (OSError, ValueError, KeyError, TypeError):
@@ -148,7 +155,7 @@ def run(args: argparse.Namespace) -> int:
     decision = runs[number - 1]
     inputs = decision_inputs(events, seat, decision, seats=len(seats))
     kept = next((f.get("help_kept", "") for f in faults if f.get("decision") == number), "")
-    limit = args.time_limit or run_limit(args.run_dir)
+    limit = args.time_limit or run_limit(args.run_dir, results)
     program = team_program(folder, args.team, programs[args.team])
     _describe(args, folder.name, seat, decision, len(runs), faults, inputs)
     if args.keep is not None:
@@ -185,7 +192,8 @@ def _run_there(
     workdir: Path, program: Path, inputs: dict[str, str], table: Path, kept: str, limit_s: float
 ) -> int:
     """Build the program in ``workdir`` with the kept help files, run it once; print what it did."""
-    limits = Limits(wall_time_s=limit_s)
+    limits = TABLE_LIMITS.model_copy(update={"wall_time_s": limit_s})
+    print(f"--- judged as at a table: {limit_s:g} s of CPU time a decision (docs/protocol.md, Time)")
     source = Path(tempfile.mkdtemp(prefix="arena-replay-src-")) / program.name
     shutil.copyfile(program, source)  # the build copies it in beside the help files
     try:

@@ -34,7 +34,11 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument("--deals", type=int, default=1000, metavar="N", help="deals to play (default 1000)")
     add_deck_options(parser)
     parser.add_argument(
-        "--time-limit", type=float, default=1.0, metavar="T", help="wall seconds per decision (default 1.0)"
+        "--time-limit",
+        type=float,
+        default=1.0,
+        metavar="T",
+        help="seconds of CPU time per decision (default 1; docs/protocol.md, Time)",
     )
     parser.add_argument(
         "--max-faults",

@@ -36,12 +36,7 @@ def standings_table(standings: Sequence[Standing], *, title: str = "Standings") 
             s.team,
             str(s.tables),
             str(s.deals),
-            f"{s.profit:+d}",
-            f"{s.profit_per_deal:+.2f}",
-            f"{s.ci95_half_width:.2f}",
-            f"{s.adjusted_per_deal:+.2f}",
-            f"{s.adjusted_half_width:.2f}",
-            f"{s.rank_probability:.0%}",
+            *(_figures(s) if s.built else UNBUILT_FIGURES),
             str(s.faults),
             str(s.disqualified),
             str(s.build_failed),
@@ -64,6 +59,22 @@ def standings_table(standings: Sequence[Standing], *, title: str = "Standings") 
         "unbuilt",
     )
     return fitting_table(title, headers, rows)
+
+
+UNBUILT_FIGURES = ("did not build", "", "", "", "", "")
+"""A never-built team's cells in place of its figures: it played no deal, so it has none."""
+
+
+def _figures(s: Standing) -> tuple[str, ...]:
+    """Profit, chips and adjusted value per deal with their half-widths, and ``P(rank)``."""
+    return (
+        f"{s.profit:+d}",
+        f"{s.profit_per_deal:+.2f}",
+        f"{s.ci95_half_width:.2f}",
+        f"{s.adjusted_per_deal:+.2f}",
+        f"{s.adjusted_half_width:.2f}",
+        f"{s.rank_probability:.0%}",
+    )
 
 
 def ahead_table(separation: Separation) -> FittingTable:

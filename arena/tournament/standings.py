@@ -67,6 +67,10 @@ class Standing:
     """The share of bootstrap resamplings in which the team holds this rank."""
     ahead_of: str = ""
     """The teams it is ahead of in at least :data:`SURE` of the resamplings, space-separated."""
+    built: bool = True
+    """False when the team's program built at none of its tables: it sat out every deal, so it has no
+    deals played and its figures (all zero) are no result; the terminal and the viewer say "did not
+    build" in their place."""
 
     @property
     def ci95_half_width(self) -> float:
@@ -82,7 +86,8 @@ class Standing:
 @dataclass(frozen=True, slots=True)
 class Separation:
     """Which team is ahead of which: ``ahead[i][j]`` is the share of bootstrap resamplings in which
-    ``teams[i]`` is ahead of ``teams[j]`` (standings order), in the measure the standings rank by."""
+    ``teams[i]`` is ahead of ``teams[j]`` (standings order; a team that never built is not among them), in
+    the measure the standings rank by."""
 
     rank_by: RankBy
     teams: tuple[str, ...]
@@ -108,7 +113,8 @@ def compute_standings(
 ) -> list[Standing]:
     """Every team's standing, best first by ``rank_by`` per deal (ties: total profit, then name).
 
-    A team whose program never built is ranked after every team that played, whatever its profit.
+    A team whose program never built is ranked after every team that played, whatever its profit, and
+    counted as having played no deal (``built`` is false).
     """
     return separated_standings(store, duplicate=duplicate, rank_by=rank_by)[0]
 
@@ -138,6 +144,10 @@ def separated_standings(
     luck_out = _observations(played, duplicate=duplicate, adjusted=True)
     unranked = []
     for team, line in totals.items():
+        if _never_built(line):
+            line["deals"] = 0
+            chips.pop(team, None)
+            luck_out.pop(team, None)
         _mean, low, high = mean_interval(chips.get(team, []))
         adjusted = mean_interval(luck_out.get(team, []))
         per_deal = line["profit"] / line["deals"] if line["deals"] else 0.0
@@ -151,13 +161,12 @@ def separated_standings(
             item[0],
         )
     )
-    order = [item[0] for item in unranked]
     ranked = [team for team, line, *_ in unranked if not _never_built(line)]
     means = bootstrap_means(
-        _clusters(played, order, duplicate=duplicate, adjusted=rank_by is RankBy.ADJUSTED), len(order)
+        _clusters(played, ranked, duplicate=duplicate, adjusted=rank_by is RankBy.ADJUSTED), len(ranked)
     )
     held = dict(zip(ranked, rank_probabilities(means, range(len(ranked))).tolist(), strict=True))
-    ahead = ahead_probabilities(means) if len(order) <= MOST_PAIRS else np.zeros((len(order), 0))
+    ahead = ahead_probabilities(means) if len(ranked) <= MOST_PAIRS else np.zeros((len(ranked), 0))
     standings = [
         Standing(
             rank=rank,
@@ -176,12 +185,15 @@ def separated_standings(
             adjusted_ci95_low=round(adjusted.low, 4),
             adjusted_ci95_high=round(adjusted.high, 4),
             rank_probability=round(held.get(team, 1.0), 4),
-            ahead_of=" ".join(order[j] for j in range(ahead.shape[1]) if ahead[i, j] >= SURE),
+            ahead_of=" ".join(
+                ranked[j] for j in range(ahead.shape[1]) if i < len(ranked) and ahead[i, j] >= SURE
+            ),
+            built=not _never_built(line),
         )
         for i, (rank, (team, line, per_deal, low, high, adjusted)) in enumerate(enumerate(unranked, start=1))
     ]
     rows = tuple(tuple(round(float(p), 4) for p in row) for row in ahead) if ahead.size else ()
-    return standings, Separation(rank_by, tuple(order), rows)
+    return standings, Separation(rank_by, tuple(ranked), rows)
 
 
 def _observations(
@@ -213,7 +225,7 @@ def _clusters(
     adjusted: bool,
 ) -> list[Cluster]:
     """The bootstrap's clusters: each table, or in duplicate mode each group of rotations (whose deals
-    share their cards, so are resampled together)."""
+    share their cards, so are resampled together); a team not in ``order`` (never built) is left out."""
     column = {team: i for i, team in enumerate(order)}
     units: dict[object, list[tuple[TableRow, list[tuple[int, list[int], list[float]]]]]] = defaultdict(list)
     for table, deals in played:
@@ -222,13 +234,17 @@ def _clusters(
     for members in units.values():
         numbers = sorted({deal for _, deals in members for deal, _, _ in deals})
         row = {deal: i for i, deal in enumerate(numbers)}
-        teams = sorted({column[team] for table, _ in members for team in table.teams})
+        teams = sorted({column[team] for table, _ in members for team in table.teams if team in column})
+        if not teams:
+            continue
         local = {team: k for k, team in enumerate(teams)}
         values = np.zeros((len(numbers), len(teams)))
         counts = np.zeros((len(numbers), len(teams)))
         for table, deals in members:
             for deal, chips, luck_out in deals:
                 for seat, team in enumerate(table.teams):
+                    if team not in column:
+                        continue
                     k = local[column[team]]
                     values[row[deal], k] += luck_out[seat] if adjusted else chips[seat]
                     counts[row[deal], k] += 1

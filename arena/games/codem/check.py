@@ -347,9 +347,9 @@ def render_report(report: CheckReport, *, replay_from: Path | None = None) -> st
         else ""
     )
     lines.append(
-        f"decision time over {sum(s.decisions for s in report.seats)} decisions: median "
+        f"decision time over {sum(s.decisions for s in report.seats)} decisions (wall clock): median "
         f"{timing['median_ms']:.1f} ms, p99 {timing['p99_ms']:.1f} ms, max {timing['max_ms']:.1f} ms "
-        f"(limit {timing['limit_ms']:.0f} ms{allowance})"
+        f"(limit {timing['limit_ms']:.0f} ms{allowance}) of CPU time; the time rules: docs/protocol.md, Time"
     )
     names = f" ({untrusted.listing(report.help_files, shown=20)})" if report.help_files else ""
     lines.append(f"help files: {len(report.help_files)} of {report.help_limit} allowed{names}")

@@ -75,6 +75,8 @@ class TableResult:
     isolation: str
     deck_sha256: str | None = None
     """SHA-256 of the table secret (its commitment) when the cards came from a secret deck key."""
+    time_limit_s: float | None = None
+    """The limit each decision was judged against (docs/protocol.md, "Time"); None in an older file."""
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready form, with the versions that produced it."""
@@ -83,6 +85,7 @@ class TableResult:
             "deck_sha256": self.deck_sha256,
             "deals_played": self.deals_played,
             "isolation": self.isolation,
+            "time_limit_s": self.time_limit_s,
             "versions": {"arena": __version__, "python": platform.python_version()},
             "teams": [t.to_dict() for t in self.teams],
         }
@@ -96,6 +99,7 @@ class TableResult:
             teams=tuple(TeamResult.from_dict(t) for t in data["teams"]),
             isolation=data.get("isolation", ""),
             deck_sha256=data.get("deck_sha256"),
+            time_limit_s=data.get("time_limit_s"),
         )
 
 

@@ -59,6 +59,9 @@ __all__ = ["PlayerSpec", "TableConfig", "TableResult", "TeamResult", "run_table"
 KEPT_DIR = "kept"
 KEPT_BYTES = 8 << 20
 """Per team and table: help files kept as they were before faulted runs, at most this many bytes."""
+TABLE_LIMITS = Limits(clock="cpu")
+"""How a table judges a decision, and ``arena replay`` with it: CPU time (every process and thread) with a
+wall-clock cap and the idle rule (docs/protocol.md, "Time")."""
 
 
 class TableConfig(BaseModel):
@@ -75,8 +78,7 @@ class TableConfig(BaseModel):
     warm_python: bool = True
     build_cache: Path | None = None
     rules: TableRules = TableRules()
-    # Judged on CPU time (all of a decision's processes and threads) with a wall-clock cap (docs/sandbox.md).
-    limits: Limits = Limits(clock="cpu")
+    limits: Limits = TABLE_LIMITS
 
 
 @dataclass(frozen=True)
@@ -440,6 +442,7 @@ def run_table(
         deck_sha256=sha256_hex(secret) if secret is not None else None,
         deals_played=deals_played,
         isolation=isolation,
+        time_limit_s=config.time_limit_s,
         teams=tuple(
             TeamResult(
                 team=s.team,
