@@ -13,7 +13,6 @@ from typing import TYPE_CHECKING, Any
 from rich.console import Console
 from rich.progress import (
     BarColumn,
-    MofNCompleteColumn,
     Progress,
     ProgressColumn,
     Task,
@@ -187,15 +186,22 @@ def add_certs_option(parser: argparse.ArgumentParser) -> None:
 
 
 class RateColumn(ProgressColumn):
-    """Completed units per second."""
+    """Completed units per second, or per minute when fewer than one a second."""
 
     def render(self, task: Task) -> Text:
         speed = task.finished_speed or task.speed
-        return Text(f"{speed:.1f}/s" if speed else "-/s", style="progress.data.speed")
+        if not speed:
+            text = "-/s"
+        elif speed < 1:
+            text = f"{speed * 60:.1f}/min"
+        else:
+            text = f"{speed:.1f}/s"
+        return Text(text, style="progress.data.speed")
 
 
 class BarsOnTerminal:
-    """The tournament's progress as two rich bars (tables, deals) and lines on stderr."""
+    """The tournament's progress as two rich bars (tables, deals: ``3 of 10 done · 6.0/min · 0:00:30
+    elapsed · 0:01:00 left``) and lines on stderr."""
 
     def __init__(self, console: Console) -> None:
         self.console = console
@@ -216,11 +222,13 @@ class BarsOnTerminal:
         columns = (
             TextColumn("[bold]{task.description}"),
             BarColumn(),
-            MofNCompleteColumn(),
+            TextColumn("{task.completed} of {task.total} done ·"),
             RateColumn(),
+            TextColumn("·"),
             TimeElapsedColumn(),
-            TextColumn("left"),
+            TextColumn("elapsed ·"),
             TimeRemainingColumn(),
+            TextColumn("left"),
         )
         self.bars = Progress(*columns, console=self.console, transient=False)
         self.bars.start()
