@@ -332,3 +332,26 @@ def test_the_overview_of_a_running_tournament_counts_the_deals_and_faults_so_far
     assert profits != [0, 0, 0]
     # Once nobody plays it, the table is pending and the standings are the stored ones again.
     assert "partial" not in render(Site(Run(tmp_path)), "index.html")
+
+
+def test_a_running_tables_seats_show_their_status_so_far(tmp_path: Path) -> None:
+    """Playing, disqualified at the tournament's fault limit, or its build failed: before results.json."""
+    store = Store(tmp_path)
+    teams = [TeamRow(t, f"{t}.py", "python", "0" * 64) for t in ("A", "B", "C")]
+    meta = {"deals": 5, "seed": 0, "duplicate": False, "time_limit_s": 1.0, "max_faults": 2}
+    store.initialise(meta, teams, [TableJob("table001", 1, 0, 11, ("A", "B", "C"))])
+    store.close()
+    hidden = tmp_path / "tables" / ".table001.s7t8"
+    hidden.mkdir(parents=True)
+    (hidden / "events.jsonl").write_text(_deal_line(1))
+    faults = [
+        {"team": "C", "kind": "build_failed", "reason": "error: expected ';'", "deal": 0, "stage": "build"},
+        *({"team": "B", "kind": "timeout", "reason": "slow", "deal": 1, "stage": "flop"} for _ in range(2)),
+    ]
+    (hidden / "faults.jsonl").write_text("".join(json.dumps(f) + "\n" for f in faults))
+    site = Site(Run(tmp_path))
+    with run_lock(tmp_path):  # table001 is being played
+        page = render(site, "tables/table001.html")
+    rows = [page.split(f'<tr data-seat="{seat}">')[1].split("</tr>")[0] for seat in (1, 2, 3)]
+    statuses = [row.split("</td>")[-2].rsplit(">", 1)[-1] for row in rows]
+    assert statuses == ["playing", "disqualified", "build failed"]

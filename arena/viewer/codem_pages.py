@@ -11,6 +11,7 @@ from typing import Any
 
 from arena.build_errors import first_build_error
 from arena.engines.nlhe import TableRules
+from arena.faults import FaultKind
 from arena.games.codem.stats import PlayerStats
 from arena.tournament.host import TournamentSettings
 from arena.tournament.rounds import format_standings
@@ -18,7 +19,7 @@ from arena.tournament.standings import SURE, RankBy, RunningTable, read_running_
 from arena.tournament.store import Store, TableKind, TableStatus
 from arena.viewer.charts import line_chart
 from arena.viewer.replay import replay, unplaced_faults
-from arena.viewer.runs import Run, TableInfo, TableState
+from arena.viewer.runs import Run, RunKind, TableInfo, TableState
 from arena.viewer.secret import RECORD, Mode, Viewing
 from arena.viewer.site import Site, render_template
 from arena.viewer.tables import (
@@ -192,9 +193,38 @@ def table_page(site: Site, info: TableInfo, *, root: str) -> str:
         biggest=biggest,
         faults=faults,
         results=results,
+        seat_status=_seat_status(site, info, names, faults, results),
         slugs=site.run.team_slugs(),
         running=info.status is TableState.RUNNING,
     )
+
+
+def _seat_status(
+    site: Site, info: TableInfo, names: Sequence[str], faults: Sequence[dict[str, Any]], results: Any
+) -> list[str]:
+    """Each seat's status: from ``results.json`` once played; while playing, from the faults so far
+    (its build failed, disqualified at the tournament's fault limit) or ``playing``."""
+    if results is not None:
+        teams = results["teams"]
+        return [
+            "build failed" if not t["built"] else "disqualified" if t["disqualified"] else "ok" for t in teams
+        ]
+    if info.status is not TableState.RUNNING:
+        return [""] * len(names)
+    limit = None
+    if site.run.kind is RunKind.TOURNAMENT:
+        with site.run.store() as store:
+            limit = TournamentSettings(**store.meta()).max_faults
+    status = []
+    for name in names:
+        own = [f for f in faults if f.get("team") == name]
+        if any(f.get("kind") == FaultKind.BUILD_FAILED for f in own):
+            status.append("build failed")
+        elif limit is not None and len(own) >= limit:
+            status.append("disqualified")
+        else:
+            status.append("playing")
+    return status
 
 
 # -- a deal -----------------------------------------------------------------------------------------
