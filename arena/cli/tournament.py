@@ -26,6 +26,7 @@ from rich.text import Text
 from arena.cli.decks import add_deck_options, check_deck_options
 from arena.cli.options import (
     add_rule_options,
+    at_least_one,
     folder,
     reach_scheduler,
     refuse_other_run,
@@ -170,6 +171,9 @@ def register(subparsers: Any) -> None:
         default=1.0,
         metavar="SECONDS",
         help="seconds without writes before a check (default 1)",
+    )
+    watch.add_argument(
+        "--jobs", type=at_least_one, default=1, metavar="N", help="programs checked at once (default 1)"
     )
     watch.set_defaults(handler=_watch)
 
@@ -370,6 +374,7 @@ def _watch(args: argparse.Namespace) -> int:
         verdict = next((line for line in lines if line.startswith(("verdict:", "result:"))), "checked")
         console.print(f"{done.program.name}: {verdict} -> {done.report.name}", highlight=False, markup=False)
 
-    say(console, f"watching {args.submissions} (Ctrl-C to stop)")
-    watch(args.submissions, quiet_s=args.quiet, on_checked=checked, stop=threading.Event())
+    jobs = f", {args.jobs} programs at once" if args.jobs > 1 else ""
+    say(console, f"watching {args.submissions}{jobs} (Ctrl-C to stop)")
+    watch(args.submissions, quiet_s=args.quiet, on_checked=checked, stop=threading.Event(), jobs=args.jobs)
     return 0
