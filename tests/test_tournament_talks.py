@@ -217,3 +217,21 @@ def test_the_progress_line_reads_done_of_total_rate_elapsed_and_time_left() -> N
     line = r"\s+{} of {} done ·\s+{} ·\s+{} elapsed ·\s+{} left$"  # columns align from row to row
     assert re.search(r"^tables .*" + line.format(3, 10, rate, figures, figures), tables.strip())
     assert re.search(r"^deals .*" + line.format(15, 50, rate, figures, figures), deals.strip())
+
+
+def test_arena_watchs_reports_are_one_skipped_line_and_other_files_one_each() -> None:
+    from arena.cli.tournament_view import announce_plan
+    from arena.tournament.host import TournamentPlan
+    from arena.tournament.submissions import Skipped
+
+    reports = [Skipped(f"T{n}.py.report.txt", "a report written by arena watch") for n in range(7)]
+    plan = TournamentPlan(
+        [], [*reports, Skipped("notes.txt", "not a program")], 0, 0, 5, TournamentSettings()
+    )
+    out = io.StringIO()
+    announce_plan(Console(file=out, width=200), plan)
+    skipped = [line for line in out.getvalue().splitlines() if line.startswith("skipped: ")]
+    assert skipped == [
+        "skipped: 7 reports written by arena watch (*.report.txt)",
+        "skipped: notes.txt: not a program",
+    ]
