@@ -182,3 +182,17 @@ def test_jobs_checks_several_programs_at_once_and_one_program_once_at_a_time(tmp
     for run in twice:
         run.join(WAIT_S)
     assert len(seen) == 1
+
+
+def test_each_check_is_announced_as_it_begins_and_unchanged_bytes_are_not(tmp_path: Path) -> None:
+    program = tmp_path / "Gamma.py"
+    program.write_text("print(0)\n")
+    started: list[tuple[str, bool]] = []
+    watcher = SubmissionWatcher(
+        tmp_path,
+        checker=Recorder().check,
+        on_start=lambda p: started.append((p.name, report_path(p).exists())),
+    )
+    watcher.check(program)
+    watcher.check(program)  # the same bytes: no check, no announcement
+    assert started == [("Gamma.py", False)]  # announced before its report was written

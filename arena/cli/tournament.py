@@ -23,6 +23,7 @@ from rich.progress import (
 )
 from rich.text import Text
 
+from arena import untrusted
 from arena.cli.decks import add_deck_options, check_deck_options
 from arena.cli.options import (
     add_rule_options,
@@ -376,5 +377,12 @@ def _watch(args: argparse.Namespace) -> int:
 
     jobs = f", {args.jobs} programs at once" if args.jobs > 1 else ""
     say(console, f"watching {args.submissions}{jobs} (Ctrl-C to stop)")
-    watch(args.submissions, quiet_s=args.quiet, on_checked=checked, stop=threading.Event(), jobs=args.jobs)
+
+    def starting(program: Path) -> None:
+        console.print(f"checking {untrusted.name(program.name)}", highlight=False, markup=False)
+
+    stop = threading.Event()
+    watch(
+        args.submissions, quiet_s=args.quiet, on_checked=checked, stop=stop, jobs=args.jobs, on_start=starting
+    )
     return 0

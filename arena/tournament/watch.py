@@ -101,11 +101,13 @@ class SubmissionWatcher(FileSystemEventHandler):
         quiet_s: float = 1.0,
         on_checked: Callable[[Checked], None] | None = None,
         jobs: int = 1,
+        on_start: Callable[[Path], None] | None = None,
     ) -> None:
         self.folder = folder.resolve()
         self.checker = checker or check_in_process
         self.quiet_s = quiet_s
         self.on_checked = on_checked
+        self.on_start = on_start
         self._lock = threading.Lock()
         self._timers: dict[Path, threading.Timer] = {}
         self._checked: dict[Path, str] = {}
@@ -157,6 +159,8 @@ class SubmissionWatcher(FileSystemEventHandler):
             with self._lock:
                 if self._checked.get(program) == digest:
                     return None
+            if self.on_start is not None:
+                self.on_start(program)
             text = self._report_text(program, data)
             report = report_path(program)
             write_atomically(report, text)
@@ -233,9 +237,11 @@ def watch(
     on_checked: Callable[[Checked], None],
     stop: threading.Event,
     jobs: int = 1,
+    on_start: Callable[[Path], None] | None = None,
 ) -> None:
-    """Watch ``folder`` until ``stop`` is set, checking up to ``jobs`` programs at once."""
-    watcher = SubmissionWatcher(folder, quiet_s=quiet_s, on_checked=on_checked, jobs=jobs)
+    """Watch ``folder`` until ``stop`` is set, checking up to ``jobs`` programs at once (``on_start``
+    hears of each check as it begins)."""
+    watcher = SubmissionWatcher(folder, quiet_s=quiet_s, on_checked=on_checked, jobs=jobs, on_start=on_start)
     observer = start_watching(watcher)
     try:
         watcher.check_stale()
