@@ -141,6 +141,7 @@ MATRIX = [
     (["finals-logs", f"{P}/corrupt", "--out", f"{P}/logs"], 2, "is damaged or not a database"),
     (["watch", f"{P}/afile"], 2, "afile is not a folder"),
     (["watch", f"{P}/nowhere"], 2, "nowhere does not exist"),
+    (["watch", f"{P}/subs", "--jobs", "0"], 2, "--jobs: must be at least 1, got 0"),
     (["headsup", f"{P}/nope.py"], 2, "nope.py"),
     (["headsup", f"{P}/subs/A.py", "--hands", "0"], 2, "--hands: must be at least 1, got 0"),
     (["headsup", f"{P}/subs/A.py", "--out", f"{P}/afile"], 2, "afile is a file, not a folder"),

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 import shlex
 from pathlib import Path
 
@@ -199,3 +200,38 @@ def test_a_run_recorded_before_the_knobs_resumes_with_their_defaults(tmp_path: P
     with pytest.raises(ConfigError, match="max_faults was 10, now 3"):
         store.initialise({**now, "max_faults": 3}, teams, [], defaults=TournamentSettings().model_dump())
     store.close()
+
+
+def test_the_progress_line_reads_done_of_total_rate_elapsed_and_time_left() -> None:
+    """``3 of 10 done · 6.0/min · 0:00:30 elapsed · 0:01:00 left``: each figure says what it is."""
+    from arena.cli.tournament import BarsOnTerminal
+
+    out = io.StringIO()
+    bars = BarsOnTerminal(Console(file=out, width=160, force_terminal=False))
+    bars.start("tables", tables=10, deals=50)
+    bars.advance(tables=3, deals=15)
+    bars.stop()
+    figures = r"(\d+:\d\d:\d\d|-:--:--)"
+    rate = r"(-|\d+\.\d)/(s|min)"
+    tables, deals = [line for line in out.getvalue().splitlines() if line.strip()][-2:]
+    line = r"\s+{} of {} done ·\s+{} ·\s+{} elapsed ·\s+{} left$"  # columns align from row to row
+    assert re.search(r"^tables .*" + line.format(3, 10, rate, figures, figures), tables.strip())
+    assert re.search(r"^deals .*" + line.format(15, 50, rate, figures, figures), deals.strip())
+
+
+def test_arena_watchs_reports_are_one_skipped_line_and_other_files_one_each() -> None:
+    from arena.cli.tournament_view import announce_plan
+    from arena.tournament.host import TournamentPlan
+    from arena.tournament.submissions import Skipped
+
+    reports = [Skipped(f"T{n}.py.report.txt", "a report written by arena watch") for n in range(7)]
+    plan = TournamentPlan(
+        [], [*reports, Skipped("notes.txt", "not a program")], 0, 0, 5, TournamentSettings()
+    )
+    out = io.StringIO()
+    announce_plan(Console(file=out, width=200), plan)
+    skipped = [line for line in out.getvalue().splitlines() if line.startswith("skipped: ")]
+    assert skipped == [
+        "skipped: 7 reports written by arena watch (*.report.txt)",
+        "skipped: notes.txt: not a program",
+    ]

@@ -152,3 +152,47 @@ def test_a_check_that_fails_still_writes_a_report(tmp_path: Path) -> None:
     assert done.report.read_text() == (
         "program: Ok.py\nresult: not checked: the check itself failed (RuntimeError: the checker broke)\n"
     )
+
+
+def test_jobs_checks_several_programs_at_once_and_one_program_once_at_a_time(tmp_path: Path) -> None:
+    """With ``jobs=2`` two programs are in their checks together (each waits for the other at a barrier);
+    the same program's two checks never overlap (the second sees the bytes already checked)."""
+    together = threading.Barrier(2, timeout=WAIT_S)
+
+    def meet(program: Path) -> str:
+        together.wait()
+        return f"program: {program.name}\nresult: passed\n"
+
+    for name in ("Alpha.py", "Beta.py"):
+        (tmp_path / name).write_text("print(0)\n")
+    watcher = SubmissionWatcher(tmp_path, checker=meet, quiet_s=QUIET_S, jobs=2)
+    runs = [threading.Thread(target=watcher.check, args=(tmp_path / n,)) for n in ("Alpha.py", "Beta.py")]
+    for run in runs:
+        run.start()
+    for run in runs:
+        run.join(WAIT_S)
+    for name in ("Alpha.py", "Beta.py"):
+        assert report_path(tmp_path / name).read_text().endswith("result: passed\n")
+    assert not together.broken
+    seen: list[Path] = []
+    watcher = SubmissionWatcher(tmp_path, checker=lambda p: seen.append(p) or "result: passed\n", jobs=2)
+    twice = [threading.Thread(target=watcher.check, args=(tmp_path / "Alpha.py",)) for _ in range(2)]
+    for run in twice:
+        run.start()
+    for run in twice:
+        run.join(WAIT_S)
+    assert len(seen) == 1
+
+
+def test_each_check_is_announced_as_it_begins_and_unchanged_bytes_are_not(tmp_path: Path) -> None:
+    program = tmp_path / "Gamma.py"
+    program.write_text("print(0)\n")
+    started: list[tuple[str, bool]] = []
+    watcher = SubmissionWatcher(
+        tmp_path,
+        checker=Recorder().check,
+        on_start=lambda p: started.append((p.name, report_path(p).exists())),
+    )
+    watcher.check(program)
+    watcher.check(program)  # the same bytes: no check, no announcement
+    assert started == [("Gamma.py", False)]  # announced before its report was written

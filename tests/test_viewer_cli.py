@@ -287,3 +287,71 @@ def test_a_public_replay_of_a_table_still_played_shows_no_folded_hand(tmp_path: 
     codes = [card_code(card) for card in dealt]
     assert all(f'"{code}"' in organiser for code in codes)
     assert not any(f'"{code}"' in public for code in codes)
+
+
+def test_the_overview_of_a_running_tournament_counts_the_deals_and_faults_so_far(tmp_path: Path) -> None:
+    """Standings from the deals a running table has played (marked partial), its faults as they happen and
+    its deals so far; a last line still being written is not read."""
+    store = Store(tmp_path)
+    teams = [TeamRow(t, f"{t}.py", "python", "0" * 64) for t in ("A", "B", "C")]
+    store.initialise(
+        {"deals": 5, "seed": 0, "duplicate": False, "time_limit_s": 1.0},
+        teams,
+        [TableJob("table001", 1, 0, 11, ("A", "B", "C"))],
+    )
+    store.close()
+    hidden = tmp_path / "tables" / ".table001.k9z1"
+    hidden.mkdir(parents=True)
+    lines = _deal_line(1) + _deal_line(2)
+    (hidden / "events.jsonl").write_text(lines + _deal_line(3)[:40])
+    fault = {
+        "team": "B",
+        "kind": "timeout",
+        "reason": "took 2.1 s",
+        "deal": 2,
+        "stage": "pre-flop",
+        "seat": 2,
+    }
+    (hidden / "faults.jsonl").write_text(json.dumps(fault) + "\n")
+    profits = [0, 0, 0]
+    for line in lines.splitlines():
+        events = json.loads(line)["events"]
+        profits = [
+            p + after - before
+            for p, before, after in zip(profits, events[0]["stacks"], events[-1]["stacks"], strict=True)
+        ]
+    with run_lock(tmp_path):  # table001 is being played
+        page = render(Site(Run(tmp_path)), "index.html")
+    assert "partial" in page and "No faults." not in page and "took 2.1 s" in page
+    assert '<td class="num">2 of 5</td>' in page
+    for team, profit in zip(("A", "B", "C"), profits, strict=True):
+        row = page.split(f'<tr data-team="{team}">')[1].split("</tr>")[0]
+        cells = [cell.split(">")[-1] for cell in row.split("</td>")]
+        assert cells[3] == "2" and int(cells[4].replace("−", "-")) == profit  # deals, profit
+        assert cells[-4] == ("1" if team == "B" else "0")  # faults
+    assert profits != [0, 0, 0]
+    # Once nobody plays it, the table is pending and the standings are the stored ones again.
+    assert "partial" not in render(Site(Run(tmp_path)), "index.html")
+
+
+def test_a_running_tables_seats_show_their_status_so_far(tmp_path: Path) -> None:
+    """Playing, disqualified at the tournament's fault limit, or its build failed: before results.json."""
+    store = Store(tmp_path)
+    teams = [TeamRow(t, f"{t}.py", "python", "0" * 64) for t in ("A", "B", "C")]
+    meta = {"deals": 5, "seed": 0, "duplicate": False, "time_limit_s": 1.0, "max_faults": 2}
+    store.initialise(meta, teams, [TableJob("table001", 1, 0, 11, ("A", "B", "C"))])
+    store.close()
+    hidden = tmp_path / "tables" / ".table001.s7t8"
+    hidden.mkdir(parents=True)
+    (hidden / "events.jsonl").write_text(_deal_line(1))
+    faults = [
+        {"team": "C", "kind": "build_failed", "reason": "error: expected ';'", "deal": 0, "stage": "build"},
+        *({"team": "B", "kind": "timeout", "reason": "slow", "deal": 1, "stage": "flop"} for _ in range(2)),
+    ]
+    (hidden / "faults.jsonl").write_text("".join(json.dumps(f) + "\n" for f in faults))
+    site = Site(Run(tmp_path))
+    with run_lock(tmp_path):  # table001 is being played
+        page = render(site, "tables/table001.html")
+    rows = [page.split(f'<tr data-seat="{seat}">')[1].split("</tr>")[0] for seat in (1, 2, 3)]
+    statuses = [row.split("</td>")[-2].rsplit(">", 1)[-1] for row in rows]
+    assert statuses == ["playing", "disqualified", "build failed"]

@@ -13,7 +13,6 @@ from typing import TYPE_CHECKING, Any
 from rich.console import Console
 from rich.progress import (
     BarColumn,
-    MofNCompleteColumn,
     Progress,
     ProgressColumn,
     Task,
@@ -24,9 +23,11 @@ from rich.progress import (
 )
 from rich.text import Text
 
+from arena import untrusted
 from arena.cli.decks import add_deck_options, check_deck_options
 from arena.cli.options import (
     add_rule_options,
+    at_least_one,
     folder,
     reach_scheduler,
     refuse_other_run,
@@ -172,6 +173,9 @@ def register(subparsers: Any) -> None:
         metavar="SECONDS",
         help="seconds without writes before a check (default 1)",
     )
+    watch.add_argument(
+        "--jobs", type=at_least_one, default=1, metavar="N", help="programs checked at once (default 1)"
+    )
     watch.set_defaults(handler=_watch)
 
 
@@ -187,15 +191,22 @@ def add_certs_option(parser: argparse.ArgumentParser) -> None:
 
 
 class RateColumn(ProgressColumn):
-    """Completed units per second."""
+    """Completed units per second, or per minute when fewer than one a second."""
 
     def render(self, task: Task) -> Text:
         speed = task.finished_speed or task.speed
-        return Text(f"{speed:.1f}/s" if speed else "-/s", style="progress.data.speed")
+        if not speed:
+            text = "-/s"
+        elif speed < 1:
+            text = f"{speed * 60:.1f}/min"
+        else:
+            text = f"{speed:.1f}/s"
+        return Text(text, style="progress.data.speed")
 
 
 class BarsOnTerminal:
-    """The tournament's progress as two rich bars (tables, deals) and lines on stderr."""
+    """The tournament's progress as two rich bars (tables, deals: ``3 of 10 done · 6.0/min · 0:00:30
+    elapsed · 0:01:00 left``) and lines on stderr."""
 
     def __init__(self, console: Console) -> None:
         self.console = console
@@ -216,11 +227,13 @@ class BarsOnTerminal:
         columns = (
             TextColumn("[bold]{task.description}"),
             BarColumn(),
-            MofNCompleteColumn(),
+            TextColumn("{task.completed} of {task.total} done ·"),
             RateColumn(),
+            TextColumn("·"),
             TimeElapsedColumn(),
-            TextColumn("left"),
+            TextColumn("elapsed ·"),
             TimeRemainingColumn(),
+            TextColumn("left"),
         )
         self.bars = Progress(*columns, console=self.console, transient=False)
         self.bars.start()
@@ -362,6 +375,14 @@ def _watch(args: argparse.Namespace) -> int:
         verdict = next((line for line in lines if line.startswith(("verdict:", "result:"))), "checked")
         console.print(f"{done.program.name}: {verdict} -> {done.report.name}", highlight=False, markup=False)
 
-    say(console, f"watching {args.submissions} (Ctrl-C to stop)")
-    watch(args.submissions, quiet_s=args.quiet, on_checked=checked, stop=threading.Event())
+    jobs = f", {args.jobs} programs at once" if args.jobs > 1 else ""
+    say(console, f"watching {args.submissions}{jobs} (Ctrl-C to stop)")
+
+    def starting(program: Path) -> None:
+        console.print(f"checking {untrusted.name(program.name)}", highlight=False, markup=False)
+
+    stop = threading.Event()
+    watch(
+        args.submissions, quiet_s=args.quiet, on_checked=checked, stop=stop, jobs=args.jobs, on_start=starting
+    )
     return 0

@@ -15,6 +15,7 @@ from rich.console import Console
 from arena.cli.say import say
 from arena.cli.tables import FittingTable, fitting_table
 from arena.faults import Fault, stage_text
+from arena.names import REPORT_SUFFIX
 from arena.sandbox import NAMESPACES, RLIMITS_ONLY
 from arena.sandbox.isolation import namespaces_available
 from arena.tournament.host import SUBMISSIONS_CSV, TournamentPlan, TournamentReport
@@ -93,11 +94,16 @@ def _share(p: float) -> str:
 
 
 def announce_plan(console: Console, plan: TournamentPlan) -> None:
-    """Before the first deal: teams, skipped files and why, tables, deals, isolation, deck commitment."""
+    """Before the first deal: teams, skipped files and why (arena watch's reports counted on one line),
+    tables, deals, isolation, deck commitment."""
     s = plan.settings
     say(console, f"teams: {len(plan.teams)} ({', '.join(f'{t.team} [{t.language}]' for t in plan.teams)})")
+    reports = [s for s in plan.skipped if s.name.endswith(REPORT_SUFFIX)]
+    if reports:  # arena watch writes one beside every file: one line for them all
+        say(console, f"skipped: {len(reports)} reports written by arena watch (*{REPORT_SUFFIX})")
     for skipped in plan.skipped:
-        say(console, f"skipped: {skipped.name}: {skipped.reason}")
+        if not skipped.name.endswith(REPORT_SUFFIX):
+            say(console, f"skipped: {skipped.name}: {skipped.reason}")
     resumed = plan.tables - plan.tables_left
     say(
         console,

@@ -17,21 +17,29 @@ from __future__ import annotations
 
 import csv
 import io
+import json
 import math
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from enum import StrEnum, unique
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
 
 import numpy as np
 
 from arena.intervals import Cluster, ahead_probabilities, bootstrap_means, mean_interval, rank_probabilities
-from arena.tournament.store import Store, TableKind, TableRow, TableStatus
+from arena.tournament.store import Store, TableKind, TableRow, TableStatus, adjusted_values
 
 SURE = 0.95
 """A team is reported *ahead of* another when it is ahead in at least this share of the bootstrap."""
 MOST_PAIRS = 100
 """Who is ahead of whom is given for at most this many teams (the table has their square)."""
+KEPT_DEALS = 4096
+"""Deals of running tables whose adjusted value stays computed (a page reload reads them again)."""
+
+DealValues = list[tuple[int, list[int], list[float]]]
 
 
 @unique
@@ -94,13 +102,50 @@ class Separation:
     ahead: tuple[tuple[float, ...], ...] = field(default=())
 
 
+@dataclass(frozen=True, slots=True)
+class RunningTable:
+    """A table still played: its schedule row, the deals and the faults its folder holds so far."""
+
+    row: TableRow
+    deals: DealValues
+    faults: list[dict[str, Any]]
+
+
+def read_running_table(row: TableRow, folder: Path) -> RunningTable:
+    """What a running table's folder (``events.jsonl``, ``faults.jsonl``) holds so far: complete lines
+    only, a last line still being written waits."""
+    deals = []
+    for line in _complete_lines(folder / "events.jsonl"):
+        record = json.loads(line)
+        events = record["events"]
+        profits = [
+            after - before for before, after in zip(events[0]["stacks"], events[-1]["stacks"], strict=True)
+        ]
+        deals.append((int(record["deal"]), profits, list(_adjusted(line))))
+    faults = [{**json.loads(line), "table": row.name} for line in _complete_lines(folder / "faults.jsonl")]
+    return RunningTable(row, deals, faults)
+
+
+def _complete_lines(path: Path) -> list[str]:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return []
+    return [line for line in text.split("\n")[:-1] if line.strip()]
+
+
+@lru_cache(maxsize=KEPT_DEALS)
+def _adjusted(line: str) -> tuple[float, ...]:
+    return tuple(adjusted_values(json.loads(line)["events"]))
+
+
 def observations(store: Store, *, duplicate: bool, adjusted: bool = False) -> dict[str, list[float]]:
     """Per team, its per-deal results in chips or adjusted (duplicate: averaged over a group's rotations,
     deal by deal)."""
     return _observations(_played(store), duplicate=duplicate, adjusted=adjusted)
 
 
-def _played(store: Store) -> list[tuple[TableRow, list[tuple[int, list[int], list[float]]]]]:
+def _played(store: Store) -> list[tuple[TableRow, DealValues]]:
     return [
         (table, store.deal_values(table.name))
         for table in store.tables(TableKind.ROUND)
@@ -120,9 +165,14 @@ def compute_standings(
 
 
 def separated_standings(
-    store: Store, *, duplicate: bool = False, rank_by: RankBy = RankBy.CHIPS
+    store: Store,
+    *,
+    duplicate: bool = False,
+    rank_by: RankBy = RankBy.CHIPS,
+    running: Sequence[RunningTable] = (),
 ) -> tuple[list[Standing], Separation]:
-    """:func:`compute_standings` and the bootstrap's table of which team is ahead of which."""
+    """:func:`compute_standings` and the bootstrap's table of which team is ahead of which; with the
+    deals and faults of the ``running`` tables so far (partial standings) when given."""
     totals: dict[str, dict[str, int]] = {
         t.team: {"tables": 0, "deals": 0, "profit": 0, "faults": 0, "disqualified": 0, "build_failed": 0}
         for t in store.teams()
@@ -139,7 +189,14 @@ def separated_standings(
         line["faults"] += row.faults
         line["disqualified"] += int(row.disqualified)
         line["build_failed"] += int(not row.built)
-    played = _played(store)
+    for table in running:
+        for seat, team in enumerate(table.row.teams):
+            line = totals[team]
+            line["tables"] += 1
+            line["deals"] += len(table.deals)
+            line["profit"] += sum(chips[seat] for _, chips, _ in table.deals)
+            line["faults"] += sum(1 for fault in table.faults if fault.get("team") == team)
+    played = _played(store) + [(table.row, table.deals) for table in running]
     chips = _observations(played, duplicate=duplicate, adjusted=False)
     luck_out = _observations(played, duplicate=duplicate, adjusted=True)
     unranked = []

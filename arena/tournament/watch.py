@@ -100,15 +100,19 @@ class SubmissionWatcher(FileSystemEventHandler):
         checker: Checker | None = None,
         quiet_s: float = 1.0,
         on_checked: Callable[[Checked], None] | None = None,
+        jobs: int = 1,
+        on_start: Callable[[Path], None] | None = None,
     ) -> None:
         self.folder = folder.resolve()
         self.checker = checker or check_in_process
         self.quiet_s = quiet_s
         self.on_checked = on_checked
+        self.on_start = on_start
         self._lock = threading.Lock()
         self._timers: dict[Path, threading.Timer] = {}
         self._checked: dict[Path, str] = {}
-        self._check_lock = threading.Lock()
+        self._slots = threading.BoundedSemaphore(jobs)
+        self._program_locks: dict[Path, threading.Lock] = {}
 
     # -- events -----------------------------------------------------------------------------------
 
@@ -142,19 +146,26 @@ class SubmissionWatcher(FileSystemEventHandler):
     # -- checks -----------------------------------------------------------------------------------
 
     def check(self, program: Path) -> Checked | None:
-        """Check one program unless its bytes were already checked; write its report."""
+        """Check one program unless its bytes were already checked; write its report. Up to ``jobs``
+        programs are checked at once, one program only once at a time."""
         program = self.folder / program.name
-        with self._check_lock:
+        with self._lock:
+            program_lock = self._program_locks.setdefault(program, threading.Lock())
+        with program_lock, self._slots:
             if not (program.is_symlink() or program.is_file()):
                 return None
             data = read_program(program)
             digest = "not a regular file" if data is None else hashlib.sha256(data).hexdigest()
-            if self._checked.get(program) == digest:
-                return None
+            with self._lock:
+                if self._checked.get(program) == digest:
+                    return None
+            if self.on_start is not None:
+                self.on_start(program)
             text = self._report_text(program, data)
             report = report_path(program)
             write_atomically(report, text)
-            self._checked[program] = digest
+            with self._lock:
+                self._checked[program] = digest
             done = Checked(program, digest, report)
         if self.on_checked is not None:
             self.on_checked(done)
@@ -220,10 +231,17 @@ def start_watching(watcher: SubmissionWatcher) -> BaseObserver:
 
 
 def watch(
-    folder: Path, *, quiet_s: float, on_checked: Callable[[Checked], None], stop: threading.Event
+    folder: Path,
+    *,
+    quiet_s: float,
+    on_checked: Callable[[Checked], None],
+    stop: threading.Event,
+    jobs: int = 1,
+    on_start: Callable[[Path], None] | None = None,
 ) -> None:
-    """Watch ``folder`` until ``stop`` is set."""
-    watcher = SubmissionWatcher(folder, quiet_s=quiet_s, on_checked=on_checked)
+    """Watch ``folder`` until ``stop`` is set, checking up to ``jobs`` programs at once (``on_start``
+    hears of each check as it begins)."""
+    watcher = SubmissionWatcher(folder, quiet_s=quiet_s, on_checked=on_checked, jobs=jobs, on_start=on_start)
     observer = start_watching(watcher)
     try:
         watcher.check_stale()

@@ -11,14 +11,15 @@ from typing import Any
 
 from arena.build_errors import first_build_error
 from arena.engines.nlhe import TableRules
+from arena.faults import FaultKind
 from arena.games.codem.stats import PlayerStats
 from arena.tournament.host import TournamentSettings
 from arena.tournament.rounds import format_standings
-from arena.tournament.standings import SURE, RankBy, separated_standings
-from arena.tournament.store import TableKind
+from arena.tournament.standings import SURE, RankBy, RunningTable, read_running_table, separated_standings
+from arena.tournament.store import Store, TableKind, TableStatus
 from arena.viewer.charts import line_chart
 from arena.viewer.replay import replay, unplaced_faults
-from arena.viewer.runs import Run, TableInfo, TableState
+from arena.viewer.runs import Run, RunKind, TableInfo, TableState
 from arena.viewer.secret import RECORD, Mode, Viewing
 from arena.viewer.site import Site, render_template
 from arena.viewer.tables import (
@@ -48,17 +49,24 @@ STAT_LABELS = {
 
 
 def tournament_page(site: Site) -> str:
+    """The overview; while tables are played, standings and faults include what they hold so far."""
     run = site.run
+    tables = run.tables()
     with run.store() as store:
         settings = TournamentSettings(**store.meta())
+        running = _running_tables(store, tables)
         ranked, separation = separated_standings(
-            store, duplicate=settings.duplicate, rank_by=_rank_by(run.folder / "results.json")
+            store,
+            duplicate=settings.duplicate,
+            rank_by=_rank_by(run.folder / "results.json"),
+            running=running,
         )
         standings = format_standings(store, ranked)
         results = store.results(TableKind.ROUND)
         final_results = sorted(store.results(TableKind.FINAL), key=lambda r: (-r.profit, r.seat))
         faults = [] if site.public else store.faults(TableKind.ROUND) + store.faults(TableKind.FINAL)
-    tables = run.tables()
+    if not site.public:
+        faults += [fault for table in running for fault in table.faults]
     rounds = [t for t in tables if t.kind != TableKind.FINAL]
     final = next((t for t in tables if t.kind == TableKind.FINAL), None)
     teams = [s.team for s in standings]
@@ -75,12 +83,25 @@ def tournament_page(site: Site) -> str:
         tables=rounds,
         final=final,
         final_results=final_results,
+        partial=bool(running),
+        deals_so_far={table.row.name: len(table.deals) for table in running},
         faults=faults,
         fault_kinds=sorted({f["kind"] for f in faults}),
         fault_counts=_fault_counts(faults),
         slugs=run.team_slugs(),
         awards=_awards(run.folder / AWARDS),
     )
+
+
+def _running_tables(store: Store, tables: Sequence[TableInfo]) -> list[RunningTable]:
+    """The round tables being played now, as far as their folders go (one stored meanwhile is left out:
+    the store has it whole)."""
+    folders = {t.name: t.folder for t in tables if t.status is TableState.RUNNING and t.folder is not None}
+    return [
+        read_running_table(row, folders[row.name])
+        for row in store.tables(TableKind.ROUND)
+        if row.name in folders and row.status is not TableStatus.DONE
+    ]
 
 
 def _awards(path: Path) -> list[dict[str, str]]:
@@ -172,9 +193,38 @@ def table_page(site: Site, info: TableInfo, *, root: str) -> str:
         biggest=biggest,
         faults=faults,
         results=results,
+        seat_status=_seat_status(site, info, names, faults, results),
         slugs=site.run.team_slugs(),
         running=info.status is TableState.RUNNING,
     )
+
+
+def _seat_status(
+    site: Site, info: TableInfo, names: Sequence[str], faults: Sequence[dict[str, Any]], results: Any
+) -> list[str]:
+    """Each seat's status: from ``results.json`` once played; while playing, from the faults so far
+    (its build failed, disqualified at the tournament's fault limit) or ``playing``."""
+    if results is not None:
+        teams = results["teams"]
+        return [
+            "build failed" if not t["built"] else "disqualified" if t["disqualified"] else "ok" for t in teams
+        ]
+    if info.status is not TableState.RUNNING:
+        return [""] * len(names)
+    limit = None
+    if site.run.kind is RunKind.TOURNAMENT:
+        with site.run.store() as store:
+            limit = TournamentSettings(**store.meta()).max_faults
+    status = []
+    for name in names:
+        own = [f for f in faults if f.get("team") == name]
+        if any(f.get("kind") == FaultKind.BUILD_FAILED for f in own):
+            status.append("build failed")
+        elif limit is not None and len(own) >= limit:
+            status.append("disqualified")
+        else:
+            status.append("playing")
+    return status
 
 
 # -- a deal -----------------------------------------------------------------------------------------
