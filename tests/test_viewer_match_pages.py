@@ -87,6 +87,11 @@ def test_the_twocard_page_explains_share_and_score(tmp_path: Path) -> None:
     assert "max(0, profit + 10000)" in terms.explained["score"]
     assert "profit ÷ best achievable" in terms.explained["share"]
     assert "-200.0%" in html  # the share itself, beside its explanation
+    case = tmp_path / "case_1"
+    case.mkdir()
+    (case / "hands.jsonl").write_text("")
+    page = render(Site(Run(tmp_path)), "cases/1/1.html")
+    assert "share -200.0% · score 9839" in page and 'href="../../index.html#explain"' in page
 
 
 class Terms(HTMLParser):
