@@ -142,3 +142,25 @@ def test_play_exits_1_after_a_fault_as_headsup_does(
     argv = ["twocard", "play", str(program), "--strategy", str(strategy_file), "--hands", "5"]
     assert main([*argv, "--interface", "lines"]) == 1
     assert "fault" in capsys.readouterr().out
+
+
+NAMES = [("tight_v2.txt", True), ("tight_aggressive_strategy_v2.txt", False)]
+
+
+@pytest.mark.parametrize(("name", "as_table"), NAMES)
+def test_play_table_at_80_columns_keeps_the_whole_file_name(
+    name: str,
+    as_table: bool,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    strategy = tmp_path / name
+    write_strategy(random_strategy(2, 4, np.random.default_rng(12)), strategy)
+    monkeypatch.setenv("COLUMNS", "80")
+    argv = ["twocard", "play", str(BOTS / "sample.py"), "--strategy", str(strategy), "--hands", "5"]
+    assert main(argv) == 0
+    printed = capsys.readouterr().out
+    assert max(len(line) for line in printed.splitlines()) <= 80
+    assert name in printed  # on one line, never folded
+    assert ("┃case" in printed) == as_table  # a short name leaves room for a table, a long one makes blocks

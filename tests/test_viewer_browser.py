@@ -383,6 +383,7 @@ def test_headsup_and_twocard_match_views(page: Page, tmp_path: Path) -> None:
         str(twocard),
     )
     results = json.loads((headsup / "results.json").read_text())
+    page.set_viewport_size({"width": 1000, "height": 800})  # a laptop's width, where cards once stacked
     with serve(headsup) as url:
         page.goto(url)
         expect(page.locator("dl.figures")).to_contain_text(f"{results['W']:.3f}")
@@ -392,12 +393,15 @@ def test_headsup_and_twocard_match_views(page: Page, tmp_path: Path) -> None:
         row = page.locator('tr[data-hand="1"] .card')
         codes = [row.nth(i).get_attribute("data-card") for i in range(row.count())]
         assert codes == (first["alice"] + " " + first["bob"] + " " + first["board"]).split()
+        tops = {round((row.nth(i).bounding_box() or {"y": -1})["y"]) for i in range(row.count())}
+        assert len(tops) == 1, tops  # both hands and the board each in a row, side by side
         screenshot(page, "headsup")
         page.locator('a[rel="next"]').first.click()
         expect(page.locator("table.hands tbody tr")).to_have_count(100)
     with serve(twocard) as url:
         page.goto(url)
         expect(page.locator("table.cases tbody tr")).to_have_count(2)
+        expect(page.locator("dl.explain")).to_contain_text("profit ÷ best achievable")
         page.locator('tr[data-case="1"] a').click()
         expect(page.locator("table.hands tbody tr")).to_have_count(200)
         expect(page.locator("figure.chart polyline")).to_have_count(2)

@@ -1,7 +1,8 @@
 """Terminal tables that fit: words fold onto more lines when the terminal is narrow, figures never do.
 
 When even folded words leave too little room for the figures, each row is printed as a block of
-``header: value`` lines instead: a number is never cut, whatever the width.
+``header: value`` lines instead: a number or a file name is never cut, whatever the width. A header
+may hold line breaks (``"best\nexpected"``) to keep a column of short figures narrow.
 """
 
 from __future__ import annotations
@@ -14,8 +15,10 @@ from rich.text import Text
 
 from arena import untrusted
 
-TEXT_COLUMNS = ("team", "status", "strategy")
-"""Columns of words, which may fold onto more lines; every other column holds figures."""
+TEXT_COLUMNS = ("team", "status")
+"""Columns of words, which may fold onto more lines; every other column holds figures or names."""
+NAME_COLUMNS = ("strategy",)
+"""Columns of file names, left-aligned and never cut, like figures."""
 NARROWEST_WORDS = 6
 """Below this many characters for a column of words, the rows are printed as blocks."""
 
@@ -29,7 +32,10 @@ class FittingTable:
         self.rows = [tuple(untrusted.name(cell) for cell in row) for row in rows]  # one safe line each
 
     def _widths(self) -> list[int]:
-        return [max([len(h), *(len(row[i]) for row in self.rows)]) for i, h in enumerate(self.headers)]
+        return [
+            max([*(len(line) for line in h.split("\n")), *(len(row[i]) for row in self.rows)])
+            for i, h in enumerate(self.headers)
+        ]
 
     def _fits(self, width: int) -> bool:
         widths = self._widths()
@@ -43,6 +49,8 @@ class FittingTable:
         for header, width in zip(self.headers, self._widths(), strict=True):
             if header in TEXT_COLUMNS:
                 table.add_column(header, overflow="fold", min_width=NARROWEST_WORDS)
+            elif header in NAME_COLUMNS:
+                table.add_column(header, no_wrap=True, min_width=width)
             else:
                 table.add_column(header, justify="right", no_wrap=True, min_width=width)
         for row in self.rows:  # cells are text, never markup: a team may be called "[x]Tight"
@@ -57,7 +65,7 @@ class FittingTable:
         for row in self.rows:
             yield Text("")
             for header, value in zip(self.headers, row, strict=True):
-                yield Text(f"{header}: {value}", overflow="fold")
+                yield Text(f"{header.replace(chr(10), ' ')}: {value}", overflow="fold")
 
 
 def fitting_table(title: str, headers: Sequence[str], rows: Sequence[Sequence[str]]) -> FittingTable:

@@ -273,7 +273,7 @@ def run_play(args: argparse.Namespace) -> int:
         )
         for case in result.cases
     ]
-    headers = ("case", "strategy", "bets", "value", "profit", "best expected", "share", "score", "time s")
+    headers = ("case", "strategy", "bets", "value", "profit", "best\nexpected", "share", "score", "time\n(s)")
     title = f"{args.program.name} ({result.interface}): {len(result.cases)} test case(s)"
     table = fitting_table(title, headers, rows)
     out = Console()
