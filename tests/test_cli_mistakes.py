@@ -63,7 +63,7 @@ NO_RUN_NEEDED = [
     ("tournament one --out t2", "one holds 1 program(s); a tournament needs at least 2"),
     ("tournament emptydir --out t3", "emptydir holds 0 program(s)"),
     ("tournament subs --out afile", "afile is a file, not a folder"),
-    ("tournament subs --out t4 --scheduler nonsense", "'nonsense' is not tcp://HOST:PORT"),
+    ("tournament subs --out t4 --scheduler nonsense", "'nonsense' is not tls://HOST:PORT or tcp://HOST:PORT"),
     ("tournament subs --out t5 --scheduler tcp://127.0.0.1:1", "nothing answers there"),
     ("tournament subs --out t6 --jobs 0", "--jobs must be at least 1, got 0"),
     ("tournament subs --out t6 --blinds a/b", "blinds 'a/b' are not SB/BB"),

@@ -347,7 +347,7 @@ def test_static_export_opens_from_disk(page: Page, hostile_table: Path, tmp_path
     site = tmp_path / "site"
     pages = export_site(hostile_table, site)
     log = TableLog(hostile_table).refresh()
-    assert pages == 2 + 6 + log.deals  # index, the table page, six team pages, every deal
+    assert pages == 2 + 6 + 6 + log.deals  # index, the table, six team pages and their hands, every deal
     assert not list(site.rglob("live*"))
     page.goto((site / "index.html").as_uri())
     expect(page.locator("h1")).to_contain_text("Table table")
