@@ -136,6 +136,7 @@ WITH_RUNS = [
     ("view run --port 99999", "port 99999 is not 0..65535"),
     ("view run --export afile", "afile is a file, not a folder"),
     ("view run --export run/site", "the site folder run/site must be outside the run folder run"),
+    ("reveal trun --stage bogus", "--stage bogus: trun has no such stage (it has table)"),
 ]
 
 

@@ -235,6 +235,11 @@ def reveal(run_dir: Path, stages: Sequence[str] | None = None) -> list[str]:
     committed = read_json(run_dir / COMMITMENT).get("stages", {})
     if not committed:
         raise ConfigError(f"{run_dir}: no {COMMITMENT}; nothing to reveal")
+    unknown = sorted(set(stages or ()) - set(committed))
+    if unknown:
+        raise ConfigError(
+            f"--stage {unknown[0]}: {run_dir} has no such stage (it has {', '.join(committed)})"
+        )
     wanted = [s for s in committed if "key_sha256" in committed[s] and (stages is None or s in stages)]
     document = read_json(run_dir / REVEAL) or {"stages": {}}
     shown = []
