@@ -677,6 +677,7 @@ class Contest:
                 "ci95": [s.ci95_low, s.ci95_high],
                 "faults": s.faults,
                 "disqualified": s.disqualified,
+                "built": s.built,
             }
             for s in lines
         ]

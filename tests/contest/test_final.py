@@ -31,6 +31,11 @@ def test_finalists_get_their_logs_and_window_then_the_final_and_certificates(tmp
         assert server.call("POST", "/api/tournament", {"deals": 4}, token=boss).status == 202
         status = server.wait_stage("/api/tournament")
         assert status["status"] == "done" and sorted(status["finalists"]) == ["TeamA", "TeamB"], status
+        standings = {row["team"]: row for row in server.call("GET", "/api/standings").json["standings"]}
+        assert (standings["TeamC"]["built"], standings["TeamC"]["deals"]) == (False, 0)
+        assert standings["TeamA"]["built"] and standings["TeamA"]["deals"] > 0
+        page = server.request("GET", "/standings").body.decode()
+        assert "did not build" in page.split('data-team="TeamC"')[1].split("</tr>")[0]
 
         # the finalists' zip: the other finalist's tables, in seed 004's folder shape
         logs = server.call("GET", "/api/finals-logs", token=tokens["TeamA"])
