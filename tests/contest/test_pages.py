@@ -213,7 +213,7 @@ def test_every_script_and_style_the_pages_ask_for_is_served(site) -> None:
     package = Path(pages.__file__).parents[2]
     ours = re.findall(r'"/static/([\w.]+)"', _templates(package / "contest"))
     viewers = re.findall(r'static/([\w.]+)"', _templates(package / "viewer"))
-    assert set(ours + viewers) == {"viewer.css", "viewer.js", "contest.css", "contest.js"}
+    assert set(ours + viewers) == {"viewer.css", "viewer.js", "hands.js", "contest.css", "contest.js"}
     for path in [f"/static/{name}" for name in ours] + [f"/tournament/static/{name}" for name in viewers]:
         assert client.get(path).status == 200, path
 

@@ -71,6 +71,7 @@ REFRESH_S = 2
 STATIC = {
     "viewer.css": viewer_static() / "viewer.css",
     "viewer.js": viewer_static() / "viewer.js",
+    "hands.js": viewer_static() / "hands.js",
     "contest.css": Path(__file__).parents[1] / "static" / "contest.css",
     "contest.js": Path(__file__).parents[1] / "static" / "contest.js",
 }
