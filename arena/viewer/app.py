@@ -6,7 +6,7 @@ besides Jinja's escaping, a Content-Security-Policy lets scripts come only from 
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, MutableMapping
+from collections.abc import AsyncIterator, MutableMapping, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
@@ -36,20 +36,25 @@ POLICY = (
 )
 
 
-class _Headers:
-    """Adds the security headers to every response."""
+VIEWER_HEADERS = (
+    (b"content-security-policy", POLICY.encode()),
+    (b"x-content-type-options", b"nosniff"),
+    (b"referrer-policy", b"no-referrer"),
+)
+"""The security headers of every viewer answer."""
 
-    def __init__(self, app: ASGIApp) -> None:
+
+class SecurityHeaders:
+    """Adds ``headers`` (the viewer's by default) to every response."""
+
+    def __init__(self, app: ASGIApp, headers: Sequence[tuple[bytes, bytes]] = VIEWER_HEADERS) -> None:
         self.app = app
+        self.headers = list(headers)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         async def with_headers(message: MutableMapping[str, Any]) -> None:
             if message["type"] == "http.response.start":
-                headers = list(message.get("headers", []))
-                headers.append((b"content-security-policy", POLICY.encode()))
-                headers.append((b"x-content-type-options", b"nosniff"))
-                headers.append((b"referrer-policy", b"no-referrer"))
-                message["headers"] = headers
+                message["headers"] = [*message.get("headers", []), *self.headers]
             await send(message)
 
         await self.app(scope, receive, with_headers)
@@ -103,4 +108,4 @@ def create_app(run_dir: Path) -> ASGIApp:
         ],
         lifespan=lifespan,
     )
-    return _Headers(app)
+    return SecurityHeaders(app)

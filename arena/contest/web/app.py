@@ -11,9 +11,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import AsyncIterator, Callable, MutableMapping
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
-from typing import Any
 
 from asgi_csrf import asgi_csrf  # type: ignore[import-untyped]
 from starlette.applications import Starlette
@@ -41,7 +40,7 @@ from arena.contest.runs import StageRunner
 from arena.contest.web import api, pages
 from arena.contest.web.access import Access, Endpoint, Row, Surface
 from arena.errors import ArenaError
-from arena.viewer.app import POLICY
+from arena.viewer.app import POLICY, SecurityHeaders
 
 CONTENT_SECURITY_POLICY = POLICY.replace("form-action 'none'", "form-action 'self'")
 """The viewer's policy (scripts from this site only, no inline script), with forms posting here."""
@@ -149,25 +148,15 @@ async def _stamp_session(request: Request) -> None:
         request.session[SESSION_STAMP] = await run_in_threadpool(contest.session_stamp, team)
 
 
-class SecurityHeaders:
-    """The content security policy and its companions on every answer."""
-
-    def __init__(self, app: ASGIApp) -> None:
-        self.app = app
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        async def with_headers(message: MutableMapping[str, Any]) -> None:
-            if message["type"] == "http.response.start":
-                headers = list(message.get("headers", []))
-                headers.append((b"content-security-policy", CONTENT_SECURITY_POLICY.encode()))
-                headers.append((b"x-content-type-options", b"nosniff"))
-                headers.append((b"referrer-policy", b"no-referrer"))
-                headers.append((b"x-frame-options", b"DENY"))
-                headers.append((b"cache-control", b"no-store"))
-                message["headers"] = headers
-            await send(message)
-
-        await self.app(scope, receive, with_headers)
+CONTEST_HEADERS = (
+    (b"content-security-policy", CONTENT_SECURITY_POLICY.encode()),
+    (b"x-content-type-options", b"nosniff"),
+    (b"referrer-policy", b"no-referrer"),
+    (b"x-frame-options", b"DENY"),
+    (b"cache-control", b"no-store"),
+)
+"""The viewer's security headers with the contest's policy (forms post to the site itself), and no
+framing or caching of pages that may hold a team's own data."""
 
 
 class BodyCap:
@@ -295,4 +284,4 @@ def create_app(
         https_only=settings.https_only,
     )
     limit = settings.upload_max_bytes + settings.help_files_max * settings.help_file_max_bytes + BODY_SLACK
-    return SecurityHeaders(BodyCap(sessions, limit))
+    return SecurityHeaders(BodyCap(sessions, limit), CONTEST_HEADERS)
