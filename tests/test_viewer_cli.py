@@ -217,19 +217,25 @@ def _deal_with_a_fold(number: int) -> str:
     return json.dumps({"deal": number, "events": [event_to_dict(e) for e in deal.events]}) + "\n"
 
 
-def test_the_public_live_stream_never_sends_a_folded_hand(tmp_path: Path) -> None:
-    """The contest's public watches the final live while it is played: a finished deal comes as the
-    broadcast shows it, the hands shown at the showdown and no folded hole card in the data."""
-    store = Store(tmp_path)
+def _one_table_tournament(folder: Path, events: str) -> Store:
+    """A tournament of A, B and C at table001, whose hidden folder holds ``events`` (its deals so far)."""
+    store = Store(folder)
     teams = [TeamRow(t, f"{t}.py", "python", "0" * 64) for t in ("A", "B", "C")]
     store.initialise(
         {"deals": 5, "seed": 0, "duplicate": False, "time_limit_s": 1.0},
         teams,
         [TableJob("table001", 1, 0, 11, ("A", "B", "C"))],
     )
-    hidden = tmp_path / "tables" / ".table001.p4f1"
+    hidden = folder / "tables" / ".table001.p4f1"
     hidden.mkdir(parents=True)
-    (hidden / "events.jsonl").write_text(_deal_with_a_fold(1))
+    (hidden / "events.jsonl").write_text(events)
+    return store
+
+
+def test_the_public_live_stream_never_sends_a_folded_hand(tmp_path: Path) -> None:
+    """The contest's public watches the final live while it is played: a finished deal comes as the
+    broadcast shows it, the hands shown at the showdown and no folded hole card in the data."""
+    store = _one_table_tournament(tmp_path, _deal_with_a_fold(1))
     run = Run(tmp_path)
 
     async def first_deal(public: bool) -> dict:
@@ -265,18 +271,8 @@ def test_the_public_live_stream_never_sends_a_folded_hand(tmp_path: Path) -> Non
 def test_a_public_replay_of_a_table_still_played_shows_no_folded_hand(tmp_path: Path) -> None:
     """The contest's public may open a finished deal of the final while the final is played: it gets the
     deal as the broadcast shows it; the organiser's (not public) page is the whole record."""
-    store = Store(tmp_path)
-    teams = [TeamRow(t, f"{t}.py", "python", "0" * 64) for t in ("A", "B", "C")]
-    store.initialise(
-        {"deals": 5, "seed": 0, "duplicate": False, "time_limit_s": 1.0},
-        teams,
-        [TableJob("table001", 1, 0, 11, ("A", "B", "C"))],
-    )
-    store.close()
-    hidden = tmp_path / "tables" / ".table001.r2d2"
-    hidden.mkdir(parents=True)
     line = _deal_with_a_fold(1)
-    (hidden / "events.jsonl").write_text(line)
+    _one_table_tournament(tmp_path, line).close()
     run = Run(tmp_path)
     with run_lock(tmp_path):  # the table is being played
         public = render(Site(run, public=True), "tables/table001/deal1.html")
