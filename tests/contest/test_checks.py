@@ -115,7 +115,7 @@ def test_a_finalists_help_files_are_refused_with_the_reason_when_the_final_would
     contest.store.set_note("finalists", "TeamA")
     contest.store.set_note("finalists_window_opens", dt.datetime.now(dt.UTC).isoformat())
     program = Upload("TeamA.py", b"print(1)\n")
-    with pytest.raises(Refused, match="same name"):
+    with pytest.raises(Refused, match=r"two help files are named a\.txt"):
         contest.upload(TEAM_A, program, [Upload("a.txt", b"1"), Upload("a.txt", b"2")])
     with pytest.raises(Refused, match="plain file name"):
         contest.upload(TEAM_A, program, [Upload("../a.txt", b"1")])
