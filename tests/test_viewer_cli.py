@@ -124,19 +124,30 @@ def _deal_line(number: int) -> str:
     return json.dumps({"deal": number, "events": [event_to_dict(e) for e in deal.events]}) + "\n"
 
 
-def test_the_live_stream_follows_a_tournament_table_in_its_hidden_folder(tmp_path: Path) -> None:
-    """Deals already written come at once; a deal appended later wakes the stream through watchdog; a
-    failed table ends it."""
-    store = Store(tmp_path)
+HIDDEN = ".table001.p4f1"
+"""table001's folder while it is played (hidden until the tournament commits it)."""
+
+
+def _one_table_tournament(folder: Path, events: str) -> Store:
+    """A tournament of A, B and C at table001, whose hidden folder holds ``events`` (its deals so far)."""
+    store = Store(folder)
     teams = [TeamRow(t, f"{t}.py", "python", "0" * 64) for t in ("A", "B", "C")]
     store.initialise(
         {"deals": 5, "seed": 0, "duplicate": False, "time_limit_s": 1.0},
         teams,
         [TableJob("table001", 1, 0, 11, ("A", "B", "C"))],
     )
-    hidden = tmp_path / "tables" / ".table001.q7w8"
+    hidden = folder / "tables" / HIDDEN
     hidden.mkdir(parents=True)
-    (hidden / "events.jsonl").write_text(_deal_line(1) + _deal_line(2))
+    (hidden / "events.jsonl").write_text(events)
+    return store
+
+
+def test_the_live_stream_follows_a_tournament_table_in_its_hidden_folder(tmp_path: Path) -> None:
+    """Deals already written come at once; a deal appended later wakes the stream through watchdog; a
+    failed table ends it."""
+    store = _one_table_tournament(tmp_path, _deal_line(1) + _deal_line(2))
+    hidden = tmp_path / "tables" / HIDDEN
     run = Run(tmp_path)
 
     async def stream_of_the_table() -> list[tuple[str, dict]]:
@@ -215,21 +226,6 @@ def _deal_with_a_fold(number: int) -> str:
     while not deal.is_over:
         deal.apply(CheckCall())
     return json.dumps({"deal": number, "events": [event_to_dict(e) for e in deal.events]}) + "\n"
-
-
-def _one_table_tournament(folder: Path, events: str) -> Store:
-    """A tournament of A, B and C at table001, whose hidden folder holds ``events`` (its deals so far)."""
-    store = Store(folder)
-    teams = [TeamRow(t, f"{t}.py", "python", "0" * 64) for t in ("A", "B", "C")]
-    store.initialise(
-        {"deals": 5, "seed": 0, "duplicate": False, "time_limit_s": 1.0},
-        teams,
-        [TableJob("table001", 1, 0, 11, ("A", "B", "C"))],
-    )
-    hidden = folder / "tables" / ".table001.p4f1"
-    hidden.mkdir(parents=True)
-    (hidden / "events.jsonl").write_text(events)
-    return store
 
 
 def test_the_public_live_stream_never_sends_a_folded_hand(tmp_path: Path) -> None:
