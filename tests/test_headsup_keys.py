@@ -20,6 +20,7 @@ from arena.games.headsup.match import HeadsUpSettings, MatchReport, play_headsup
 from arena.games.headsup.streams import bob_seed, rate_stream
 
 from support.headsup import both_ways
+from support.keys import assert_only_its_key_file_holds_the_key
 from support.sandbox import needs_namespaces
 
 PREDICT = Path(__file__).parent / "programs" / "keys" / "HeadsUpPredict.py"
@@ -134,12 +135,7 @@ def test_the_compiled_loop_and_the_python_loop_play_a_keyed_match_alike(
 def test_no_file_of_a_match_but_its_key_file_holds_the_key(tmp_path: Path) -> None:
     out = tmp_path / "out"
     play_headsup(PREDICT, HeadsUpSettings(hands=20), out)
-    key_path = out / "deck-keys" / "headsup.key"
-    assert oct(key_path.stat().st_mode & 0o777) == "0o600"
-    key = key_path.read_text().strip()
-    for path in out.rglob("*"):
-        if path.is_file() and path != key_path:
-            assert key.encode() not in path.read_bytes() and bytes.fromhex(key) not in path.read_bytes(), path
+    assert_only_its_key_file_holds_the_key(out, "headsup")
 
 
 @needs_namespaces

@@ -21,6 +21,7 @@ from arena.engines.twocard.strategy import read_strategy
 from arena.games.twocard.judge import hand_rng
 from arena.games.twocard.match import TwoCardInterface, TwoCardSettings, play_match
 
+from support.keys import assert_only_its_key_file_holds_the_key
 from support.sandbox import needs_namespaces
 
 BOTS = Path(__file__).parent.parent / "bots" / "twocard"
@@ -95,12 +96,7 @@ def test_the_same_key_deals_the_same_hands_and_the_server_chooses_the_same(tmp_p
 def test_no_file_of_a_match_but_its_key_file_holds_the_key(tmp_path: Path) -> None:
     out = tmp_path / "out"
     play(out)
-    key_path = out / "deck-keys" / "twocard.key"
-    assert oct(key_path.stat().st_mode & 0o777) == "0o600"
-    key = key_path.read_text().strip()
-    for path in out.rglob("*"):
-        if path.is_file() and path != key_path:
-            assert key.encode() not in path.read_bytes() and bytes.fromhex(key) not in path.read_bytes(), path
+    assert_only_its_key_file_holds_the_key(out, "twocard")
 
 
 @needs_namespaces
