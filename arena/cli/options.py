@@ -10,6 +10,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from arena.runfolder.layout import DB_NAME, EVENTS, HANDS
+
 if TYPE_CHECKING:  # the library is imported when a command runs, so ``arena --help`` stays quick
     import pydantic
 
@@ -180,9 +182,9 @@ def reach_scheduler(address: str) -> None:
 
 
 RUN_MARKS = (
-    ("tournament.sqlite", "arena tournament"),
-    ("events.jsonl", "arena table"),
-    ("hands.jsonl", "arena headsup"),
+    (DB_NAME, "arena tournament"),
+    (EVENTS, "arena table"),
+    (HANDS, "arena headsup"),
     ("case_1", "arena twocard play"),
 )
 """A file or folder each command writes at the top of its run folder."""

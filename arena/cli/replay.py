@@ -18,17 +18,17 @@ from typing import Any
 
 from arena import untrusted
 from arena.cli.options import at_least_one, folder
-from arena.engines.nlhe.events import Event, event_from_dict
+from arena.engines.nlhe.events import Event
 from arena.errors import ConfigError
 from arena.faults import stage_text
 from arena.games.codem.decisions import Decision, decision_inputs, decisions
 from arena.games.codem.protocol import DEAL_FILE, INPUT_FILE, MONEY_FILE, OUTPUT_FILE, PROTOCOL_FILES
 from arena.games.codem.table import TABLE_LIMITS
 from arena.names import name_problem
+from arena.runfolder.layout import is_table_folder, results_path, table_dir, tables_dir, team_dir
+from arena.runfolder.reader import find_deal, table_faults
 from arena.sandbox.team_folder import copy_given
 from arena.seats import open_player
-
-TABLES_DIR = "tables"
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -71,45 +71,39 @@ def table_folder(run_dir: Path, table: str | None) -> Path:
     if not run_dir.is_dir():
         raise ConfigError(f"{run_dir} is not a folder")
     if table is None:
-        if (run_dir / "events.jsonl").is_file():
+        if is_table_folder(run_dir):
             return run_dir
         raise ConfigError(f"{run_dir} is not a table's folder: name one with --table ({_tables(run_dir)})")
-    for candidate in (run_dir / TABLES_DIR / table, run_dir / table):
-        if (candidate / "events.jsonl").is_file():
+    for candidate in (table_dir(run_dir, table), run_dir / table):
+        if is_table_folder(candidate):
             return candidate
     raise ConfigError(f"no played table {table!r} in {run_dir} ({_tables(run_dir)})")
 
 
 def _tables(run_dir: Path) -> str:
-    roots = [run_dir / TABLES_DIR, run_dir]
-    names = sorted(
-        p.name for root in roots if root.is_dir() for p in root.iterdir() if (p / "events.jsonl").is_file()
-    )
+    roots = [tables_dir(run_dir), run_dir]
+    names = sorted(p.name for root in roots if root.is_dir() for p in root.iterdir() if is_table_folder(p))
     return "tables: " + ", ".join(names) if names else "it holds no played tables"
 
 
 def deal_events(folder: Path, deal: int) -> list[Event]:
     """The recorded events of one deal."""
-    with (folder / "events.jsonl").open() as lines:
-        for line in lines:
-            record = json.loads(line)
-            if record["deal"] == deal:
-                return [event_from_dict(event) for event in record["events"]]
+    line = find_deal(folder, deal)
+    if line is not None:
+        return line.events()
     raise ConfigError(f"deal {deal} was not played at {folder}")
 
 
 def faults_of(folder: Path, team: str, deal: int) -> list[dict[str, Any]]:
     """The team's recorded faults in the deal."""
-    path = folder / "faults.jsonl"
-    records = [json.loads(line) for line in path.read_text().splitlines()] if path.is_file() else []
-    return [f for f in records if f["team"] == team and f.get("deal") == deal]
+    return [f for f in table_faults(folder) if f["team"] == team and f.get("deal") == deal]
 
 
 def team_program(folder: Path, team: str, program: str = "") -> Path:
     """The team's source as the table copied it into its folder: ``program``, the file the table
     recorded as the one that played (results.json). A table of an older arena recorded none: then the
     one ``<TeamId>.<ext>`` there, refused when help files of the same name leave a doubt."""
-    where = folder / "teams" / team
+    where = team_dir(folder, team)
     if program:
         if not (where / program).is_file():
             raise ConfigError(f"{where} no longer holds {program}, the program that played")
@@ -127,7 +121,7 @@ def run_limit(run_dir: Path, results: dict[str, Any]) -> float:
     if isinstance(results.get("time_limit_s"), int | float):
         return float(results["time_limit_s"])
     try:
-        return float(json.loads((run_dir / "results.json").read_text())["settings"]["time_limit_s"])
+        return float(json.loads(results_path(run_dir).read_text())["settings"]["time_limit_s"])
     except (OSError, ValueError, KeyError, TypeError):
         return 1.0
 
@@ -135,7 +129,7 @@ def run_limit(run_dir: Path, results: dict[str, Any]) -> float:
 def run(args: argparse.Namespace) -> int:
     """Recreate the folder, run the program once, print what it did; 0 when the run was clean."""
     folder = table_folder(args.run_dir, args.table)
-    results = json.loads((folder / "results.json").read_text())
+    results = json.loads(results_path(folder).read_text())
     seats = {t["team"]: t["seat"] for t in results["teams"]}
     programs = {t["team"]: t.get("program", "") for t in results["teams"]}
     if args.team not in seats:

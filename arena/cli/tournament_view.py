@@ -16,10 +16,17 @@ from arena.cli.say import say
 from arena.cli.tables import FittingTable, fitting_table
 from arena.faults import Fault, stage_text
 from arena.names import REPORT_SUFFIX
+from arena.runfolder.layout import (
+    DB_NAME,
+    REPORTS_DIR,
+    STANDINGS_CSV,
+    SUBMISSIONS_CSV,
+    results_path,
+    tables_dir,
+)
 from arena.sandbox import NAMESPACES, RLIMITS_ONLY
 from arena.sandbox.isolation import namespaces_available
-from arena.tournament.host import SUBMISSIONS_CSV, TournamentPlan, TournamentReport
-from arena.tournament.reports import REPORTS_DIR
+from arena.tournament.host import TournamentPlan, TournamentReport
 from arena.tournament.standings import SURE, Separation, Standing, standings_csv
 
 MOST_TEAMS_AHEAD = 16
@@ -158,12 +165,12 @@ def print_outcome(console: Console, run_dir: Path, report: TournamentReport) -> 
     else:
         say(console, "faults: none")
     outputs = [
-        ("standings", run_dir / "standings.csv"),
-        ("results", run_dir / "results.json"),
+        ("standings", run_dir / STANDINGS_CSV),
+        ("results", results_path(run_dir)),
         ("submissions", run_dir / SUBMISSIONS_CSV),
         ("team reports", run_dir / REPORTS_DIR),
-        ("tables", run_dir / "tables"),
-        ("database", run_dir / "tournament.sqlite"),
+        ("tables", tables_dir(run_dir)),
+        ("database", run_dir / DB_NAME),
     ]
     say(console, "outputs:")
     for name, path in outputs:

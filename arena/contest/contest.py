@@ -56,9 +56,9 @@ from arena.decks.keys import SECRET_DIR
 from arena.errors import ArenaError
 from arena.exports.run import ExportFormat, export_run
 from arena.names import name_problem
+from arena.runfolder.layout import DB_NAME as TOURNAMENT_DB
 from arena.seats import check_given_help_files
 from arena.tournament.standings import compute_standings
-from arena.tournament.store import DB_NAME as TOURNAMENT_DB
 from arena.tournament.store import Store as TournamentStore
 
 SIGNIN_FAILURES = 5

@@ -28,10 +28,8 @@ from arena.atomic import write_atomically
 from arena.decks.derive import sha256_hex, table_secret
 from arena.decks.keys import forget_secret, keep_secret, kept_secret, new_key, parse_key, read_key_file
 from arena.errors import ConfigError
+from arena.runfolder.layout import COMMITMENT, EVENTS, REVEAL, REVEALED_KEYS
 
-COMMITMENT = "commitment.json"
-REVEAL = "reveal.json"
-REVEALED_KEYS = "deck-key.txt"
 SCHEME = "arena-deck-1"
 DERIVATION = (
     "table secret = HMAC-SHA256(key, 'arena/table/' + deck); deal key = HMAC-SHA256(table secret, "
@@ -211,7 +209,7 @@ def start_stage(
 
 
 def _one_deck(stage: str, folders: Sequence[str]) -> list[TableDeck]:
-    return [TableDeck(folder or stage, stage, f"{folder}/events.jsonl".lstrip("/")) for folder in folders]
+    return [TableDeck(folder or stage, stage, f"{folder}/{EVENTS}".lstrip("/")) for folder in folders]
 
 
 def commit_tables(run_dir: Path, decks: StageDecks, folders: Sequence[str]) -> None:

@@ -10,20 +10,21 @@ TwoCardDraw: its ``game`` in the commitment) is checked by that game's own check
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from arena.cards import cards_text
-from arena.decks.commitment import COMMITMENT, read_json, revealed_keys
+from arena.decks.commitment import read_json, revealed_keys
 from arena.decks.derive import Decks, KeyedDecks, SeededDecks, StreamSeeds, sha256_hex, table_secret
 from arena.engines.nlhe.actions import CheckCall
 from arena.engines.nlhe.deal import Deal
 from arena.engines.nlhe.events import DealStarted, HandShown, HoleCardsDealt, StreetStarted, event_from_dict
 from arena.engines.nlhe.rules import TableRules
 from arena.errors import ConfigError
+from arena.runfolder.layout import COMMITMENT
+from arena.runfolder.reader import deal_lines
 
 RecordedDeals = Iterable[tuple[int, list[dict[str, Any]]]]
 OtherRecords = Callable[[str, str], Iterable[tuple[str, RecordedDeals]]]
@@ -89,10 +90,8 @@ def deal_mismatch(deck: list[int], events: list[dict[str, Any]]) -> str | None:
 
 
 def _events_file(path: Path) -> Iterator[tuple[int, list[dict[str, Any]]]]:
-    with path.open() as lines:
-        for line in lines:
-            record = json.loads(line)
-            yield record["deal"], record["events"]
+    for line in deal_lines(path):
+        yield line.deal, line.records
 
 
 def _check_table(decks: Decks, sources: Iterable[tuple[str, RecordedDeals]]) -> tuple[int, str | None]:

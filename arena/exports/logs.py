@@ -1,6 +1,6 @@
 """What an export reads: the recorded deals of a table, or the hands of a heads-up match, from a run folder.
 
-A run folder is one of
+A run folder (its layout: ``arena/runfolder/layout.py``) is one of
 * a tournament or a final: ``tables/<name>/events.jsonl`` and ``results.json`` for each table;
 * a single table (``arena table --out DIR``): ``events.jsonl`` and ``results.json`` in the folder itself;
   beside them, ``times.jsonl`` when each deal started (tables of older arenas have none);
@@ -18,12 +18,11 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from arena.engines.nlhe.events import BlindPosted, DealEnded, DealStarted, Event, event_from_dict
+from arena.engines.nlhe.events import BlindPosted, DealEnded, DealStarted, Event
 from arena.engines.nlhe.rules import TableRules
 from arena.errors import ConfigError, FormatError
-
-TABLES_DIR = "tables"
-TIMES_FILE = "times.jsonl"  # written by the table (arena/games/codem/output.py), which exports may not import
+from arena.runfolder.layout import HANDS, events_path, played_tables, results_path, times_path
+from arena.runfolder.reader import deal_lines
 
 
 @dataclass(frozen=True)
@@ -67,7 +66,7 @@ def _read_json_lines(path: Path) -> list[Any]:
 
 def _teams(folder: Path, seats: int) -> tuple[str, ...]:
     """Team names by seat from the table's ``results.json`` (``seat1``... when it is missing)."""
-    results = folder / "results.json"
+    results = results_path(folder)
     if not results.is_file():
         return tuple(f"seat{seat}" for seat in range(1, seats + 1))
     teams = json.loads(results.read_text(encoding="utf-8")).get("teams", [])
@@ -95,12 +94,12 @@ def infer_rules(deals: Sequence[Sequence[Event]]) -> TableRules:
 
 def read_table(folder: Path, name: str | None = None) -> TableLog:
     """The table recorded in ``folder`` (its ``events.jsonl`` and ``results.json``)."""
-    path = folder / "events.jsonl"
+    path = events_path(folder)
     deals: list[tuple[Event, ...]] = []
-    for record in _read_json_lines(path):
-        where = f"{path} deal {record.get('deal', '?') if isinstance(record, dict) else '?'}"
+    for line in list(deal_lines(path)):  # every line read first: a damaged line is named as such
+        where = f"{path} deal {line.deal}"
         try:
-            events = tuple(event_from_dict(e) for e in record["events"])
+            events = tuple(line.events())
         except (KeyError, TypeError, ValueError) as error:
             raise FormatError(f"{where}: bad event ({error!r})") from None
         if not events or not isinstance(events[0], DealStarted) or not isinstance(events[-1], DealEnded):
@@ -114,7 +113,7 @@ def read_table(folder: Path, name: str | None = None) -> TableLog:
 
 def _started(folder: Path) -> dict[int, datetime]:
     """When each deal started, from ``times.jsonl`` (a table of an older arena has none: no times)."""
-    path = folder / TIMES_FILE
+    path = times_path(folder)
     if not path.is_file():
         return {}
     started = {}
@@ -128,26 +127,17 @@ def _started(folder: Path) -> dict[int, datetime]:
 
 def read_headsup(folder: Path) -> HeadsUpLog:
     """The heads-up match recorded in ``folder`` (its ``hands.jsonl`` and ``results.json``)."""
-    results = folder / "results.json"
+    results = results_path(folder)
     program = json.loads(results.read_text(encoding="utf-8")).get("program", "") if results.is_file() else ""
     player = Path(program).stem or "player"
-    return HeadsUpLog(folder.name, player, tuple(_read_json_lines(folder / "hands.jsonl")))
+    return HeadsUpLog(folder.name, player, tuple(_read_json_lines(folder / HANDS)))
 
 
 def table_folders(run_dir: Path) -> list[tuple[str, Path]]:
     """``(name, folder)`` of every recorded table under RUN_DIR, in name order (a single table: itself)."""
-    if (run_dir / "events.jsonl").is_file():
-        return [(run_dir.name, run_dir)]
-    tables = run_dir / TABLES_DIR
-    if not tables.is_dir():
-        return []
-    return [
-        (folder.name, folder)
-        for folder in sorted(tables.iterdir())
-        if not folder.name.startswith(".") and (folder / "events.jsonl").is_file()
-    ]
+    return played_tables(run_dir)
 
 
 def is_headsup_run(run_dir: Path) -> bool:
     """Whether RUN_DIR holds a heads-up match."""
-    return (run_dir / "hands.jsonl").is_file()
+    return (run_dir / HANDS).is_file()

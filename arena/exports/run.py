@@ -10,6 +10,7 @@ from arena.exports.acpc import render_acpc, render_headsup_acpc
 from arena.exports.logs import TableLog, is_headsup_run, read_headsup, read_table, table_folders
 from arena.exports.phh import render_headsup_phh, render_phh
 from arena.exports.pokerstars import render_pokerstars
+from arena.runfolder.layout import events_record
 
 
 @unique
@@ -56,7 +57,7 @@ def _run_files(run_dir: Path, fmt: ExportFormat, table: str | None, team: str | 
     """File name -> text of every chosen table of a run in ``fmt``."""
     folders = table_folders(run_dir)
     if not folders:
-        raise ConfigError(f"{run_dir} holds no recorded table (tables/<name>/events.jsonl) or match")
+        raise ConfigError(f"{run_dir} holds no recorded table ({events_record('<name>')}) or match")
     chosen = [(name, folder) for name, folder in folders if table in (None, name)]
     if not chosen:
         raise ConfigError(f"{run_dir} has no table {table!r} (it has {', '.join(n for n, _ in folders)})")

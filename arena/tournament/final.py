@@ -20,6 +20,7 @@ from arena.decks.commitment import commit, discard_stage, open_stage, reveal
 from arena.decks.derive import sha256_hex
 from arena.errors import ConfigError
 from arena.games.codem.table import PlayerSpec
+from arena.runfolder.layout import table_dir
 from arena.seats import check_given_help_files, trial_build
 from arena.tournament.awards import AWARDS, awards_csv, tournament_awards
 from arena.tournament.finalists import FinalistChoice, choose_finalists
@@ -28,7 +29,7 @@ from arena.tournament.host import TournamentSettings, registered_players, table_
 from arena.tournament.places import TIE_RULES, Place, final_places
 from arena.tournament.progress import Progress, Quiet
 from arena.tournament.rounds import format_standings
-from arena.tournament.runner import TABLES_DIR, TableRunner, TableTask, execute, run_lock
+from arena.tournament.runner import TableRunner, TableTask, execute, run_lock
 from arena.tournament.schedule import TableJob
 from arena.tournament.standings import compute_standings
 from arena.tournament.store import Store, TableKind, TableStatus
@@ -171,7 +172,7 @@ def _run_final(
         progress.note("--again: the stored final is set aside and the final is played again")
         store.discard_table(FINAL)
         discard_stage(run_dir, FINAL)
-        shutil.rmtree(run_dir / TABLES_DIR / FINAL, ignore_errors=True)
+        shutil.rmtree(table_dir(run_dir, FINAL), ignore_errors=True)
         played = None
     if played is not None:
         given = options.help_files is not None or options.programs_dir is not None

@@ -17,8 +17,9 @@ from arena.engines.nlhe.events import Event, event_from_dict
 from arena.errors import ConfigError
 from arena.games.codem.deal_file import render_deal_file
 from arena.games.codem.stats import compute_stats, stats_json, stats_text
+from arena.runfolder.layout import DB_NAME
 from arena.tournament.finalists import FinalistChoice, choose_finalists
-from arena.tournament.store import DB_NAME, Store, TableKind, TableRow, TableStatus
+from arena.tournament.store import Store, TableKind, TableRow, TableStatus
 
 
 def require_tournament(run_dir: Path) -> None:

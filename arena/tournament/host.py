@@ -18,6 +18,16 @@ from arena.engines.nlhe.rules import TableRules
 from arena.errors import ConfigError
 from arena.games.codem.stats import PlayerStats, stats_csv, team_stats
 from arena.games.codem.table import PlayerSpec, TableConfig
+from arena.runfolder.layout import (
+    BUILDS_DIR,
+    DB_NAME,
+    STANDINGS_CSV,
+    STATS_CSV,
+    SUBMISSIONS_CSV,
+    events_record,
+    results_path,
+    tables_dir,
+)
 from arena.tournament.awards import AWARDS, awards_csv, tournament_awards
 from arena.tournament.formats import Format
 from arena.tournament.progress import Progress, Quiet
@@ -29,14 +39,13 @@ from arena.tournament.rounds import (
     round_jobs,
     schedule_next_round,
 )
-from arena.tournament.runner import TABLES_DIR, TableRunner, TableTask, execute, run_lock
+from arena.tournament.runner import TableRunner, TableTask, execute, run_lock
 from arena.tournament.schedule import TableJob, plan_tournament
 from arena.tournament.standings import RankBy, Separation, Standing, separated_standings, standings_csv
-from arena.tournament.store import DB_NAME, Store, TableKind, TableRow, TableStatus, TeamRow
+from arena.tournament.store import Store, TableKind, TableRow, TableStatus, TeamRow
 from arena.tournament.submissions import Skipped, Submission, find_submissions, submissions_csv
 
 TOURNAMENT = "tournament"
-SUBMISSIONS_CSV = "submissions.csv"
 
 
 class TournamentSettings(BaseModel):
@@ -123,7 +132,7 @@ def table_config(
         time_limit_s=settings.time_limit_s,
         max_faults=settings.max_faults,
         rules=settings.rules(),
-        build_cache=run_dir / "builds",
+        build_cache=run_dir / BUILDS_DIR,
     )
 
 
@@ -139,7 +148,7 @@ def deck_of(table: TableRow) -> str:
 
 def table_decks(tables: Sequence[TableRow]) -> list[TableDeck]:
     """The tables to commit: each with its deck, its record of deals and (a known seed's) table seed."""
-    return [TableDeck(t.name, deck_of(t), f"{TABLES_DIR}/{t.name}/events.jsonl", t.seed) for t in tables]
+    return [TableDeck(t.name, deck_of(t), events_record(t.name), t.seed) for t in tables]
 
 
 def run_tournament(
@@ -237,13 +246,13 @@ def run_tournament(
             tables = store.tables(TableKind.ROUND)
             ranked, separation = separated_standings(store, duplicate=settings.duplicate, rank_by=rank_by)
             standings = format_standings(store, ranked)
-            write_atomically(run_dir / "standings.csv", standings_csv(standings))
+            write_atomically(run_dir / STANDINGS_CSV, standings_csv(standings))
             write_atomically(
-                run_dir / "results.json",
+                results_path(run_dir),
                 json.dumps(results_document(store, settings, standings, separation), indent=2) + "\n",
             )
             stats = tournament_stats(store)
-            write_atomically(run_dir / "stats.csv", stats_csv(stats))
+            write_atomically(run_dir / STATS_CSV, stats_csv(stats))
             write_atomically(run_dir / AWARDS, awards_csv(tournament_awards(store, standings)))
             write_team_reports(store, run_dir, settings, stats)
             faults, builds = fault_summary(store)
@@ -285,11 +294,11 @@ def fault_summary(store: Store) -> tuple[dict[str, dict[str, int]], dict[str, st
 
 def _refuse_orphaned_tables(run_dir: Path) -> None:
     """Played tables without their database would be overwritten by a fresh start: refuse instead."""
-    tables = run_dir / TABLES_DIR
+    tables = tables_dir(run_dir)
     played = [p for p in tables.iterdir() if not p.name.startswith(".")] if tables.is_dir() else []
     if played and not (run_dir / DB_NAME).exists():
         raise ConfigError(
-            f"{run_dir} holds {len(played)} played table folder(s) in {TABLES_DIR}/ but no {DB_NAME}; "
+            f"{run_dir} holds {len(played)} played table folder(s) in {tables.name}/ but no {DB_NAME}; "
             "they are left as they are: use a new --out folder, or move tables/ away to start again"
         )
 

@@ -18,12 +18,11 @@ from arena.build_errors import first_build_error
 from arena.faults import stage_text
 from arena.games.codem.protocol import help_files_left
 from arena.games.codem.stats import PlayerStats, stats_text
+from arena.runfolder.layout import REPORTS_DIR, results_path, table_dir, team_dir
 from arena.tournament.rounds import format_standings
 from arena.tournament.standings import compute_standings
 from arena.tournament.store import Store, TableKind
 
-REPORTS_DIR = "reports"
-TABLES_DIR = "tables"
 STDERR_LINES = 20
 """A fault's stderr lines shown in the report (the kept stderr is in ``faults.jsonl``)."""
 
@@ -94,7 +93,7 @@ def _unbuilt(fault: dict[str, Any]) -> list[str]:
 
 def _table_file(run_dir: Path, table: str) -> dict[str, Any]:
     try:
-        results: dict[str, Any] = json.loads((run_dir / TABLES_DIR / table / "results.json").read_text())
+        results: dict[str, Any] = json.loads(results_path(table_dir(run_dir, table)).read_text())
     except (OSError, ValueError):
         return {}
     return results
@@ -156,7 +155,7 @@ def _report(
                 f"{timing.get('p99_ms', 0):.1f} | {timing.get('max_ms', 0):.1f} | "
                 f"{100 * timing.get('max_ms', 0) / limit_ms:.0f}% |"
             )
-        helps = help_files_left(run_dir / TABLES_DIR / row.table_name / "teams" / team, program)
+        helps = help_files_left(team_dir(table_dir(run_dir, row.table_name), team), program)
         help_faults = sum(
             1 for f in faults if f["table"] == row.table_name and f["kind"] == "help_file_limit"
         )

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import fcntl
 import io
-import json
 import multiprocessing
 import os
 import queue
@@ -35,12 +34,13 @@ from arena.errors import ArenaError, ConfigError, ProgramChanged
 from arena.faults import Fault
 from arena.games.codem.results import TableResult
 from arena.games.codem.table import PlayerSpec, TableConfig, run_table
+from arena.runfolder.layout import tables_dir as run_tables_dir
+from arena.runfolder.reader import table_deals
 from arena.sandbox.prctl import PR_SET_PDEATHSIG, prctl
 from arena.tournament.progress import Progress
 from arena.tournament.store import DealRecord, Store
 
 TableRunner = Callable[..., TableResult]  # run_table, or a stand-in with its signature
-TABLES_DIR = "tables"
 LOCK_NAME = "tournament.lock"
 
 _progress_queue: Any = None
@@ -216,16 +216,7 @@ class LocalPool:
 
 def read_deals(folder: Path) -> list[DealRecord]:
     """``(deal, events, profit per seat)`` from a played table's ``events.jsonl``."""
-    deals = []
-    with (folder / "events.jsonl").open() as lines:
-        for line in lines:
-            record = json.loads(line)
-            events = record["events"]
-            start = next(e for e in events if e["kind"] == "deal_started")
-            end = next(e for e in events if e["kind"] == "deal_ended")
-            profits = [after - before for before, after in zip(start["stacks"], end["stacks"], strict=True)]
-            deals.append((record["deal"], events, profits))
-    return deals
+    return [(line.deal, line.records, line.profits()) for line in table_deals(folder)]
 
 
 def _clean_hidden(tables_dir: Path) -> None:
@@ -288,7 +279,7 @@ def execute(
 
     Each finished table is committed at once; the failures' messages are returned.
     """
-    tables_dir = run_dir / TABLES_DIR
+    tables_dir = run_tables_dir(run_dir)
     tables_dir.mkdir(parents=True, exist_ok=True)
     _clean_hidden(tables_dir)
     if not tasks:

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import csv
 import io
-import json
 import math
 from collections import defaultdict
 from collections.abc import Sequence
@@ -30,6 +29,8 @@ from typing import Any
 import numpy as np
 
 from arena.intervals import Cluster, ahead_probabilities, bootstrap_means, mean_interval, rank_probabilities
+from arena.runfolder.layout import events_path
+from arena.runfolder.reader import complete_lines, parse_deal, table_faults
 from arena.tournament.store import Store, TableKind, TableRow, TableStatus, adjusted_values
 
 SURE = 0.95
@@ -115,28 +116,16 @@ def read_running_table(row: TableRow, folder: Path) -> RunningTable:
     """What a running table's folder (``events.jsonl``, ``faults.jsonl``) holds so far: complete lines
     only, a last line still being written waits."""
     deals = []
-    for line in _complete_lines(folder / "events.jsonl"):
-        record = json.loads(line)
-        events = record["events"]
-        profits = [
-            after - before for before, after in zip(events[0]["stacks"], events[-1]["stacks"], strict=True)
-        ]
-        deals.append((int(record["deal"]), profits, list(_adjusted(line))))
-    faults = [{**json.loads(line), "table": row.name} for line in _complete_lines(folder / "faults.jsonl")]
+    for _offset, raw in complete_lines(events_path(folder))[0]:
+        line = parse_deal(raw)
+        deals.append((line.deal, line.profits(), list(_adjusted(raw))))
+    faults = [{**fault, "table": row.name} for fault in table_faults(folder)]
     return RunningTable(row, deals, faults)
 
 
-def _complete_lines(path: Path) -> list[str]:
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        return []
-    return [line for line in text.split("\n")[:-1] if line.strip()]
-
-
 @lru_cache(maxsize=KEPT_DEALS)
-def _adjusted(line: str) -> tuple[float, ...]:
-    return tuple(adjusted_values(json.loads(line)["events"]))
+def _adjusted(line: bytes) -> tuple[float, ...]:
+    return tuple(adjusted_values(parse_deal(line).records))
 
 
 def observations(store: Store, *, duplicate: bool, adjusted: bool = False) -> dict[str, list[float]]:

@@ -22,9 +22,8 @@ from arena.engines.nlhe.luck import deal_luck
 from arena.errors import ConfigError
 from arena.faults import FaultKind
 from arena.games.codem.results import TableResult
+from arena.runfolder.layout import DB_NAME
 from arena.tournament.schedule import TableJob
-
-DB_NAME = "tournament.sqlite"
 
 DealRecord = tuple[int, list[dict[str, Any]], list[int]]
 """One played deal as the store takes it: its number, its events (as dicts) and each seat's profit."""

@@ -13,6 +13,8 @@ from arena.build_errors import first_build_error
 from arena.engines.nlhe import TableRules
 from arena.faults import FaultKind
 from arena.games.codem.stats import PlayerStats
+from arena.runfolder.layout import results_path
+from arena.runfolder.reader import table_faults as recorded_faults
 from arena.tournament.host import TournamentSettings
 from arena.tournament.rounds import format_standings
 from arena.tournament.standings import SURE, RankBy, RunningTable, read_running_table, separated_standings
@@ -22,15 +24,7 @@ from arena.viewer.replay import replay, unplaced_faults
 from arena.viewer.runs import Run, RunKind, TableInfo, TableState
 from arena.viewer.secret import RECORD, Mode, Viewing
 from arena.viewer.site import Site, render_template
-from arena.viewer.tables import (
-    FAULTS,
-    RESULTS,
-    DealSummary,
-    TableLog,
-    read_json,
-    read_json_lines,
-    seat_records,
-)
+from arena.viewer.tables import DealSummary, TableLog, read_json, seat_records
 
 AWARDS = "awards.csv"
 BIGGEST_POTS = 20
@@ -58,7 +52,7 @@ def tournament_page(site: Site) -> str:
         ranked, separation = separated_standings(
             store,
             duplicate=settings.duplicate,
-            rank_by=_rank_by(run.folder / "results.json"),
+            rank_by=_rank_by(results_path(run.folder)),
             running=running,
         )
         standings = format_standings(store, ranked)
@@ -365,11 +359,11 @@ def team_page(site: Site, team: str) -> str:
             stats = stats + records.stats[seat - 1]
         table_faults = [
             dict(f, table=info.name)
-            for f in ([] if site.public else read_json_lines(info.folder / FAULTS))
+            for f in ([] if site.public else recorded_faults(info.folder))
             if f.get("team") == team
         ]
         row["faults"] = len(table_faults)
-        results = read_json(info.folder / RESULTS)
+        results = read_json(results_path(info.folder))
         if results is not None:
             mine = next((t for t in results["teams"] if t["team"] == team), None)
             row["disqualified"] = bool(mine and mine["disqualified"])

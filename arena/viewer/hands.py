@@ -24,9 +24,9 @@ from arena.engines.nlhe.events import (
 )
 from arena.engines.nlhe.rules import TableRules, seats_from_dealer
 from arena.games.codem.stats import POSITIONS, position_names
+from arena.runfolder.reader import table_faults
 from arena.viewer.runs import Run
 from arena.viewer.site import Site, render_template
-from arena.viewer.tables import FAULTS, read_json_lines
 
 STREETS = (Street.PRE_FLOP, Street.FLOP, Street.TURN, Street.RIVER, Street.SHOWDOWN)
 STREET_NAMES = {
@@ -132,7 +132,7 @@ def team_hands(run: Run, team: str, *, public: bool) -> list[Hand]:
             continue
         seat = info.teams.index(team) + 1
         faults: dict[int, int] = defaultdict(int)
-        for fault in [] if public else read_json_lines(info.folder / FAULTS):
+        for fault in [] if public else table_faults(info.folder):
             if fault.get("team") == team and isinstance(fault.get("deal"), int):
                 faults[fault["deal"]] += 1
         for deal in range(1, log.deals + 1):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from arena.runfolder.layout import HANDS, results_path
 from arena.viewer.charts import line_chart
 from arena.viewer.matches import (
     HANDS_PER_PAGE,
@@ -20,7 +21,7 @@ from arena.viewer.tables import read_json
 
 def headsup_page(site: Site, page: int, *, root: str) -> str:
     folder = site.run.folder
-    log = folder / "hands.jsonl"
+    log = folder / HANDS
     total = count_hands(log)
     if page > page_count(total):
         raise KeyError(page)
@@ -41,7 +42,7 @@ def headsup_page(site: Site, page: int, *, root: str) -> str:
         "headsup.html",
         site,
         root=root,
-        results=read_json(folder / "results.json"),
+        results=read_json(results_path(folder)),
         total=total,
         page=page,
         pages=page_count(total),
@@ -53,7 +54,7 @@ def headsup_page(site: Site, page: int, *, root: str) -> str:
 
 
 def twocard_cases(run: Run) -> list[dict[str, Any]]:
-    results = read_json(run.folder / "results.json") or {}
+    results = read_json(results_path(run.folder)) or {}
     cases = results.get("cases")
     if isinstance(cases, list):
         return cases
@@ -65,7 +66,7 @@ def twocard_page(site: Site) -> str:
         "twocard.html",
         site,
         root="",
-        results=read_json(site.run.folder / "results.json"),
+        results=read_json(results_path(site.run.folder)),
         cases=twocard_cases(site.run),
         slugs={},
     )
@@ -75,7 +76,7 @@ def twocard_case(site: Site, number: int, page: int) -> str:
     case = next((c for c in twocard_cases(site.run) if c.get("case") == number), None)
     if case is None:
         raise KeyError(number)
-    log = site.run.folder / f"case_{number}" / "hands.jsonl"
+    log = site.run.folder / f"case_{number}" / HANDS
     total = count_hands(log)
     if page > page_count(total):
         raise KeyError(page)

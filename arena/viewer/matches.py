@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from arena.intervals import Z95
-from arena.viewer.tables import json_lines
+from arena.runfolder.reader import json_lines
 
 HANDS_PER_PAGE = 200
 CHART_POINTS = 600

@@ -17,9 +17,10 @@ from enum import StrEnum, unique
 from pathlib import Path
 
 from arena.errors import ConfigError
+from arena.runfolder.layout import DB_NAME, EVENTS, HANDS, SEATS, results_path
 from arena.tournament.runner import LOCK_NAME
-from arena.tournament.store import DB_NAME, Store, TableStatus
-from arena.viewer.tables import EVENTS, SEATS, TableLog, read_json, table_log
+from arena.tournament.store import Store, TableStatus
+from arena.viewer.tables import TableLog, read_json, table_log
 
 SINGLE_TABLE = "table"
 _SAFE_NAME = re.compile(r"[A-Za-z0-9_-]{1,64}")
@@ -69,9 +70,9 @@ def run_kind(folder: Path) -> RunKind:
         return RunKind.TOURNAMENT
     if (folder / EVENTS).is_file() or (folder / SEATS).is_file():
         return RunKind.TABLE
-    if (folder / "hands.jsonl").is_file():
+    if (folder / HANDS).is_file():
         return RunKind.HEADSUP
-    results = read_json(folder / "results.json")
+    results = read_json(results_path(folder))
     if (folder / "case_1").is_dir() or (isinstance(results, dict) and isinstance(results.get("cases"), list)):
         return RunKind.TWOCARD
     raise ConfigError(

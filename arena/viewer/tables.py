@@ -13,18 +13,15 @@ import os
 import threading
 from array import array
 from collections import Counter, OrderedDict
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from arena.engines.nlhe.events import DealEnded, DealStarted, Event, event_from_dict
+from arena.engines.nlhe.events import DealEnded, DealStarted, Event
 from arena.games.codem.stats import PlayerStats
+from arena.runfolder.layout import EVENTS, RESULTS, SEATS
+from arena.runfolder.reader import complete_lines, deal_at, deal_lines, table_faults
 
-EVENTS = "events.jsonl"
-FAULTS = "faults.jsonl"
-RESULTS = "results.json"
-SEATS = "seats.json"
 KEPT_TABLES = 16
 KEPT_RECORDS = 1024
 
@@ -108,17 +105,10 @@ class TableLog:
             self.offsets, self.summaries, self._read_to, self._inode = [], [], 0, stat.st_ino
         if stat.st_size == self._read_to:
             return self
-        with path.open("rb") as source:
-            source.seek(self._read_to)
-            chunk = source.read(stat.st_size - self._read_to)
-        end = chunk.rfind(b"\n") + 1
-        position = self._read_to
-        for raw in chunk[:end].splitlines(keepends=True):
-            if raw.strip():
-                self.offsets.append(position)
-                self.summaries.append(summarise(json.loads(raw)))
-            position += len(raw)
-        self._read_to += end
+        lines, self._read_to = complete_lines(path, self._read_to)
+        for offset, raw in lines:
+            self.offsets.append(offset)
+            self.summaries.append(summarise(json.loads(raw)))
         return self
 
     @property
@@ -128,21 +118,20 @@ class TableLog:
 
     def events(self, deal: int) -> list[Event]:
         """The events of deal ``deal`` (1-based, as indexed), read from its line."""
-        line = self.line(deal)
-        return [event_from_dict(e) for e in line["events"]]
+        if not 1 <= deal <= len(self.offsets):
+            raise KeyError(deal)
+        return deal_at(self.folder / EVENTS, self.offsets[deal - 1]).events()
 
     def line(self, deal: int) -> dict[str, Any]:
         """The JSON object of deal ``deal``'s line."""
         if not 1 <= deal <= len(self.offsets):
             raise KeyError(deal)
-        with (self.folder / EVENTS).open("rb") as source:
-            source.seek(self.offsets[deal - 1])
-            line: dict[str, Any] = json.loads(source.readline())
-            return line
+        line = deal_at(self.folder / EVENTS, self.offsets[deal - 1])
+        return {"deal": line.deal, "events": line.records}
 
     def faults(self) -> list[dict[str, Any]]:
         """Every fault recorded at this table so far (``faults.jsonl``; complete lines only)."""
-        return read_json_lines(self.folder / FAULTS)
+        return table_faults(self.folder)
 
     def fault_counts(self) -> Counter[int]:
         """Faults per deal."""
@@ -168,25 +157,6 @@ def read_json(path: Path) -> Any:
         return json.loads(path.read_bytes())
     except (FileNotFoundError, json.JSONDecodeError, UnicodeDecodeError):
         return None
-
-
-def read_json_lines(path: Path) -> list[dict[str, Any]]:
-    """The JSON objects of the complete lines of ``path`` (none when it is missing)."""
-    try:
-        data = path.read_bytes()
-    except FileNotFoundError:
-        return []
-    return [json.loads(raw) for raw in data[: data.rfind(b"\n") + 1].splitlines() if raw.strip()]
-
-
-def json_lines(path: Path) -> Iterator[dict[str, Any]]:
-    """The JSON objects of the complete lines of ``path``, streamed (none when it is missing)."""
-    if not path.is_file():
-        return
-    with path.open("rb") as source:
-        for raw in source:
-            if raw.endswith(b"\n") and raw.strip():
-                yield json.loads(raw)
 
 
 @dataclass(frozen=True)
@@ -222,8 +192,8 @@ def seat_records(folder: Path) -> SeatRecords:
 def _seat_records(path: Path) -> SeatRecords:
     stats: list[PlayerStats] = []
     chips: list[array[int]] = []
-    for line in json_lines(path):
-        events = [event_from_dict(e) for e in line["events"]]
+    for line in deal_lines(path):
+        events = line.events()
         start, end = events[0], events[-1]
         assert isinstance(start, DealStarted) and isinstance(end, DealEnded)
         if not stats:

@@ -49,8 +49,8 @@ from arena.contest.contest import (
 from arena.contest.store import CheckStatus, now
 from arena.contest.web.access import Access, Row, Surface, rows_into
 from arena.contest.web.api import call, contest_of, read_upload, viewer_of
+from arena.runfolder.layout import DB_NAME as TOURNAMENT_DB
 from arena.tournament.final import FINAL as FINAL_TABLE
-from arena.tournament.store import DB_NAME as TOURNAMENT_DB
 from arena.viewer.live import FolderWatch, follow
 from arena.viewer.pages import PageNotFound
 from arena.viewer.pages import render as render_viewer

@@ -1,15 +1,5 @@
-"""A Code'em table's folder, written as the table plays (every file rendered from the events).
-
-* ``teams/<team>/``     each team's folder as it ended (program, build products, help files)
-* ``deals/deal<N>.txt`` the final ``deal.txt`` of every deal
-* ``events.jsonl``      one line per deal: ``{"deal": N, "events": [...]}``
-* ``times.jsonl``       one line per deal: when it started and ended, UTC (``{"deal": N, "started": ...}``);
-                        kept apart so ``events.jsonl`` stays the same for the same cards and answers
-* ``faults.jsonl``      one line per fault, with the three input files, stdout and stderr of its run
-* ``kept/<team>/deal<N>-decision<K>/`` the help files a faulted run started from (``arena replay``)
-* ``incidents.jsonl``   one line per failure of arena's own machinery it recovered from (not a fault), if any
-* ``seats.json``        the teams in seat order, written before the first deal
-* ``results.json``      per team: seat, final stack, profit, faults, timing; the seed and versions
+"""A Code'em table's folder, written as the table plays, every file rendered from the events (what each
+file holds and where: ``arena/runfolder/layout.py``).
 """
 
 from __future__ import annotations
@@ -24,8 +14,17 @@ from types import TracebackType
 from arena.engines.nlhe.events import Event, event_to_dict
 from arena.faults import Fault
 from arena.games.codem.results import TableResult
-
-TIMES_FILE = "times.jsonl"
+from arena.runfolder.layout import (
+    DEALS_DIR,
+    EVENTS,
+    FAULTS,
+    INCIDENTS,
+    RESULTS,
+    SEATS,
+    TIMES,
+    deal_file,
+    team_dir,
+)
 
 
 def utc_text(moment: datetime) -> str:
@@ -39,19 +38,19 @@ class TableFolder:
     def __init__(self, out_dir: Path) -> None:
         self.out_dir = out_dir
         out_dir.mkdir(parents=True, exist_ok=True)
-        (out_dir / "deals").mkdir(exist_ok=True)
-        for name in ("events.jsonl", "faults.jsonl", TIMES_FILE):
+        (out_dir / DEALS_DIR).mkdir(exist_ok=True)
+        for name in (EVENTS, FAULTS, TIMES):
             (out_dir / name).write_text("")
-        self._events = (out_dir / "events.jsonl").open("a")
+        self._events = (out_dir / EVENTS).open("a")
 
     def write_seats(self, teams: Sequence[str]) -> None:
         """``seats.json``: who sits where, before the first deal (a viewer following the table names the
         seats from it)."""
-        (self.out_dir / "seats.json").write_text(json.dumps(list(teams)) + "\n")
+        (self.out_dir / SEATS).write_text(json.dumps(list(teams)) + "\n")
 
     def team_folder(self, team: str) -> Path:
         """A new empty ``teams/<team>/`` (whatever an earlier run left there is removed)."""
-        folder = self.out_dir / "teams" / team
+        folder = team_dir(self.out_dir, team)
         if folder.exists():
             shutil.rmtree(folder)
         folder.mkdir(parents=True)
@@ -59,12 +58,12 @@ class TableFolder:
 
     def write_fault(self, fault: Fault) -> None:
         """Append one fault to ``faults.jsonl``."""
-        with (self.out_dir / "faults.jsonl").open("a") as out:
+        with (self.out_dir / FAULTS).open("a") as out:
             out.write(json.dumps(fault.to_dict()) + "\n")
 
     def write_incident(self, incident: dict[str, object]) -> None:
         """Append one incident of arena's own (e.g. a fork server that died) to ``incidents.jsonl``."""
-        with (self.out_dir / "incidents.jsonl").open("a") as out:
+        with (self.out_dir / INCIDENTS).open("a") as out:
             out.write(json.dumps(incident) + "\n")
 
     def write_deal(
@@ -72,17 +71,17 @@ class TableFolder:
     ) -> None:
         """The deal's final ``deal.txt``, its line of ``events.jsonl`` and, given when it started, its line
         of ``times.jsonl`` (it ended now)."""
-        (self.out_dir / "deals" / f"deal{number}.txt").write_text(final_text)
+        deal_file(self.out_dir, number).write_text(final_text)
         if started is not None:
             times = {"deal": number, "started": utc_text(started), "ended": utc_text(datetime.now(UTC))}
-            with (self.out_dir / TIMES_FILE).open("a") as out:
+            with (self.out_dir / TIMES).open("a") as out:
                 out.write(json.dumps(times) + "\n")
         self._events.write(json.dumps({"deal": number, "events": [event_to_dict(e) for e in events]}) + "\n")
         self._events.flush()  # whole lines on disk deal by deal, for anyone following the table
 
     def write_results(self, result: TableResult) -> None:
         """``results.json``."""
-        (self.out_dir / "results.json").write_text(json.dumps(result.to_dict(), indent=2) + "\n")
+        (self.out_dir / RESULTS).write_text(json.dumps(result.to_dict(), indent=2) + "\n")
 
     def close(self) -> None:
         """Close ``events.jsonl``."""

@@ -13,16 +13,18 @@ from __future__ import annotations
 
 import json
 import tempfile
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from contextlib import ExitStack
 from dataclasses import dataclass
 from pathlib import Path
 
 from arena import untrusted
-from arena.engines.nlhe.events import Event, Street, event_from_dict
+from arena.engines.nlhe.events import Street
 from arena.errors import ConfigError
 from arena.games.codem.decisions import decision_inputs, decisions
 from arena.games.codem.protocol import PROTOCOL_FILES
+from arena.runfolder.layout import is_table_folder, results_path
+from arena.runfolder.reader import typed_deals
 from arena.sandbox import Limits
 from arena.seats import open_player
 from arena.transports.files import FileReply
@@ -78,18 +80,11 @@ def _answer(reply: FileReply) -> str | None:
     return reply.text.strip().splitlines()[0].strip()
 
 
-def _deals(table: Path) -> Iterator[tuple[int, list[Event]]]:
-    with (table / "events.jsonl").open() as lines:
-        for line in lines:
-            record = json.loads(line)
-            yield record["deal"], [event_from_dict(event) for event in record["events"]]
-
-
 def repeat_table(
     table: Path, program: Path, limits: Limits, on_decision: Callable[[], None] | None = None
 ) -> tuple[int, Difference | None]:
     """Run the program's decisions at one table twice; how many were compared and the first difference."""
-    results = json.loads((table / "results.json").read_text())
+    results = json.loads(results_path(table).read_text())
     seats = {t["team"]: t["seat"] for t in results["teams"]}
     if program.stem not in seats:
         raise ConfigError(f"team {program.stem} did not sit at {table}")
@@ -103,7 +98,7 @@ def repeat_table(
             if not player.built:
                 return 0, None  # the check's report already says it did not build
             transports.append(player.file_transport(protected=set(PROTOCOL_FILES), warm_python=True))
-        for deal, events in _deals(table):
+        for deal, events in typed_deals(table):
             for decision in decisions(events, seat):
                 inputs = decision_inputs(events, seat, decision, seats=len(seats))
                 first, second = (_answer(t.exchange(inputs)) for t in transports)
@@ -123,7 +118,7 @@ def repeat_check(
     out: Path, program: Path, limits: Limits, on_decision: Callable[[], None] | None = None
 ) -> RepeatReport:
     """Repeat every table of the check kept in ``out`` (its ``seat<N>/`` folders)."""
-    tables = sorted(p for p in out.glob("seat*") if (p / "events.jsonl").is_file())
+    tables = sorted(p for p in out.glob("seat*") if is_table_folder(p))
     compared = 0
     differences = []
     for table in tables:

@@ -41,6 +41,7 @@ from arena.games.codem.protocol import (
 )
 from arena.games.codem.results import TableResult, TeamResult, timing_summary
 from arena.languages import language_for
+from arena.runfolder.layout import KEPT_DIR
 from arena.sandbox.cores import one_core
 from arena.sandbox.limits import Limits
 from arena.sandbox.team_folder import copy_given
@@ -56,7 +57,6 @@ from arena.transports.files import FileReply, FileTransport
 
 __all__ = ["PlayerSpec", "TableConfig", "TableResult", "TeamResult", "run_table"]
 
-KEPT_DIR = "kept"
 KEPT_BYTES = 8 << 20
 """Per team and table: help files kept as they were before faulted runs, at most this many bytes."""
 TABLE_LIMITS = Limits(clock="cpu")

@@ -22,6 +22,7 @@ from arena.games.headsup.player import HeadsUpInterface, build_player, guess_int
 from arena.games.headsup.scoring import points
 from arena.intervals import MeanInterval, mean_interval, sample_stdev
 from arena.rollouts import rollout_outcomes, win_tie_rates
+from arena.runfolder.layout import RESULTS
 from arena.sandbox import Limits, RunResult, RunStatus
 from arena.sandbox.cores import one_core
 from arena.seats import kept_stderr, open_player, run_fault_kind
@@ -236,5 +237,5 @@ def _finish(
         fault=fault,
     )
     if out_dir is not None:
-        write_results(out_dir / "results.json", report.to_dict())
+        write_results(out_dir / RESULTS, report.to_dict())
     return report

@@ -29,6 +29,7 @@ from arena.faults import Fault, FaultKind
 from arena.games.twocard.judge import DEFAULT_HANDS, DEFAULT_TIME_S, CaseResult, overall_score, run_case
 from arena.games.twocard.seats import INPUT_FILE, OUTPUT_FILE, FileSeat, LineSeat, Seat
 from arena.languages import CPP, JAVA, PYTHON, BuildResult, build_in_sandbox
+from arena.runfolder.layout import RESULTS
 from arena.sandbox import Limits, Sandbox
 from arena.sandbox.cores import one_core
 from arena.seats import kept_stderr, open_player
@@ -230,7 +231,7 @@ def play_match(
                         )
                     )
         if out_dir is not None:
-            (out_dir / "results.json").write_text(json.dumps(result.to_dict(), indent=2) + "\n")
+            (out_dir / RESULTS).write_text(json.dumps(result.to_dict(), indent=2) + "\n")
     return result
 
 

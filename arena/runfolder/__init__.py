@@ -1,0 +1,1 @@
+"""A run folder's layout and the one reader of its recorded deals (``layout.py``, ``reader.py``)."""
