@@ -6,7 +6,6 @@ that reruns it, decision times against the limit, help-file use, and its playing
 
 from __future__ import annotations
 
-import json
 import shlex
 from collections import defaultdict
 from pathlib import Path
@@ -18,7 +17,7 @@ from arena.build_errors import first_build_error
 from arena.faults import stage_text
 from arena.games.codem.protocol import help_files_left
 from arena.games.codem.stats import PlayerStats, stats_text
-from arena.runfolder.layout import REPORTS_DIR, results_path, table_dir, team_dir
+from arena.runfolder.layout import REPORTS_DIR, table_dir, team_dir
 from arena.tournament.rounds import format_standings
 from arena.tournament.standings import compute_standings
 from arena.tournament.store import Store, TableKind
@@ -91,14 +90,6 @@ def _unbuilt(fault: dict[str, Any]) -> list[str]:
     ]
 
 
-def _table_file(run_dir: Path, table: str) -> dict[str, Any]:
-    try:
-        results: dict[str, Any] = json.loads(results_path(table_dir(run_dir, table)).read_text())
-    except (OSError, ValueError):
-        return {}
-    return results
-
-
 def _report(
     team: str,
     program: str,
@@ -146,14 +137,11 @@ def _report(
             f"| {row.table_name} | {row.seat} | {deals.get(row.table_name, 0)} | {row.profit:+d} | "
             f"{row.final_stack} | {row.faults} | {status} |"
         )
-        team_rows: list[dict[str, Any]] = _table_file(run_dir, row.table_name).get("teams", [])
-        entry: dict[str, Any] = next((t for t in team_rows if t["team"] == team), {})
-        timing = entry.get("timing", {})
+        times = row.times
         if row.decisions:
             timing_rows.append(
-                f"| {row.table_name} | {row.decisions} | {timing.get('median_ms', 0):.1f} | "
-                f"{timing.get('p99_ms', 0):.1f} | {timing.get('max_ms', 0):.1f} | "
-                f"{100 * timing.get('max_ms', 0) / limit_ms:.0f}% |"
+                f"| {row.table_name} | {row.decisions} | {times.median_ms:.1f} | {times.p99_ms:.1f} | "
+                f"{times.max_ms:.1f} | {100 * times.max_ms / limit_ms:.0f}% |"
             )
         helps = help_files_left(team_dir(table_dir(run_dir, row.table_name), team), program)
         help_faults = sum(

@@ -1,6 +1,8 @@
 """The tournament's one SQLite database: teams, builds, tables, seats, deals, faults and results.
 
-WAL journal; a table's outcome (its deals, faults, results and its ``done`` mark) is written in one
+WAL journal; the schema's version is SQLite's ``user_version`` (:data:`SCHEMA_VERSION`), and a store
+written by an older arena is brought up to date when it is opened for writing (:func:`migrate`). A table's
+outcome (its deals, faults, results and its ``done`` mark) is written in one
 transaction, so after a crash at any moment a table is either wholly recorded or not at all. Deal events
 are stored zlib-compressed as the JSON lines ``run_table`` wrote, so every file can be rendered again.
 """
@@ -22,8 +24,11 @@ from arena.engines.nlhe.luck import deal_luck
 from arena.errors import ConfigError
 from arena.faults import FaultKind
 from arena.games.codem.results import TableResult
-from arena.runfolder.layout import DB_NAME
+from arena.runfolder.layout import DB_NAME, results_path, table_dir
 from arena.tournament.schedule import TableJob
+
+SCHEMA_VERSION = 1
+"""0: arena before the store kept a version (no decision times); 1: each result row's decision times."""
 
 DealRecord = tuple[int, list[dict[str, Any]], list[int]]
 """One played deal as the store takes it: its number, its events (as dicts) and each seat's profit."""
@@ -74,6 +79,16 @@ CREATE TABLE IF NOT EXISTS results (
     built INTEGER NOT NULL, decisions INTEGER NOT NULL, PRIMARY KEY (table_name, team));
 """
 
+TIMING_COLUMNS = {
+    "median_ms": "REAL NOT NULL DEFAULT 0",
+    "p99_ms": "REAL NOT NULL DEFAULT 0",
+    "max_ms": "REAL NOT NULL DEFAULT 0",
+    "cpu_median_ms": "REAL NOT NULL DEFAULT 0",
+    "peak_memory_kb": "INTEGER NOT NULL DEFAULT 0",
+    "allowance_ms": "REAL NOT NULL DEFAULT 0",
+}
+"""A result row's decision times (``TeamResult.timing``), added to ``results`` by version 1."""
+
 
 @dataclass(frozen=True, slots=True)
 class TeamRow:
@@ -101,6 +116,34 @@ class TableRow:
 
 
 @dataclass(frozen=True, slots=True)
+class DecisionTimes:
+    """A team's decision times at one table, as ``results.json`` holds them under ``timing`` (ms)."""
+
+    median_ms: float = 0.0
+    p99_ms: float = 0.0
+    max_ms: float = 0.0
+    cpu_median_ms: float = 0.0
+    peak_memory_kb: int = 0
+    allowance_ms: float = 0.0
+
+    @classmethod
+    def from_timing(cls, timing: dict[str, Any]) -> DecisionTimes:
+        """From a ``timing`` dict (a value it lacks is 0)."""
+        return cls(
+            median_ms=float(timing.get("median_ms", 0)),
+            p99_ms=float(timing.get("p99_ms", 0)),
+            max_ms=float(timing.get("max_ms", 0)),
+            cpu_median_ms=float(timing.get("cpu_median_ms", 0)),
+            peak_memory_kb=int(timing.get("peak_memory_kb", 0)),
+            allowance_ms=float(timing.get("allowance_ms", 0)),
+        )
+
+    def values(self) -> tuple[float | int, ...]:
+        """In :data:`TIMING_COLUMNS` order."""
+        return tuple(getattr(self, key) for key in TIMING_COLUMNS)
+
+
+@dataclass(frozen=True, slots=True)
 class ResultRow:
     """One team's outcome at one finished table."""
 
@@ -113,6 +156,7 @@ class ResultRow:
     disqualified: bool
     built: bool
     decisions: int
+    times: DecisionTimes = DecisionTimes()
 
 
 class Store:
@@ -130,15 +174,7 @@ class Store:
             self.conn.execute("PRAGMA synchronous=NORMAL")
             self.conn.execute("PRAGMA foreign_keys=ON")
             with self.transaction() as conn:
-                for statement in _statements():
-                    conn.execute(statement)
-                columns = {row[1] for row in conn.execute("PRAGMA table_info(faults)")}
-                if "details" not in columns:  # a database from before faults carried their decision
-                    conn.execute("ALTER TABLE faults ADD COLUMN details TEXT NOT NULL DEFAULT '{}'")
-                if "adjusted" not in {row[1] for row in conn.execute("PRAGMA table_info(deals)")}:
-                    conn.execute(
-                        "ALTER TABLE deals ADD COLUMN adjusted TEXT"
-                    )  # from before luck was taken out
+                migrate(conn, run_dir)
         except sqlite3.DatabaseError as error:
             raise ConfigError(f"{self.path} is damaged or not a database ({error}); {_LEFT_ALONE}") from None
 
@@ -283,14 +319,20 @@ class Store:
         ]
 
     def results(self, kind: TableKind = TableKind.ROUND) -> list[ResultRow]:
-        """Every team's outcome at every finished table of one kind."""
+        """Every team's outcome at every finished table of one kind (a store read as an older arena left it
+        has no decision times: they read as 0)."""
+        columns = _columns(self.conn, "results")
+        times = ", ".join(f"r.{c}" if c in columns else "0" for c in TIMING_COLUMNS)
         rows = self.conn.execute(
             "SELECT r.table_name, r.team, r.seat, r.final_stack, r.profit, r.faults, r.disqualified, "
-            "r.built, r.decisions FROM results r JOIN tables t ON t.name = r.table_name "
+            f"r.built, r.decisions, {times} FROM results r JOIN tables t ON t.name = r.table_name "
             "WHERE t.kind = ? ORDER BY t.position, r.seat",
             (kind,),
         )
-        return [ResultRow(n, t, s, f, p, fa, bool(d), bool(b), dec) for n, t, s, f, p, fa, d, b, dec in rows]
+        return [
+            ResultRow(n, t, s, f, p, fa, bool(d), bool(b), dec, DecisionTimes(*timing))
+            for n, t, s, f, p, fa, d, b, dec, *timing in rows
+        ]
 
     def deal_profits(self, table_name: str) -> list[tuple[int, list[int]]]:
         """``(deal, profit of each seat)`` for every deal of a finished table, in deal order."""
@@ -302,8 +344,8 @@ class Store:
     def deal_values(self, table_name: str) -> list[tuple[int, list[int], list[float]]]:
         """``(deal, chips won, luck-adjusted value)`` per seat for every deal of a finished table, in deal
         order; a deal recorded before arena stored the adjusted value gets it from its events now."""
-        columns = {row[1] for row in self.conn.execute("PRAGMA table_info(deals)")}
-        adjusted_column = "adjusted" if "adjusted" in columns else "NULL"  # read-only: an old run as it is
+        # read-only: an old run as it is
+        adjusted_column = "adjusted" if "adjusted" in _columns(self.conn, "deals") else "NULL"
         rows = self.conn.execute(
             f"SELECT deal, profits, {adjusted_column}, events FROM deals WHERE table_name = ? ORDER BY deal",
             (table_name,),
@@ -388,7 +430,8 @@ class Store:
                     "INSERT INTO builds VALUES (?, ?, ?, ?)", (name, team.team, int(team.built), reason)
                 )
                 conn.execute(
-                    "INSERT INTO results VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    f"INSERT INTO results ({', '.join(RESULT_COLUMNS)}) "
+                    f"VALUES ({', '.join('?' * len(RESULT_COLUMNS))})",
                     (
                         name,
                         team.team,
@@ -399,6 +442,7 @@ class Store:
                         int(team.disqualified),
                         int(team.built),
                         team.decisions,
+                        *DecisionTimes.from_timing(team.timing).values(),
                     ),
                 )
                 for fault in team.faults:
@@ -471,3 +515,68 @@ def adjusted_values(events: Sequence[dict[str, Any]]) -> list[float]:
 
 def _statements() -> list[str]:
     return [s.strip() for s in SCHEMA.split(";") if s.strip()]
+
+
+RESULT_COLUMNS = (
+    "table_name",
+    "team",
+    "seat",
+    "final_stack",
+    "profit",
+    "faults",
+    "disqualified",
+    "built",
+    "decisions",
+    *TIMING_COLUMNS,
+)
+
+
+def _columns(conn: sqlite3.Connection, table: str) -> set[str]:
+    return {row[1] for row in conn.execute(f"PRAGMA table_info({table})")}
+
+
+def migrate(conn: sqlite3.Connection, run_dir: Path) -> None:
+    """Create the schema, or bring a store an older arena wrote up to :data:`SCHEMA_VERSION` (inside the
+    caller's transaction); a store of a newer arena is refused. Each step adds only what is missing, so
+    it is run on every store, whatever its version says."""
+    version = conn.execute("PRAGMA user_version").fetchone()[0]
+    if version > SCHEMA_VERSION:
+        raise ConfigError(
+            f"{run_dir / DB_NAME} is of a newer arena (schema {version}; this one knows up to "
+            f"{SCHEMA_VERSION}); {_LEFT_ALONE}"
+        )
+    for statement in _statements():
+        conn.execute(statement)
+    _to_version_1(conn, run_dir)
+    conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+
+
+def _to_version_1(conn: sqlite3.Connection, run_dir: Path) -> None:
+    """Version 0 to 1: the columns older stores lack (faults' decision details, deals' adjusted values,
+    results' decision times), the times filled from each played table's ``results.json`` where it is."""
+    if "details" not in _columns(conn, "faults"):  # from before faults carried their decision
+        conn.execute("ALTER TABLE faults ADD COLUMN details TEXT NOT NULL DEFAULT '{}'")
+    if "adjusted" not in _columns(conn, "deals"):  # from before luck was taken out
+        conn.execute("ALTER TABLE deals ADD COLUMN adjusted TEXT")
+    missing = [column for column in TIMING_COLUMNS if column not in _columns(conn, "results")]
+    for column in missing:
+        conn.execute(f"ALTER TABLE results ADD COLUMN {column} {TIMING_COLUMNS[column]}")
+    if not missing:
+        return
+    assignments = ", ".join(f"{column} = ?" for column in TIMING_COLUMNS)
+    for (table,) in conn.execute("SELECT DISTINCT table_name FROM results").fetchall():
+        for team, timing in _recorded_times(run_dir, table).items():
+            conn.execute(
+                f"UPDATE results SET {assignments} WHERE table_name = ? AND team = ?",
+                (*timing.values(), table, team),
+            )
+
+
+def _recorded_times(run_dir: Path, table: str) -> dict[str, DecisionTimes]:
+    """Each team's decision times as the table's ``results.json`` holds them (none when it is gone or
+    unreadable: the times stay 0)."""
+    try:
+        teams = json.loads(results_path(table_dir(run_dir, table)).read_text())["teams"]
+        return {str(t["team"]): DecisionTimes.from_timing(t.get("timing") or {}) for t in teams}
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        return {}
