@@ -13,7 +13,8 @@ from pathlib import Path
 
 from fpdf import FPDF
 
-from arena.tournament.awards import AWARDS, EXCELLENCE
+from arena.runfolder.layout import AWARDS
+from arena.tournament.awards import EXCELLENCE
 
 
 @dataclass(frozen=True)

@@ -52,11 +52,11 @@ from arena.contest.store import (
 )
 from arena.contest.teams import ORGANISER, entry_problem
 from arena.decks.commitment import reveal
-from arena.decks.keys import SECRET_DIR
 from arena.errors import ArenaError
 from arena.exports.run import ExportFormat, export_run
 from arena.names import name_problem
 from arena.runfolder.layout import DB_NAME as TOURNAMENT_DB
+from arena.runfolder.layout import KEYS_DIR
 from arena.seats import check_given_help_files
 from arena.tournament.standings import compute_standings
 from arena.tournament.store import Store as TournamentStore
@@ -835,7 +835,7 @@ def _zip_folder(source: Path, target: Path, *, arcroot: str, skip: frozenset[Pat
         for top, folders, files in os.walk(source, followlinks=False):
             here = Path(top)
             folders[:] = sorted(
-                f for f in folders if not f.startswith(".") and f != SECRET_DIR and here / f not in skip
+                f for f in folders if not f.startswith(".") and f != KEYS_DIR and here / f not in skip
             )
             for name in sorted(files):
                 path = here / name

@@ -13,9 +13,9 @@ import secrets
 from pathlib import Path
 
 from arena.errors import ConfigError
+from arena.runfolder.layout import KEYS_DIR
 
 KEY_BYTES = 32
-SECRET_DIR = "deck-keys"
 
 
 def new_key() -> bytes:
@@ -50,12 +50,12 @@ def read_key_file(path: Path) -> bytes:
 
 
 def _secret_path(run_dir: Path, stage: str) -> Path:
-    return run_dir / SECRET_DIR / f"{stage}.key"
+    return run_dir / KEYS_DIR / f"{stage}.key"
 
 
 def keep_secret(run_dir: Path, stage: str, key: bytes) -> None:
     """Store a stage's key for resuming and revealing: readable by arena's user only."""
-    folder = run_dir / SECRET_DIR
+    folder = run_dir / KEYS_DIR
     folder.mkdir(mode=0o700, parents=True, exist_ok=True)
     os.chmod(folder, 0o700)
     path = _secret_path(run_dir, stage)

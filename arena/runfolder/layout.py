@@ -8,6 +8,10 @@ A tournament's run folder (``arena tournament --out RUN_DIR``)::
     RUN_DIR/standings.csv            the standings, one line per team
     RUN_DIR/stats.csv                each team's playing statistics
     RUN_DIR/submissions.csv          the programs found and skipped
+    RUN_DIR/final.json               the final table's result, once played
+    RUN_DIR/awards.csv               the certificates earned
+    RUN_DIR/tournament.lock          held (flock) by the arena playing in the folder
+    RUN_DIR/deck-keys/<stage>.key    the deck keys, kept until revealed
     RUN_DIR/builds/                  the build cache (each program built once)
     RUN_DIR/reports/<TeamId>.md      each team's report
     RUN_DIR/tables/<table>/          one table folder per table (below)
@@ -43,6 +47,10 @@ REPORTS_DIR = "reports"
 STANDINGS_CSV = "standings.csv"
 STATS_CSV = "stats.csv"
 SUBMISSIONS_CSV = "submissions.csv"
+FINAL_JSON = "final.json"
+AWARDS = "awards.csv"
+LOCK_NAME = "tournament.lock"
+KEYS_DIR = "deck-keys"
 
 EVENTS = "events.jsonl"
 TIMES = "times.jsonl"

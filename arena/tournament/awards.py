@@ -19,7 +19,6 @@ from arena.tournament.places import Place
 from arena.tournament.standings import Standing
 from arena.tournament.store import Store, TableKind
 
-AWARDS = "awards.csv"
 EXCELLENCE = "excellence"
 PARTICIPATION = "participation"
 

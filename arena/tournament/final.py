@@ -20,9 +20,9 @@ from arena.decks.commitment import commit, discard_stage, open_stage, reveal
 from arena.decks.derive import sha256_hex
 from arena.errors import ConfigError
 from arena.games.codem.table import PlayerSpec
-from arena.runfolder.layout import table_dir
+from arena.runfolder.layout import AWARDS, FINAL_JSON, table_dir
 from arena.seats import check_given_help_files, trial_build
-from arena.tournament.awards import AWARDS, awards_csv, tournament_awards
+from arena.tournament.awards import awards_csv, tournament_awards
 from arena.tournament.finalists import FinalistChoice, choose_finalists
 from arena.tournament.finals_logs import open_finished, require_tournament
 from arena.tournament.host import TournamentSettings, registered_players, table_config, table_decks
@@ -209,7 +209,7 @@ def _run_final(
         "tie_rules": TIE_RULES,
         "results": [asdict(p) for p in places],
     }
-    write_atomically(run_dir / "final.json", json.dumps(document, indent=2) + "\n")
+    write_atomically(run_dir / FINAL_JSON, json.dumps(document, indent=2) + "\n")
     standings = format_standings(store, compute_standings(store, duplicate=settings.duplicate))
     write_atomically(run_dir / AWARDS, awards_csv(tournament_awards(store, standings, places=places)))
     played_now = stored.status is not TableStatus.DONE

@@ -19,6 +19,7 @@ from arena.errors import ConfigError
 from arena.games.codem.stats import PlayerStats, stats_csv, team_stats
 from arena.games.codem.table import PlayerSpec, TableConfig
 from arena.runfolder.layout import (
+    AWARDS,
     BUILDS_DIR,
     DB_NAME,
     STANDINGS_CSV,
@@ -28,7 +29,7 @@ from arena.runfolder.layout import (
     results_path,
     tables_dir,
 )
-from arena.tournament.awards import AWARDS, awards_csv, tournament_awards
+from arena.tournament.awards import awards_csv, tournament_awards
 from arena.tournament.formats import Format
 from arena.tournament.progress import Progress, Quiet
 from arena.tournament.reports import write_team_reports

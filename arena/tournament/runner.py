@@ -34,6 +34,7 @@ from arena.errors import ArenaError, ConfigError, ProgramChanged
 from arena.faults import Fault
 from arena.games.codem.results import TableResult
 from arena.games.codem.table import PlayerSpec, TableConfig, run_table
+from arena.runfolder.layout import LOCK_NAME
 from arena.runfolder.layout import tables_dir as run_tables_dir
 from arena.runfolder.reader import table_deals
 from arena.sandbox.prctl import PR_SET_PDEATHSIG, prctl
@@ -41,7 +42,6 @@ from arena.tournament.progress import Progress
 from arena.tournament.store import DealRecord, Store
 
 TableRunner = Callable[..., TableResult]  # run_table, or a stand-in with its signature
-LOCK_NAME = "tournament.lock"
 
 _progress_queue: Any = None
 

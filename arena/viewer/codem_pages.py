@@ -13,7 +13,7 @@ from arena.build_errors import first_build_error
 from arena.engines.nlhe import TableRules
 from arena.faults import FaultKind
 from arena.games.codem.stats import PlayerStats
-from arena.runfolder.layout import results_path
+from arena.runfolder.layout import AWARDS, results_path
 from arena.runfolder.reader import table_faults as recorded_faults
 from arena.tournament.host import TournamentSettings
 from arena.tournament.rounds import format_standings
@@ -26,7 +26,6 @@ from arena.viewer.secret import RECORD, Mode, Viewing
 from arena.viewer.site import Site, render_template
 from arena.viewer.tables import DealSummary, TableLog, read_json, seat_records
 
-AWARDS = "awards.csv"
 BIGGEST_POTS = 20
 STAT_LABELS = {
     "vpip": "VPIP (put chips in voluntarily pre-flop)",

@@ -17,8 +17,7 @@ from enum import StrEnum, unique
 from pathlib import Path
 
 from arena.errors import ConfigError
-from arena.runfolder.layout import DB_NAME, EVENTS, HANDS, SEATS, results_path
-from arena.tournament.runner import LOCK_NAME
+from arena.runfolder.layout import DB_NAME, EVENTS, HANDS, LOCK_NAME, SEATS, results_path
 from arena.tournament.store import Store, TableStatus
 from arena.viewer.tables import TableLog, read_json, table_log
 
