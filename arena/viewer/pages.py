@@ -25,6 +25,7 @@ import re
 from collections.abc import Iterator, Mapping
 from typing import Any
 
+from arena.runfolder.layout import HANDS
 from arena.viewer.codem_pages import (
     deal_page,
     deal_steps,
@@ -122,11 +123,11 @@ def site_paths(run: Run) -> Iterator[str]:
     """Every page of a static export."""
     yield "index.html"
     if run.kind is RunKind.HEADSUP:
-        hands = count_hands(run.folder / "hands.jsonl")
+        hands = count_hands(run.folder / HANDS)
         yield from (f"hands/{p}.html" for p in range(1, page_count(hands) + 1))
     if run.kind is RunKind.TWOCARD:
         for case in twocard_cases(run):
-            path = run.folder / f"case_{case['case']}" / "hands.jsonl"
+            path = run.folder / f"case_{case['case']}" / HANDS
             yield from (f"cases/{case['case']}/{p}.html" for p in range(1, page_count(count_hands(path)) + 1))
     for slug in run.team_slugs().values():
         yield f"teams/{slug}.html"

@@ -22,7 +22,7 @@ from arena.games.headsup.player import HeadsUpInterface, build_player, guess_int
 from arena.games.headsup.scoring import points
 from arena.intervals import MeanInterval, mean_interval, sample_stdev
 from arena.rollouts import rollout_outcomes, win_tie_rates
-from arena.runfolder.layout import RESULTS
+from arena.runfolder.layout import HANDS, RESULTS
 from arena.sandbox import Limits, RunResult, RunStatus
 from arena.sandbox.cores import one_core
 from arena.seats import kept_stderr, open_player, run_fault_kind
@@ -136,7 +136,7 @@ def _run_fault(team: str, run: RunResult, limit_s: float, judged: Fault | None) 
 def open_decks(settings: HeadsUpSettings, out_dir: Path | None) -> StageDecks:
     """The match's decks: a secret key (a fresh one, or ``settings.deck_key``) committed in
     ``out_dir/commitment.json`` before the first hand, or the known ``settings.seed``."""
-    table = TableDeck(STAGE, STAGE, "hands.jsonl", game=STAGE)
+    table = TableDeck(STAGE, STAGE, HANDS, game=STAGE)
     return start_stage(out_dir, STAGE, key_file=settings.deck_key, seed=settings.seed, tables=[table])
 
 
@@ -173,7 +173,7 @@ def play_headsup(
         workdir.mkdir()
         workdir.chmod(0o777)
         Path(scratch).chmod(0o755)
-        log = HandLog(out_dir / "hands.jsonl") if out_dir is not None else None
+        log = HandLog(out_dir / HANDS) if out_dir is not None else None
 
         def record(hand: HandRecord) -> None:
             if log is not None:

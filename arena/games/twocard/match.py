@@ -29,7 +29,7 @@ from arena.faults import Fault, FaultKind
 from arena.games.twocard.judge import DEFAULT_HANDS, DEFAULT_TIME_S, CaseResult, overall_score, run_case
 from arena.games.twocard.seats import INPUT_FILE, OUTPUT_FILE, FileSeat, LineSeat, Seat
 from arena.languages import CPP, JAVA, PYTHON, BuildResult, build_in_sandbox
-from arena.runfolder.layout import RESULTS
+from arena.runfolder.layout import HANDS, RESULTS
 from arena.sandbox import Limits, Sandbox
 from arena.sandbox.cores import one_core
 from arena.seats import kept_stderr, open_player
@@ -214,7 +214,7 @@ def play_match(
                     )
                     result.cases.append(_unplayed(case, path, strategy, value, config, fault))
                     continue
-                with (case_dir / "hands.jsonl").open("w") as log:
+                with (case_dir / HANDS).open("w") as log:
                     result.cases.append(
                         run_case(
                             case,
