@@ -8,8 +8,8 @@ import json
 from rich.console import Console
 from rich.table import Table
 
-from arena.machine import diagnose
 from arena.sandbox.cores import DISABLE as DISABLE_PINNING
+from arena.seats.machine import diagnose
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from arena.evaluator.keys import (
+from arena.evaluator.card_keys import (
     FLUSH_BITS,
     FLUSH_OFFSET,
     FLUSH_STRENGTHS_ARRAY,
