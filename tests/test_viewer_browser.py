@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Page, expect, sync_playwright
+from playwright.sync_api import Page, expect
 
 from arena.engines.nlhe.events import DealEnded, HoleCardsDealt, PotAwarded, StreetStarted
 from arena.games.codem.table import PlayerSpec, TableConfig, run_table
@@ -22,7 +22,7 @@ from arena.viewer.names import card_code
 from arena.viewer.static_site import export_site
 from arena.viewer.tables import TableLog
 
-from support.viewer import CHROMIUM, screenshot, serve
+from support.viewer import CHROMIUM, checked_page, chromium, screenshot, serve
 
 ROOT = Path(__file__).parents[1]
 SAMPLES = ROOT / "sample_tables"
@@ -77,22 +77,14 @@ def tournament(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture(scope="module")
 def browser():
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
-        yield chromium
-        chromium.close()
+    with chromium() as launched:
+        yield launched
 
 
 @pytest.fixture
 def page(browser) -> Page:
-    context = browser.new_context(viewport={"width": 1440, "height": 900})
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    page.on("dialog", lambda dialog: (errors.append(f"dialog: {dialog.message}"), dialog.dismiss()))
-    yield page
-    context.close()
-    assert errors == []
+    with checked_page(browser, 1440, 900, no_dialogs=True) as page:
+        yield page
 
 
 def _side_pot_deal(folder: Path) -> int:

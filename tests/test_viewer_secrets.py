@@ -8,7 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Page, expect, sync_playwright
+from playwright.sync_api import Page, expect
 
 from arena.cards import shuffled_deck
 from arena.engines.nlhe import CheckCall, Deal, Fold, RaiseTo, TableRules
@@ -21,7 +21,7 @@ from arena.viewer.replay import replay
 from arena.viewer.runs import Run
 from arena.viewer.secret import Mode, Viewing
 
-from support.viewer import CHROMIUM, serve
+from support.viewer import CHROMIUM, checked_page, chromium, serve
 
 NAMES = ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay"]
 STACKS = (1500, 1500, 1500, 1500, 200, 1500)
@@ -107,21 +107,14 @@ pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="needs Debia
 
 @pytest.fixture(scope="module")
 def browser():
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
-        yield chromium
-        chromium.close()
+    with chromium() as launched:
+        yield launched
 
 
 @pytest.fixture
 def page(browser) -> Page:
-    context = browser.new_context(viewport={"width": 1280, "height": 800})
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    yield page
-    context.close()
-    assert errors == []
+    with checked_page(browser, 1280, 800) as page:
+        yield page
 
 
 @pytest.mark.slow

@@ -12,10 +12,10 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, Page, expect, sync_playwright
+from playwright.sync_api import Browser, Page, expect
 
 from support.contest import Server, make_contest, serve
-from support.viewer import CHROMIUM, screenshot
+from support.viewer import CHROMIUM, checked_page, chromium, screenshot
 
 ROOT = Path(__file__).parents[2]
 TIGHT_C = ROOT / "bots" / "codem" / "Tight.c"
@@ -32,10 +32,8 @@ pytestmark = [
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Browser]:
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
-        yield chromium
-        chromium.close()
+    with chromium() as launched:
+        yield launched
 
 
 @pytest.fixture
@@ -48,13 +46,8 @@ def site(tmp_path: Path) -> Iterator[tuple[Server, dict[str, str]]]:
 
 def new_page(browser: Browser) -> Iterator[Page]:
     """A fresh browser context (its own cookies); no script error may happen on any page."""
-    context = browser.new_context(viewport={"width": 1280, "height": 900})
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    yield page
-    context.close()
-    assert errors == []
+    with checked_page(browser) as page:
+        yield page
 
 
 @pytest.fixture

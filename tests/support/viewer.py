@@ -1,4 +1,4 @@
-"""Helpers for the viewer's browser tests: the viewer served from a thread, Chromium, screenshots."""
+"""Helpers for the browser tests: the viewer served from a thread, Chromium, checked pages, screenshots."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import uvicorn
-from playwright.sync_api import Page
+from playwright.sync_api import Browser, Page, sync_playwright
 
 from arena.viewer.app import create_app
 
@@ -46,3 +46,31 @@ def screenshot(page: Page, name: str) -> Path:
     path = ARTIFACTS / f"{name}.png"
     page.screenshot(path=str(path), full_page=True)
     return path
+
+
+@contextmanager
+def chromium() -> Iterator[Browser]:
+    """Debian's Chromium, headless (a module's ``browser`` fixture holds one for all its tests)."""
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        try:
+            yield browser
+        finally:
+            browser.close()
+
+
+@contextmanager
+def checked_page(
+    browser: Browser, width: int = 1280, height: int = 900, *, no_dialogs: bool = False
+) -> Iterator[Page]:
+    """A page in a fresh context (its own cookies) of ``width`` x ``height``; when the test is done, no
+    script error may have happened on it, nor (``no_dialogs``) a dialog opened, which is dismissed."""
+    context = browser.new_context(viewport={"width": width, "height": height})
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    if no_dialogs:
+        page.on("dialog", lambda dialog: (errors.append(f"dialog: {dialog.message}"), dialog.dismiss()))
+    yield page
+    context.close()
+    assert errors == []
