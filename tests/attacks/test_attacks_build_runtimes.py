@@ -1,6 +1,6 @@
 """Red-team attacks, fourth round: the build and the language runtimes.
 
-Each attacker is in ``tests/programs/redteam/`` and says what it tries; each plays a real Code'em table
+Each attacker is in ``tests/programs/attacks/`` and says what it tries; each plays a real Code'em table
 through :func:`support.hostile.play_hostile` (the table completes, the canary outside is unchanged, nothing
 of the table's sandboxes remains). Held: an endless header (``/dev/zero``), a 64 MB binary, a Perl ``BEGIN``
 daemon left by ``perl -c``, a given help file swapped for a link by a build, 30,000 files and a deep chain
@@ -32,7 +32,7 @@ from support.sandbox import needs_namespaces
 
 pytestmark = needs_namespaces
 
-REDTEAM = ROOT / "tests" / "programs" / "redteam"
+REDTEAM = ROOT / "tests" / "programs" / "attacks"
 warm = pytest.mark.skipif(not hasattr(os, "pidfd_open"), reason="the warm start needs pidfd_open")
 
 

@@ -1,6 +1,6 @@
 """Red-team attacks of issue 12 (and the deck secrecy of issue 13) that the sandbox holds.
 
-Each attacker (``tests/programs/redteam/``, each says what it tries) plays a real Code'em table in a
+Each attacker (``tests/programs/attacks/``, each says what it tries) plays a real Code'em table in a
 real sandbox beside honest programs through :func:`support.hostile.play_hostile`, which also checks
 that the table completes with ``results.json``, that a canary tree outside the run is unchanged and
 that nothing of the table's sandboxes remains. The page-cache channel between colluding seats
@@ -27,7 +27,7 @@ from support.sandbox import needs_namespaces
 
 pytestmark = needs_namespaces
 
-REDTEAM = ROOT / "tests" / "programs" / "redteam"
+REDTEAM = ROOT / "tests" / "programs" / "attacks"
 ENV = {**os.environ, "PYTHONPATH": str(ROOT)}
 
 

@@ -1,8 +1,9 @@
 """Red-team attacks, third round: heads-up line reading, /tmp between decisions, TwoCardDraw's seat.
 
-Each attacker is in ``tests/programs/redteam/`` and says what it tries. Heads-up players are played twice
+Each attacker is in ``tests/programs/attacks/`` and says what it tries. Heads-up players are played twice
 with the same seed, by the compiled loop and by the judge's Python loop (``ARENA_NO_KERNELS``), and both
-must show the user the same thing (as ``tests/test_headsup_compiled.py`` checks for honest players).
+must show the user the same thing (as ``tests/games/headsup/test_headsup_compiled.py`` checks for honest
+players).
 TwoCardDraw: thinking in a forked worker is charged (its sandbox's cgroup CPU, not its process's), and
 a 4,000-digit answer is refused with a short reason.
 """
@@ -27,7 +28,7 @@ from support.sandbox import needs_namespaces
 
 pytestmark = needs_namespaces
 
-REDTEAM = ROOT / "tests" / "programs" / "redteam"
+REDTEAM = ROOT / "tests" / "programs" / "attacks"
 needs_kernel = pytest.mark.skipif(rollout_kernel() is None, reason="no C compiler: no compiled loop")
 
 

@@ -209,7 +209,7 @@ def test_arena_checks_error_line_prints_no_escape_sequence(tmp_path: Path) -> No
     assert "\x1b" not in err.getvalue()
 
 
-REDTEAM = Path(__file__).resolve().parent / "programs" / "redteam"
+REDTEAM = Path(__file__).resolve().parents[1] / "programs" / "attacks"
 
 
 @pytest.fixture(scope="module")
@@ -289,7 +289,7 @@ def test_a_linked_submission_is_not_played_and_leaks_nothing(tmp_path: Path) -> 
 
 
 def test_twocard_play_prints_an_answer_in_markup_as_text(tmp_path: Path) -> None:
-    strategy = Path(__file__).resolve().parents[1] / "bots" / "twocard" / "strategies" / "strategy1.txt"
+    strategy = Path(__file__).resolve().parents[2] / "bots" / "twocard" / "strategies" / "strategy1.txt"
     program = REDTEAM / "TwoCardMarkup.py"
     out = io.StringIO()
     with pytest.MonkeyPatch.context() as patch:

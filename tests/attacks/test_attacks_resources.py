@@ -1,6 +1,6 @@
 """Red-team attacks, sixth round: a team exhausting the host's or arena's own resources.
 
-Each attacker is in ``tests/programs/redteam/`` and says what it tries. Held: a program faulting at every
+Each attacker is in ``tests/programs/attacks/`` and says what it tries. Held: a program faulting at every
 decision with the most stdout and stderr it may print (characters outside the BMP, 12 bytes each as JSON) and
 7 MB of fresh help files leaves at most about 50 KB a fault in ``faults.jsonl`` and 8 MB in ``kept/`` per
 table, and is disqualified after ``max_faults``. Found and closed: a decision that leaves about 120,000 empty
@@ -29,7 +29,7 @@ from support.sandbox import needs_namespaces
 
 pytestmark = needs_namespaces
 
-REDTEAM = ROOT / "tests" / "programs" / "redteam"
+REDTEAM = ROOT / "tests" / "programs" / "attacks"
 CHECKER = ROOT / "tests" / "programs" / "codem" / "Checker.py"
 
 FAULT_LINE_BYTES = 64 << 10

@@ -20,8 +20,8 @@ from arena.sandbox.isolation import namespaces_available
 
 from support.field import make_field
 
-HOSTILE = Path(__file__).parent / "programs" / "hostile"
-CHECKER = Path(__file__).parent / "programs" / "codem" / "Checker.py"
+HOSTILE = Path(__file__).parents[1] / "programs" / "attacks"
+CHECKER = Path(__file__).parents[1] / "programs" / "codem" / "Checker.py"
 CANARY = "0f1e2d3c4b5a69788796a5b4c3d2e1f00f1e2d3c4b5a69788796a5b4c3d2e1f0"
 
 pytestmark = pytest.mark.skipif(

@@ -21,7 +21,7 @@ from support.sandbox import PROGRAMS, needs_namespaces
 
 pytestmark = needs_namespaces
 
-CONTAIN = PROGRAMS / "contain"
+CONTAIN = PROGRAMS / "attacks"
 CALLER = ROOT / "bots" / "codem" / "Caller.py"
 
 

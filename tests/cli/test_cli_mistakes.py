@@ -15,7 +15,7 @@ import pytest
 
 from arena.cli import main
 
-ROOT = Path(__file__).parents[1]
+ROOT = Path(__file__).parents[2]
 SAMPLES = ROOT / "sample_tables"
 P = "subs/Pr0001.py"
 Q = "subs/Pr0011.py"

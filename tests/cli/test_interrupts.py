@@ -20,7 +20,7 @@ from support.sandbox import needs_namespaces
 
 pytestmark = needs_namespaces
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 PROGRAMS = ROOT / "tests" / "programs" / "codem"
 BOTS = ROOT / "bots" / "codem"
 WAIT_S = 180

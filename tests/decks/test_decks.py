@@ -20,7 +20,7 @@ from arena.errors import ConfigError
 from support.field import make_field
 
 KEY = bytes(range(32))
-PROGRAMS = Path(__file__).parent / "programs" / "codem"
+PROGRAMS = Path(__file__).parents[1] / "programs" / "codem"
 
 
 def test_the_table_secret_is_hmac_sha256_of_the_key_and_the_deck_id() -> None:

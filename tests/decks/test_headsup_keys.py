@@ -23,7 +23,7 @@ from support.headsup import both_ways
 from support.keys import assert_only_its_key_file_holds_the_key
 from support.sandbox import needs_namespaces
 
-PREDICT = Path(__file__).parent / "programs" / "keys" / "HeadsUpPredict.py"
+PREDICT = Path(__file__).parents[1] / "programs" / "keys" / "HeadsUpPredict.py"
 HANDS = 200
 # Bob's two cards are one of 1,225 pairs of the 50 Alice cannot see: a prediction made without the key
 # names his hand with probability 1/1225 (expected 0.16 hits in 200 hands). Five or more hits has
@@ -180,7 +180,7 @@ def test_reveal_and_verify_name_a_tampered_hand(tmp_path: Path, capsys: pytest.C
 def test_a_seeded_match_warns_and_cannot_be_revealed(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    program = Path(__file__).parent.parent / "bots" / "headsup" / "always_check.py"
+    program = Path(__file__).parents[2] / "bots" / "headsup" / "always_check.py"
     out = tmp_path / "out"
     assert main(["headsup", str(program), "--hands", "5", "--seed", "3", "--out", str(out)]) == 0
     err = capsys.readouterr().err
@@ -206,7 +206,7 @@ def test_deck_options_that_cannot_be_are_one_error_line(
     (tmp_path / "key").write_text("07" * 32)
     (tmp_path / "short").write_text("abcdef")
     names = {"KEY": str(tmp_path / "key"), "SHORT": str(tmp_path / "short"), "OUT": str(tmp_path / "out")}
-    program = Path(__file__).parent.parent / "bots" / "headsup" / "always_check.py"
+    program = Path(__file__).parents[2] / "bots" / "headsup" / "always_check.py"
     assert main(["headsup", str(program), "--hands", "3", *(names.get(a, a) for a in argv)]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and err[0].startswith("arena headsup: error:") and message in err[0], err
@@ -224,7 +224,7 @@ def test_a_match_revealed_at_its_end_verifies(tmp_path: Path, capsys: pytest.Cap
 def test_a_keyed_match_without_namespaces_warns_that_the_key_is_exposed(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    program = Path(__file__).parent.parent / "bots" / "headsup" / "always_check.py"
+    program = Path(__file__).parents[2] / "bots" / "headsup" / "always_check.py"
     argv = ["headsup", str(program), "--hands", "3", "--isolation", "rlimits-only", "--out", str(tmp_path)]
     assert main(argv) == 0
     err = capsys.readouterr().err

@@ -24,9 +24,9 @@ from arena.games.twocard.match import TwoCardInterface, TwoCardSettings, play_ma
 from support.keys import assert_only_its_key_file_holds_the_key
 from support.sandbox import needs_namespaces
 
-BOTS = Path(__file__).parent.parent / "bots" / "twocard"
+BOTS = Path(__file__).parents[2] / "bots" / "twocard"
 STRATEGY = BOTS / "strategies" / "strategy2.txt"
-PREDICT = Path(__file__).parent / "programs" / "keys" / "TwoCardPredict.py"
+PREDICT = Path(__file__).parents[1] / "programs" / "keys" / "TwoCardPredict.py"
 HANDS = 300
 # A server hand is a pair of the values 0..4: a pair (a, a) comes with probability 1/25, (a, b) with 2/25.
 # A prediction made without the key names it with probability at most 2/25 (24 of 300 hands expected,
@@ -166,9 +166,9 @@ def test_a_program_hunting_for_the_key_from_inside_the_run_folder_finds_no_trace
     tmp_path: Path,
 ) -> None:
     """The player's folder is ``case_1/player`` inside the run folder, two levels below the key file: the
-    hunter (tests/programs/hostile/deck_key_hunter.py, one process per call) walks everything it can see."""
+    hunter (tests/programs/attacks/deck_key_hunter.py, one process per call) walks everything it can see."""
     hunter = tmp_path / "Hunter.py"
-    hunter.write_text((Path(__file__).parent / "programs" / "hostile" / "deck_key_hunter.py").read_text())
+    hunter.write_text((Path(__file__).parents[1] / "programs" / "attacks" / "deck_key_hunter.py").read_text())
     out = tmp_path / "out"
     result = play_match(
         hunter,

@@ -7,7 +7,7 @@ events each ``apply`` returns (as ``event_to_dict``), every error message, the a
 and each deal's full event list and final stacks; every event is checked to be well formed (the engine
 builds them without their constructor). A change of any event, its order, a query's answer or an
 error's wording changes the digest. An intended change of the engine's behaviour must record the new
-digest (``python tests/test_nlhe_replay.py`` prints it) and say why in its commit.
+digest (``python tests/engine/test_nlhe_replay.py`` prints it) and say why in its commit.
 """
 
 from __future__ import annotations

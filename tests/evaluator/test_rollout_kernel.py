@@ -13,7 +13,10 @@ from arena import compiled
 from arena.kernels import DISABLE, FLAGS, SOURCE, rollout_kernel
 from arena.rollouts import rollout_outcomes, win_tie_rates
 
-pytestmark = pytest.mark.skipif(rollout_kernel() is None, reason="no C compiler: the numpy path runs alone")
+pytestmark = [
+    pytest.mark.native,
+    pytest.mark.skipif(rollout_kernel() is None, reason="no C compiler: the numpy path runs alone"),
+]
 
 
 def _numpy_path(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -16,7 +16,7 @@ from arena.games.codem.table import PlayerSpec, TableConfig, run_table
 from support.exports import check_pokerstars
 from support.sandbox import needs_namespaces
 
-PROGRAMS = Path(__file__).parent / "programs" / "codem"
+PROGRAMS = Path(__file__).parents[1] / "programs" / "codem"
 HEADER = re.compile(r"- (\d{4}/\d\d/\d\d \d\d:\d\d:\d\d) UTC \[(\d{4}/\d\d/\d\d \d\d:\d\d:\d\d) ET\]$")
 
 

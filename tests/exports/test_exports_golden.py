@@ -4,8 +4,8 @@ Deal 1 is the side-pot deal of docs/protocol.md (dealer 4, the big blind short w
 all-in, a main pot and a side pot); deal 2 is folded round to the big blind (the small blind's uncalled
 5 comes back to it); deal 3 splits a pot of 35 three ways on a board straight, the two
 odd chips going to the winners nearest the dealer's left. Stacks carry over from deal to deal.
-Regenerate after a deliberate format change with ``ARENA_UPDATE_GOLDEN=1 pytest tests/test_exports_golden.py``
-and review the difference.
+Regenerate after a deliberate format change with
+``ARENA_UPDATE_GOLDEN=1 pytest tests/exports/test_exports_golden.py`` and review the difference.
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ from arena.exports.pokerstars import render_pokerstars
 
 from support.exports import check_acpc, check_phh, check_pokerstars
 
-GOLDEN = Path(__file__).parent / "golden" / "exports_table"
+GOLDEN = Path(__file__).parents[1] / "golden" / "exports_table"
 TEAMS = ("Pr0001", "Pr0002", "Pr0003", "Pr0004")
 VIEWER = "Pr0003"
 C, F = CheckCall(), Fold()

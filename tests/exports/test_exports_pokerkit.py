@@ -45,7 +45,7 @@ from support.exports import (
     random_deals,
 )
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 DEALS = 30
 RANDOM_DEALS = 150
 

@@ -12,7 +12,7 @@ from arena.sandbox import open_sandbox
 from arena.sandbox.limits import Limits
 from arena.transports.files import FileTransport
 
-TINY = Path(__file__).parent / "programs" / "tiny"
+TINY = Path(__file__).parents[1] / "programs" / "tiny"
 INPUTS = {"inputf.txt": "4          5          6", "deals_money.txt": "", "deal.txt": ""}
 
 

@@ -20,7 +20,7 @@ from arena.viewer.pages import render
 from arena.viewer.runs import Run
 from arena.viewer.site import Site
 
-ROOT = Path(__file__).parents[1]
+ROOT = Path(__file__).parents[2]
 SAMPLES = ROOT / "sample_tables"
 
 BROKEN_C = """#include <stdio.h>

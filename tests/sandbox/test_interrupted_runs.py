@@ -17,7 +17,7 @@ from support.sandbox import needs_namespaces
 
 pytestmark = needs_namespaces
 
-ROOT = Path(__file__).parents[1]
+ROOT = Path(__file__).parents[2]
 BOTS = ROOT / "bots" / "codem"
 
 

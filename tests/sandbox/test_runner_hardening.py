@@ -21,6 +21,8 @@ from arena.kernels import DISABLE, rollout_kernel
 from arena.sandbox import NAMESPACES, Limits, RunStatus, isolation, open_sandbox
 from arena.sandbox.runner import Runner, runner_binary
 
+pytestmark = pytest.mark.native
+
 TIMEOUT_S = 20
 
 

@@ -1,6 +1,6 @@
 """Containment of processes and kernel state: what a decision starts ends with it; limits hold from the start.
 
-Programs are in ``tests/programs/contain/``. Each runs in a real namespaced sandbox, as a team's decision.
+Programs are in ``tests/programs/attacks/``. Each runs in a real namespaced sandbox, as a team's decision.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from support.sandbox import PROGRAMS, TINY, build, needs_namespaces, processes_o
 
 pytestmark = needs_namespaces
 
-CONTAIN = PROGRAMS / "contain"
+CONTAIN = PROGRAMS / "attacks"
 needs_cgroup_kill = pytest.mark.skipif(
     cgroup.hierarchies().unified is None, reason="no cgroup v2 hierarchy (cgroup.kill) on this machine"
 )

@@ -20,7 +20,7 @@ from arena.seats import (
     trial_build,
 )
 
-TINY = Path(__file__).parent / "programs" / "tiny"
+TINY = Path(__file__).parents[1] / "programs" / "tiny"
 
 
 def ended(status: RunStatus, violations: tuple[str, ...] = ()) -> RunResult:

@@ -26,6 +26,8 @@ from arena.transports import FileTransport, LineTransport
 
 from support.sandbox import TINY, build, needs_namespaces, processes_of
 
+pytestmark = pytest.mark.native
+
 INPUTS = {"inputf.txt": "1          2          3", "deals_money.txt": "Deal 1\n", "deal.txt": "Dealer 1\n"}
 
 

@@ -36,7 +36,7 @@ from support.field import make_field
 
 distributed = pytest.importorskip("distributed")
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 ENV = {**os.environ, "PYTHONPATH": f"{ROOT}:{ROOT / 'tests'}"}
 SETTINGS = TournamentSettings(deals=40, seed=11, time_limit_s=10)
 

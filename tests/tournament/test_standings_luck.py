@@ -25,7 +25,7 @@ from arena.tournament.schedule import TableJob
 from arena.tournament.standings import RankBy, compute_standings, separated_standings, standings_csv
 from arena.tournament.store import Store, TeamRow
 
-SAMPLES = Path(__file__).parents[1] / "sample_tables"
+SAMPLES = Path(__file__).parents[2] / "sample_tables"
 
 
 def _all_in_deal(number: int, rng: random.Random) -> list[dict]:

@@ -168,7 +168,7 @@ def test_too_many_help_files_is_one_clear_error(played, tmp_path: Path, capsys) 
 
 @pytest.mark.slow
 def test_the_sample_tables_tournament_meets_every_pair_and_records_the_faulty_teams(tmp_path: Path) -> None:
-    sample = Path(__file__).resolve().parent.parent / "sample_tables"
+    sample = Path(__file__).resolve().parents[2] / "sample_tables"
     run_dir = tmp_path / "demo"
     code = main(
         ["tournament", str(sample), "--out", str(run_dir), "--deals", "3", "--jobs", "2", "--seed", "4"]

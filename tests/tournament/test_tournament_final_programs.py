@@ -6,7 +6,7 @@ from rich.console import Console
 
 from arena.tournament.final import final_programs
 
-TINY = Path(__file__).parent / "programs" / "tiny"
+TINY = Path(__file__).parents[1] / "programs" / "tiny"
 
 
 def test_updated_programs_that_build_replace_the_initial_ones(tmp_path: Path) -> None:

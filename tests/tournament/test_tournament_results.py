@@ -19,7 +19,7 @@ from arena.tournament.store import ResultRow
 
 from support.field import make_field
 
-CODEM = Path(__file__).parent / "programs" / "codem"
+CODEM = Path(__file__).parents[1] / "programs" / "codem"
 
 
 # -- the final's places ---------------------------------------------------------------------------------

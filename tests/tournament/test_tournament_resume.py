@@ -14,7 +14,7 @@ from arena.tournament.store import DB_NAME, Store
 
 from support.field import make_field
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def command(submissions: Path, run_dir: Path) -> list[str]:

@@ -29,7 +29,7 @@ from support.sandbox import needs_namespaces
 
 pytestmark = needs_namespaces
 
-BOTS = Path(__file__).resolve().parents[1] / "bots" / "codem"
+BOTS = Path(__file__).resolve().parents[2] / "bots" / "codem"
 KNOBS = ["--blinds", "10/20", "--stack", "1000", "--max-faults", "3", "--deals", "4", "--seed", "5"]
 
 

@@ -24,7 +24,7 @@ from arena.viewer.tables import TableLog
 
 from support.viewer import CHROMIUM, screenshot, serve
 
-ROOT = Path(__file__).parents[1]
+ROOT = Path(__file__).parents[2]
 SAMPLES = ROOT / "sample_tables"
 PROGRAMS = ROOT / "tests" / "programs"
 SCRIPT_TEAM = "<script>"

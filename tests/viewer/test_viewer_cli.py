@@ -27,7 +27,7 @@ from arena.viewer.runs import Run, RunKind, TableState
 from arena.viewer.site import Site
 from arena.viewer.tables import TableLog, seat_records
 
-CHECKER = Path(__file__).parent / "programs" / "codem" / "Checker.py"
+CHECKER = Path(__file__).parents[1] / "programs" / "codem" / "Checker.py"
 
 
 @pytest.fixture(scope="module")

@@ -20,7 +20,7 @@ from arena.viewer.tables import table_log
 
 from support.viewer import CHROMIUM, screenshot, serve
 
-ROOT = Path(__file__).parents[1]
+ROOT = Path(__file__).parents[2]
 PROGRAMS = ROOT / "tests" / "programs" / "codem"
 BOTS = ROOT / "bots" / "codem"
 pytestmark = [

@@ -17,10 +17,10 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).parents[1]
+ROOT = Path(__file__).parents[3]
 BOTS = ROOT / "bots" / "codem"
 SAMPLES = ROOT / "sample_tables"
-INPUTS = Path(__file__).parent / "data" / "codem_inputs"
+INPUTS = Path(__file__).parents[2] / "data" / "codem_inputs"
 PROTOCOL_FILES = frozenset({"inputf.txt", "deals_money.txt", "deal.txt", "outputf.txt"})
 BOT_NAMES = ["Caller.py", "Tight.c", "Raiser.cpp", "Bluffer.pl", "Tracker.rb", "Equity.java", "Learner.py"]
 HELP_FOLDERS = {"Tracker": "tracker", "Learner": "learner"}

@@ -16,7 +16,7 @@ from arena.games.codem.repeat import Difference, RepeatReport
 
 from support.sandbox import needs_namespaces
 
-ROOT = Path(__file__).parents[1]
+ROOT = Path(__file__).parents[3]
 SAME = " on the same input and help files"
 pytestmark = needs_namespaces
 

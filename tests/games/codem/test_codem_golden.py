@@ -3,7 +3,8 @@
 Four seats, dealer 4, the big blind short-stacked (200). Pre-flop seat 3 raises, the short stack goes
 all-in over the top, two seats call: a main pot for all three and a side pot for seats 1 and 3. The
 answers go through the adapter exactly as a program's ``outputf.txt`` would. Regenerate after a
-deliberate format change with ``ARENA_UPDATE_GOLDEN=1 pytest tests/test_codem_golden.py`` and review.
+deliberate format change with ``ARENA_UPDATE_GOLDEN=1 pytest tests/games/codem/test_codem_golden.py``
+and review.
 """
 
 import os
@@ -16,7 +17,7 @@ from arena.engines.nlhe.deal import Deal
 from arena.engines.nlhe.rules import TableRules
 from arena.games.codem.protocol import decision_files, read_answer
 
-GOLDEN = Path(__file__).parent / "golden" / "codem_sidepot"
+GOLDEN = Path(__file__).parents[2] / "golden" / "codem_sidepot"
 STACKS = (1500, 200, 1500, 1500)
 # Dealt one card at a time from the seat left of the dealer (1, 2, 3, 4, 1, 2, 3, 4), then
 # burn + flop, burn + turn, burn + river.
@@ -86,7 +87,7 @@ def test_bad_answers_fall_back_to_check_or_fold(answer: str) -> None:
 
 
 def test_protocol_doc_shows_the_golden_example() -> None:
-    doc = (Path(__file__).parents[1] / "docs" / "protocol.md").read_text()
+    doc = (Path(__file__).parents[3] / "docs" / "protocol.md").read_text()
     for name in ("12_seat3_Fourth_Street", "18_seat3_Show_Down"):
         for filename in ("inputf.txt", "deals_money.txt", "deal.txt"):
             if name.startswith("18") and filename != "deal.txt":

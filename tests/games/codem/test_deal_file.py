@@ -25,7 +25,7 @@ from arena.errors import FormatError
 from arena.games.codem.deal_file import Cell, DealText, parse_deal_file, render_deal_file
 from arena.games.codem.inputs import render_deals_money, render_inputf
 
-SEED004 = Path(__file__).parent / "data" / "seed004"
+SEED004 = Path(__file__).parents[2] / "data" / "seed004"
 
 
 def test_parses_004_complete_example() -> None:

@@ -15,8 +15,8 @@ from support.sandbox import needs_namespaces
 
 pytestmark = needs_namespaces
 
-PROGRAMS = Path(__file__).resolve().parent / "programs" / "codem"
-BOTS = Path(__file__).resolve().parents[1] / "bots" / "codem"
+PROGRAMS = Path(__file__).resolve().parents[2] / "programs" / "codem"
+BOTS = Path(__file__).resolve().parents[3] / "bots" / "codem"
 
 
 @pytest.fixture(scope="module")

@@ -1,8 +1,8 @@
 """``arena rules-kit DIR``: the deal situations a parser must read right, with the engine's verdicts.
 
 The kit's format is a golden folder (regenerate after a deliberate change with
-``ARENA_UPDATE_GOLDEN=1 pytest tests/test_rules_kit.py`` and review); every situation's files parse back
-to what the engine holds, and the verdicts are those docs/protocol.md states.
+``ARENA_UPDATE_GOLDEN=1 pytest tests/games/codem/test_rules_kit.py`` and review); every situation's files
+parse back to what the engine holds, and the verdicts are those docs/protocol.md states.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from arena.errors import ConfigError
 from arena.games.codem.deal_file import parse_deal_file
 from arena.games.codem.rules_kit import SITUATIONS, write_kit
 
-GOLDEN = Path(__file__).parent / "golden" / "rules_kit"
+GOLDEN = Path(__file__).parents[2] / "golden" / "rules_kit"
 
 
 @pytest.fixture(scope="module")

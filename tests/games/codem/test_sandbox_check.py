@@ -15,8 +15,8 @@ from support.sandbox import HOSTILE, TINY, needs_namespaces
 
 pytestmark = needs_namespaces
 
-BOTS = Path(__file__).resolve().parents[1] / "bots" / "codem"
-CODEM = Path(__file__).resolve().parent / "programs" / "codem"
+BOTS = Path(__file__).resolve().parents[3] / "bots" / "codem"
+CODEM = Path(__file__).resolve().parents[2] / "programs" / "codem"
 
 
 def check(capsys: pytest.CaptureFixture[str], program: Path, *extra: str) -> tuple[int, dict]:

@@ -10,7 +10,7 @@ from arena.faults import FaultKind
 from arena.games.codem.deal_file import parse_deal_file
 from arena.games.codem.table import PlayerSpec, TableConfig, run_table
 
-PROGRAMS = Path(__file__).parent / "programs" / "codem"
+PROGRAMS = Path(__file__).parents[2] / "programs" / "codem"
 
 
 def _players(*names: str) -> list[PlayerSpec]:

@@ -9,7 +9,7 @@ import pytest
 from arena.cli import main
 from arena.games.codem.deal_file import parse_deal_file
 
-BOTS = Path(__file__).parents[1] / "bots" / "codem"
+BOTS = Path(__file__).parents[3] / "bots" / "codem"
 SIX = ["Caller.py", "Tight.c", "Raiser.cpp", "Bluffer.pl", "Tracker.rb", "Equity.java"]
 DEALS = 60
 

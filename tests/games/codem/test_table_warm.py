@@ -4,7 +4,7 @@ from pathlib import Path
 
 from arena.games.codem.table import PlayerSpec, TableConfig, run_table
 
-BOTS = Path(__file__).parents[1] / "bots" / "codem"
+BOTS = Path(__file__).parents[3] / "bots" / "codem"
 
 
 def _play(out: Path, *, warm: bool) -> Path:

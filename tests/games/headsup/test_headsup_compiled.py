@@ -28,9 +28,12 @@ from arena.kernels.headsup import Fault, HandLoop, Reply, default_rng_doubles
 
 from support.headsup import both_ways
 
-pytestmark = pytest.mark.skipif(rollout_kernel() is None, reason="no C compiler: the Python loop runs alone")
+pytestmark = [
+    pytest.mark.native,
+    pytest.mark.skipif(rollout_kernel() is None, reason="no C compiler: the Python loop runs alone"),
+]
 
-BOTS = Path(__file__).resolve().parent.parent / "bots" / "headsup"
+BOTS = Path(__file__).resolve().parents[3] / "bots" / "headsup"
 
 # A player whose replies come in every form the protocol allows: odd spacing, tabs, a trailing CR, a
 # no-break space (UTF-8), two replies in one write, stderr between lines; random but seeded.

@@ -23,7 +23,10 @@ from arena.kernels.headsup import Reply, read_reply
 
 from support.headsup import both_ways
 
-pytestmark = pytest.mark.skipif(rollout_kernel() is None, reason="no C compiler: the Python loop runs alone")
+pytestmark = [
+    pytest.mark.native,
+    pytest.mark.skipif(rollout_kernel() is None, reason="no C compiler: the Python loop runs alone"),
+]
 
 KINDS = {
     protocol.Move.CHECK: Reply.CHECK,

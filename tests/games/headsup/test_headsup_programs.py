@@ -20,7 +20,7 @@ from arena.games.headsup.player import HeadsUpInterface as Interface
 
 TEXAS_DIR = Path(str(TEXAS))  # the shipped files, on disk in a checkout
 
-BOTS = Path(__file__).resolve().parent.parent / "bots" / "headsup"
+BOTS = Path(__file__).resolve().parents[3] / "bots" / "headsup"
 
 
 def settings(**kw) -> HeadsUpSettings:

@@ -13,7 +13,7 @@ from arena.engines.twocard.generator import random_strategy
 from arena.engines.twocard.strategy import constraint_violations, read_strategy, write_strategy
 from arena.engines.twocard.value import best_response, strategy_value
 
-BOTS = Path(__file__).resolve().parents[1] / "bots" / "twocard"
+BOTS = Path(__file__).resolve().parents[3] / "bots" / "twocard"
 GENERATE = ["generate", "--seed", "1", "--iterations", "5"]
 
 

@@ -11,7 +11,7 @@ from arena.engines.twocard.rules import HAND_INDEX, HANDS
 from arena.engines.twocard.strategy import constraint_violations, read_strategy
 from arena.engines.twocard.value import NEAR_PERFECT_MISTAKE, strategy_value
 
-SHIPPED = sorted((Path(__file__).resolve().parents[1] / "bots" / "twocard" / "strategies").glob("*.txt"))
+SHIPPED = sorted((Path(__file__).resolve().parents[3] / "bots" / "twocard" / "strategies").glob("*.txt"))
 FOURS = HAND_INDEX[(4, 4)]
 
 

@@ -16,7 +16,7 @@ from arena.games.twocard.match import TwoCardInterface as Interface
 from arena.games.twocard.match import TwoCardSettings as MatchConfig
 from arena.games.twocard.match import guess_interface, play_match
 
-BOTS = Path(__file__).resolve().parents[1] / "bots" / "twocard"
+BOTS = Path(__file__).resolve().parents[3] / "bots" / "twocard"
 SHIPPED = sorted((BOTS / "strategies").glob("*.txt"))
 
 

@@ -18,8 +18,8 @@ from arena.engines.twocard.strategy import (
 )
 from arena.errors import FormatError
 
-DOCS = Path(__file__).resolve().parents[1] / "docs" / "twocard.md"
-SHIPPED = sorted((Path(__file__).resolve().parents[1] / "bots" / "twocard" / "strategies").glob("*.txt"))
+DOCS = Path(__file__).resolve().parents[3] / "docs" / "twocard.md"
+SHIPPED = sorted((Path(__file__).resolve().parents[3] / "bots" / "twocard" / "strategies").glob("*.txt"))
 
 
 @pytest.fixture(scope="module")

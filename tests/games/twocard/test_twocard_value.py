@@ -29,7 +29,7 @@ from arena.engines.twocard.value import (
     strategy_value,
 )
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[3]
 SHIPPED = sorted((ROOT / "bots" / "twocard" / "strategies").glob("*.txt"))
 FOURS = HAND_INDEX[(4, 4)]
 
