@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Page, expect, sync_playwright
+from playwright.sync_api import Page, expect
 
 from arena.engines.nlhe.events import DealEnded, HoleCardsDealt, PotAwarded, StreetStarted
 from arena.games.codem.table import PlayerSpec, TableConfig, run_table
@@ -30,6 +30,7 @@ PROGRAMS = ROOT / "tests" / "programs"
 SCRIPT_TEAM = "<script>"
 IMG_TEAM = '<img src=x onerror="document.title=2">'
 
+VIEWPORT = (1440, 900)  # the conftest page's size here
 pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="needs Debian's chromium")
 
 
@@ -73,26 +74,6 @@ def tournament(tmp_path_factory: pytest.TempPathFactory) -> Path:
     _arena("tournament", str(submissions), "--out", str(run), "--deals", "12", "--jobs", "1")
     _arena("final", str(run), "--deals", "8")
     return run
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
-        yield chromium
-        chromium.close()
-
-
-@pytest.fixture
-def page(browser) -> Page:
-    context = browser.new_context(viewport={"width": 1440, "height": 900})
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    page.on("dialog", lambda dialog: (errors.append(f"dialog: {dialog.message}"), dialog.dismiss()))
-    yield page
-    context.close()
-    assert errors == []
 
 
 def _side_pot_deal(folder: Path) -> int:
