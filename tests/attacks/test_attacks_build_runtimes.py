@@ -17,7 +17,6 @@ longer counted as a help file); a program with many compiler warnings failed to 
 from __future__ import annotations
 
 import os
-import time
 from pathlib import Path
 
 import pytest
@@ -51,13 +50,13 @@ def _tagged_lines_stay_in_their_decision(path: Path) -> int:
 
 
 def test_an_endless_header_fails_the_build_on_its_memory_limit(tmp_path: Path) -> None:
-    """``#include "/dev/zero"``: the compiler runs out of memory in a moment; the build fails and says so."""
-    started = time.monotonic()
+    """``#include "/dev/zero"``: the compiler runs out of memory in a moment; the build fails and says so
+    (on its memory limit, not on its 60 s wall limit)."""
     outcome = play_hostile(REDTEAM / "IncludeZero.c", tmp_path, deals=2)
     assert not outcome.attacker.built
     assert {fault.kind for fault in outcome.faults} == {FaultKind.BUILD_FAILED}
     assert "build ran out of memory" in outcome.attacker.build_output
-    assert time.monotonic() - started < 60
+    assert "wall limit" not in outcome.attacker.build_output
 
 
 def test_a_binary_past_the_file_size_limit_fails_the_build(tmp_path: Path) -> None:
