@@ -41,6 +41,23 @@ def test_failed_tests_are_read_from_pytest_output() -> None:
     ]
 
 
+@pytest.mark.parametrize(
+    "last",
+    [
+        "92 passed in 266.34s (0:04:26)",
+        "======= 92 passed in 266.34s (0:04:26) =======",
+    ],
+)
+def test_the_summary_is_read_with_or_without_its_rules(last: str) -> None:
+    output = f"....\n0.5s call     tests/a/test_a.py::test_one\n{last}\n"
+    assert loaded.SUMMARY.findall(output) == ["92 passed"]
+
+
+def test_a_summary_of_failures_is_read_whole() -> None:
+    output = "FAILED tests/test_a.py::test_one - assert 1 == 2\n1 failed, 91 passed, 2 skipped in 3.20s\n"
+    assert loaded.SUMMARY.findall(output) == ["1 failed, 91 passed, 2 skipped"]
+
+
 def test_hogs_are_busy_until_stopped_and_leave_nothing_behind() -> None:
     hogs = loaded.start_hogs(2)
     try:
