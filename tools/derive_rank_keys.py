@@ -3,7 +3,7 @@
     python tools/derive_rank_keys.py [--ranks 13]
 
 prints the keys it finds and whether they are the ones the evaluator uses (exit status 1 when not). The
-search takes about a minute for all 13 ranks; tests/test_evaluator.py runs it for the first seven.
+search takes about a minute for all 13 ranks; tests/evaluator/test_evaluator.py runs it for the first seven.
 Scripts in tools/ are run from a checkout, never imported by the arena package.
 """
 

@@ -15,7 +15,7 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from support.contest import Server, make_contest, serve
-from support.viewer import CHROMIUM, checked_page, chromium, screenshot
+from support.viewer import CHROMIUM, checked_page, screenshot
 
 ROOT = Path(__file__).parents[2]
 TIGHT_C = ROOT / "bots" / "codem" / "Tight.c"
@@ -30,12 +30,6 @@ pytestmark = [
 ]
 
 
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with chromium() as launched:
-        yield launched
-
-
 @pytest.fixture
 def site(tmp_path: Path) -> Iterator[tuple[Server, dict[str, str]]]:
     """A contest of three teams (TeamA, TeamB, TeamC) served for one test; its passwords."""
@@ -44,20 +38,11 @@ def site(tmp_path: Path) -> Iterator[tuple[Server, dict[str, str]]]:
         yield server, passwords
 
 
-def new_page(browser: Browser) -> Iterator[Page]:
-    """A fresh browser context (its own cookies); no script error may happen on any page."""
-    with checked_page(browser) as page:
-        yield page
-
-
-@pytest.fixture
-def page(browser: Browser) -> Iterator[Page]:
-    yield from new_page(browser)
-
-
 @pytest.fixture
 def other_page(browser: Browser) -> Iterator[Page]:
-    yield from new_page(browser)
+    """A second page with its own cookies (the conftest's ``page`` is the first)."""
+    with checked_page(browser) as opened:
+        yield opened
 
 
 def sign_in(page: Page, server: Server, team: str, password: str) -> None:

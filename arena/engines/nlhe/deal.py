@@ -409,8 +409,9 @@ class Deal:
             previous, before, stack = self.current_bet, bet[seat], self._stack[seat]
             full, high = previous + self._raise_size, before + stack
             # The fast path of verify_raise_to: the raise rule (one call) and the limits of min_raise_to and
-            # max_raise_to; verify_raise_to runs only to name what failed. tests/test_nlhe_properties.py
-            # checks that apply accepts exactly the amounts can_raise_to accepts.
+            # max_raise_to; verify_raise_to runs only to name what failed.
+            # tests/engine/test_nlhe_properties.py checks that apply accepts exactly the amounts can_raise_to
+            # accepts.
             if (
                 type(amount) is not int
                 or self._why_no_raise(seat) is not None
