@@ -13,9 +13,9 @@ from pathlib import Path
 from rich.console import Console
 
 from arena.cli.say import say
-from arena.cli.tables import FittingTable, fitting_table
+from arena.cli.terminal_tables import FittingTable, fitting_table
 from arena.faults import Fault, stage_text
-from arena.names import REPORT_SUFFIX
+from arena.languages.filenames import REPORT_SUFFIX
 from arena.runfolder.layout import (
     DB_NAME,
     REPORTS_DIR,

@@ -36,10 +36,10 @@ from arena.contest.accounts import (
 )
 from arena.contest.certificates import Certificate, awards_of, render_certificate
 from arena.contest.folder import ContestFolder
+from arena.contest.launch import FINAL, TOURNAMENT, StageRunner
 from arena.contest.mail import Mailer, queue_signin, queue_to_teams
-from arena.contest.runs import FINAL, TOURNAMENT, StageRunner
 from arena.contest.settings import DEADLINES, ContestSettings, read_settings
-from arena.contest.store import (
+from arena.contest.state import (
     CheckStatus,
     ContestStore,
     OutboxRecord,
@@ -54,7 +54,7 @@ from arena.contest.teams import ORGANISER, entry_problem
 from arena.decks.commitment import reveal
 from arena.errors import ArenaError
 from arena.exports.run import ExportFormat, export_run
-from arena.names import name_problem
+from arena.languages.filenames import name_problem
 from arena.runfolder.layout import DB_NAME as TOURNAMENT_DB
 from arena.runfolder.layout import KEYS_DIR
 from arena.seats import check_given_help_files

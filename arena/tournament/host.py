@@ -31,6 +31,7 @@ from arena.runfolder.layout import (
 )
 from arena.tournament.awards import awards_csv, tournament_awards
 from arena.tournament.formats import Format
+from arena.tournament.pool import TableRunner, TableTask
 from arena.tournament.progress import Progress, Quiet
 from arena.tournament.reports import write_team_reports
 from arena.tournament.rounds import (
@@ -40,11 +41,11 @@ from arena.tournament.rounds import (
     round_jobs,
     schedule_next_round,
 )
-from arena.tournament.runner import TableRunner, TableTask, execute, run_lock
 from arena.tournament.schedule import TableJob, plan_tournament
 from arena.tournament.standings import RankBy, Separation, Standing, separated_standings, standings_csv
 from arena.tournament.store import Store, TableKind, TableRow, TableStatus, TeamRow
 from arena.tournament.submissions import Skipped, Submission, find_submissions, submissions_csv
+from arena.tournament.workers import execute, run_lock
 
 TOURNAMENT = "tournament"
 
