@@ -18,8 +18,8 @@ import pytest
 
 from arena.engines.twocard.generator import random_strategy
 from arena.faults import FaultKind
+from arena.games.headsup.hand_loop import loop_kernel
 from arena.games.twocard.match import TwoCardInterface, TwoCardSettings, play_match
-from arena.kernels import rollout_kernel
 from arena.sandbox import cgroup
 
 from support.headsup import both_ways
@@ -29,7 +29,7 @@ from support.sandbox import needs_namespaces
 pytestmark = needs_namespaces
 
 REDTEAM = ROOT / "tests" / "programs" / "attacks"
-needs_kernel = pytest.mark.skipif(rollout_kernel() is None, reason="no C compiler: no compiled loop")
+needs_kernel = pytest.mark.skipif(loop_kernel() is None, reason="no C compiler: no compiled loop")
 
 
 @needs_kernel

@@ -1,4 +1,4 @@
-"""The compiled rollouts (arena/kernels/rollouts.c) against the numpy path, draw for draw, and their build."""
+"""The compiled rollouts (arena/evaluator/rollouts.c) against the numpy path, draw for draw; their build."""
 
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 
 from arena import compiled
-from arena.kernels import DISABLE, FLAGS, SOURCE, rollout_kernel
-from arena.rollouts import rollout_outcomes, win_tie_rates
+from arena.evaluator.kernel import DISABLE, FLAGS, SOURCE, rollout_kernel
+from arena.evaluator.rollouts import rollout_outcomes, win_tie_rates
 
 pytestmark = [
     pytest.mark.native,

@@ -18,7 +18,7 @@ from arena.evaluator import (
     evaluate_batch,
     few_strengths_from_sums,
 )
-from arena.rollouts import deal_unknown, rollout_outcomes, win_tie_rates
+from arena.evaluator.rollouts import deal_unknown, rollout_outcomes, win_tie_rates
 
 from support.evaluator import strengths_from_sums
 

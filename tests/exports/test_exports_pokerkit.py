@@ -25,7 +25,7 @@ from pokerkit.analysis import Statistics
 from arena.cli import main
 from arena.engines.nlhe import TableRules
 from arena.exports.acpc import render_acpc_hands
-from arena.exports.hand import gather_hand
+from arena.exports.deal_shape import gather_hand
 from arena.exports.logs import read_table, table_folders
 from arena.exports.phh import render_phh_hands
 from arena.exports.pokerstars import render_pokerstars_hands

@@ -28,8 +28,8 @@ from arena.faults import Fault
 from arena.tournament.certs import make_certs
 from arena.tournament.cluster import ProgramContent, client_security
 from arena.tournament.host import TournamentSettings, run_tournament
+from arena.tournament.pool import pack_table, unpack_table
 from arena.tournament.progress import Quiet
-from arena.tournament.runner import pack_table, unpack_table
 from arena.tournament.store import Store
 
 from support.field import make_field

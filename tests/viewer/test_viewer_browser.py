@@ -18,8 +18,8 @@ from playwright.sync_api import Page, expect
 
 from arena.engines.nlhe.events import DealEnded, HoleCardsDealt, PotAwarded, StreetStarted
 from arena.games.codem.table import PlayerSpec, TableConfig, run_table
-from arena.viewer.export import export_site
 from arena.viewer.names import card_code
+from arena.viewer.static_site import export_site
 from arena.viewer.tables import TableLog
 
 from support.viewer import CHROMIUM, screenshot, serve

@@ -17,9 +17,9 @@ from arena.engines.nlhe import CheckCall, Deal, Fold, TableRules
 from arena.engines.nlhe.events import event_to_dict
 from arena.games.codem.stats import compute_stats
 from arena.games.codem.table import PlayerSpec, TableConfig, run_table
-from arena.tournament.runner import run_lock
 from arena.tournament.schedule import TableJob
 from arena.tournament.store import Store, TableKind, TeamRow
+from arena.tournament.workers import run_lock
 from arena.viewer.live import FolderWatch, follow
 from arena.viewer.names import card_code
 from arena.viewer.pages import PageNotFound, render, site_paths

@@ -36,7 +36,7 @@ from arena.engines.nlhe.seating import seating_for
 from arena.evaluator import evaluate_holes
 
 # Hot-path constants: enum members bound once, the events that never vary made once and shared, and
-# ``_new``, which builds an event NamedTuple from its values in field order (docs/performance.md, "Rules
+# ``_new``, which builds an event NamedTuple from its values in field order (docs/performance-log.md, "Rules
 # engine", says why each is here).
 _PRE_FLOP, _FLOP, _TURN, _RIVER, _SHOWDOWN = (
     Street.PRE_FLOP,

@@ -1,8 +1,9 @@
 """The compiled hand loop against the judge's Python loop: real players in real sandboxes, both ways.
 
-Every match is played twice with the same seed, once by the compiled loop (arena/kernels/headsup.c) and
-once by the Python loop (``ARENA_NO_KERNELS``), and everything a user sees must be the same: every
-hand's log line, the results (but for clocks), the fault with its reason, the player's kept stderr.
+Every match is played twice with the same seed, once by the compiled loop
+(arena/games/headsup/hand_loop.c) and once by the Python loop (``ARENA_NO_KERNELS``), and everything a
+user sees must be the same: every hand's log line, the results (but for clocks), the fault with its reason,
+the player's kept stderr.
 """
 
 from __future__ import annotations
@@ -21,16 +22,15 @@ import pytest
 
 from arena.cards import derive_seed
 from arena.faults import FaultKind
-from arena.games.headsup import compiled as compiled_module
+from arena.games.headsup import loop_match as compiled_module
+from arena.games.headsup.hand_loop import Fault, HandLoop, Reply, default_rng_doubles, loop_kernel
 from arena.games.headsup.protocol import CARD_TEXT
-from arena.kernels import rollout_kernel
-from arena.kernels.headsup import Fault, HandLoop, Reply, default_rng_doubles
 
 from support.headsup import both_ways
 
 pytestmark = [
     pytest.mark.native,
-    pytest.mark.skipif(rollout_kernel() is None, reason="no C compiler: the Python loop runs alone"),
+    pytest.mark.skipif(loop_kernel() is None, reason="no C compiler: the Python loop runs alone"),
 ]
 
 BOTS = Path(__file__).resolve().parents[3] / "bots" / "headsup"
@@ -162,7 +162,7 @@ def test_a_fault_is_found_and_worded_alike(
 
 
 def test_bobs_generator_in_the_loop_is_numpys_default_rng() -> None:
-    kernel = rollout_kernel()
+    kernel = loop_kernel()
     assert kernel is not None
     edges = [0, 1, 2**32 - 1, 2**32, 2**63, 2**64 - 1]
     seeds = edges + [derive_seed(11, "headsup", "bob", hand) for hand in range(1, 2001)]
@@ -181,7 +181,7 @@ def test_ctrl_c_stops_a_match_while_the_loop_waits_for_the_player(tmp_path: Path
             import sys
             from pathlib import Path
             from arena.games.headsup.match import HeadsUpSettings, play_headsup
-            from arena.kernels import headsup
+            from arena.games.headsup import hand_loop as headsup
 
             real = headsup.HandLoop.play
 
@@ -216,7 +216,7 @@ def test_ctrl_c_stops_a_match_while_the_loop_waits_for_the_player(tmp_path: Path
 
 def _loop(pipes: tuple[int, int, int], parse: Callable[[bytes], tuple[Reply, int]]) -> HandLoop:
     """A loop of one match over ``pipes`` (the player's stdin, stdout, stderr), replies waited for 5 s."""
-    kernel = rollout_kernel()
+    kernel = loop_kernel()
     assert kernel is not None
     return HandLoop(
         kernel,
@@ -234,7 +234,7 @@ def _loop(pipes: tuple[int, int, int], parse: Callable[[bytes], tuple[Reply, int
 
 def test_what_the_parser_raises_stops_the_loop_and_is_raised_again() -> None:
     """A Ctrl-C that lands in the parser (called from C) must not be dropped by ctypes."""
-    kernel = rollout_kernel()
+    kernel = loop_kernel()
     assert kernel is not None
     to_player, from_judge = os.pipe()[::-1]
     from_player, to_judge = os.pipe()

@@ -10,7 +10,7 @@ from arena.cards import parse_cards, shuffled_deck
 from arena.engines.headsup import BobPolicy, HandEnded, HeadsUpHand, Move, ShowedDown
 from arena.engines.headsup import HandCards as Deal
 from arena.evaluator import evaluate
-from arena.rollouts import rollout_outcomes
+from arena.evaluator.rollouts import rollout_outcomes
 
 
 def fixed_outcomes(wins: int, ties: int, losses: int):

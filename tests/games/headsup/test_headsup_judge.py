@@ -9,12 +9,12 @@ import pytest
 
 from arena.cards import parse_cards, shuffled_deck
 from arena.engines.headsup import BobActed, BobPolicy
+from arena.evaluator.rollouts import rollout_outcomes, win_tie_rates
 from arena.faults import FaultKind
 from arena.games.headsup.judge import Judge
 from arena.games.headsup.judge import JudgeConfig as MatchConfig
 from arena.games.headsup.scoring import points
 from arena.intervals import mean_interval
-from arena.rollouts import rollout_outcomes, win_tie_rates
 
 
 class ScriptedPlayer:

@@ -1,4 +1,5 @@
-"""The compiled hand loop's reply parser (arena/kernels/headsup.c) fuzzed against the judge's Python loop.
+"""The compiled hand loop's reply parser (arena/games/headsup/hand_loop.c) fuzzed against the judge's
+Python loop.
 
 Every line, arbitrary bytes or a near miss of a reply (signs, spaces, CR, huge numbers, NULs, non-ASCII
 digits and spaces), must get the same verdict from both loops: the same kind and the same number, or
@@ -17,15 +18,14 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from arena.games.headsup import protocol
-from arena.games.headsup.compiled import _Parser
-from arena.kernels import rollout_kernel
-from arena.kernels.headsup import Reply, read_reply
+from arena.games.headsup.hand_loop import Reply, loop_kernel, read_reply
+from arena.games.headsup.loop_match import _Parser
 
 from support.headsup import both_ways
 
 pytestmark = [
     pytest.mark.native,
-    pytest.mark.skipif(rollout_kernel() is None, reason="no C compiler: the Python loop runs alone"),
+    pytest.mark.skipif(loop_kernel() is None, reason="no C compiler: the Python loop runs alone"),
 ]
 
 KINDS = {
@@ -48,7 +48,7 @@ def python_verdict(line: bytes) -> tuple[Reply, int]:
 
 def compiled_verdict(line: bytes) -> tuple[Reply, int]:
     """What the compiled loop makes of ``line``: its plain form, else the judge's parser (its callback)."""
-    kernel = rollout_kernel()
+    kernel = loop_kernel()
     assert kernel is not None
     kind, value = read_reply(kernel, _Parser(), line)
     return kind, value if kind in (Reply.RATE, Reply.RAISE) else 0

@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 
 from arena.engines.twocard.generator import random_strategy
+from arena.engines.twocard.monte_carlo import simulate
 from arena.engines.twocard.rules import HAND_INDEX, HANDS, Outcome
-from arena.engines.twocard.simulate import simulate
 from arena.engines.twocard.strategy import (
     DRAW_SHAPE,
     ROUND1_SHAPE,

@@ -11,7 +11,7 @@ gives the same answer every time.
 
 The judge calls these thousands of times with small sample counts (Bob's 100 rollouts, RATE queries
 of a few dozen), so a call's fixed cost matters more than its cost per rollout. Where a C compiler is
-installed, ``rollout_outcomes`` and ``win_tie_rates`` run the compiled kernel of :mod:`arena.kernels`
+installed, ``rollout_outcomes`` and ``win_tie_rates`` run the compiled kernel of :mod:`arena.evaluator.kernel`
 (a few microseconds a call), which draws and ranks exactly as the numpy path below. On the numpy
 path (and always for ``deal_unknown``) the constants of a
 set of known cards and of a deal's shape are cached, the rows are shuffled together in one flat
@@ -29,7 +29,7 @@ from functools import cached_property, lru_cache
 import numpy as np
 
 from arena.evaluator import CARD_KEYS, card_bit_array, card_key_array, few_strengths_from_sums
-from arena.kernels import rollout_kernel
+from arena.evaluator.kernel import rollout_kernel
 
 _BOARD_SIZE = 5
 _CHUNK = 20_000  # rollouts per vectorised step of win_tie_rates, bounding its memory

@@ -1,25 +1,23 @@
 """Play a tournament's tables on a pool of workers and record each one atomically in the store.
 
-A table is the unit of work. The pool is J local worker processes (:class:`LocalPool`) or a Dask
-cluster (:class:`arena.tournament.cluster.ClusterPool`). A local worker plays a table with
-``run_table`` in a fresh hidden folder beside the database; a cluster worker plays it in its own
-folder and sends the folder back as an archive, unpacked here into a hidden folder. Either way the main
-process (the only writer of the store and the run folder) then renames the folder into place and
-commits the table's deals, faults and results in one transaction. Killed at any moment, the next run of
-the same command skips the committed tables, discards hidden folders and plays the rest.
+A table is the unit of work. The pool is J local worker processes (:class:`LocalPool`) or a Dask cluster
+(:class:`arena.tournament.cluster.ClusterPool`), the pool types in :mod:`arena.tournament.pool`. A local
+worker plays a table with ``run_table`` in a fresh hidden folder beside the database; a cluster worker
+plays it in its own folder and sends the folder back as an archive, unpacked here into a hidden folder.
+Either way the main process (the only writer of the store and the run folder) then renames the folder
+into place and commits the table's deals, faults and results in one transaction. Killed at any moment,
+the next run of the same command skips the committed tables, discards hidden folders and plays the rest.
 """
 
 from __future__ import annotations
 
 import fcntl
-import io
 import json
 import multiprocessing
 import os
 import queue
 import shutil
 import signal
-import tarfile
 import tempfile
 import threading
 from collections import Counter
@@ -27,64 +25,21 @@ from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any
 
 from arena.errors import ArenaError, ConfigError, ProgramChanged
 from arena.faults import Fault
-from arena.games.codem.results import TableResult
-from arena.games.codem.table import PlayerSpec, TableConfig, run_table
+from arena.games.codem.table import run_table
 from arena.sandbox.prctl import PR_SET_PDEATHSIG, prctl
+from arena.tournament.pool import TableOutcome, TablePool, TableRunner, TableTask, unpack_table
 from arena.tournament.progress import Progress
 from arena.tournament.store import DealRecord, Store
 
-TableRunner = Callable[..., TableResult]  # run_table, or a stand-in with its signature
 TABLES_DIR = "tables"
 LOCK_NAME = "tournament.lock"
 
 _progress_queue: Any = None
-
-
-@dataclass(frozen=True)
-class TableTask:
-    """A table to play: its name in the store, its players in seat order and its configuration."""
-
-    name: str
-    players: tuple[PlayerSpec, ...]
-    config: TableConfig
-    # Tables of one group (the rotations of one duplicate deck) are never played at once: a team's copies
-    # at two of them could talk while they play. "" for a table of its own.
-    group: str = ""
-
-
-@dataclass(frozen=True)
-class TableOutcome:
-    """What a worker hands back: the table's result and its folder (local) or the folder packed (cluster)."""
-
-    name: str
-    result: TableResult
-    folder: Path | None = None
-    archive: bytes | None = None
-
-
-class TablePool(Protocol):
-    """Where tables are played: local worker processes or a Dask cluster."""
-
-    def submit(self, task: TableTask, tables_dir: Path, runner: TableRunner) -> Future[TableOutcome]:
-        """Start playing ``task``; the future holds its outcome."""
-
-    def deals_played(self) -> list[tuple[str, int]]:
-        """``(table, deals played so far)`` reports received since the last call."""
-
-    def faults(self) -> list[tuple[str, Fault]]:
-        """``(table, fault)`` for each fault recorded since the last call, as the tables play."""
-
-    def poll(self, progress: Progress) -> None:
-        """Report the pool's own state (workers joining, tables in flight) to ``progress``."""
-
-    def close(self, *, cancel: bool) -> None:
-        """Let go of the workers; ``cancel`` stops the tables still being played."""
 
 
 @contextmanager
@@ -244,31 +199,6 @@ def _install(outcome: TableOutcome, tables_dir: Path) -> Path:
         shutil.rmtree(target)
     folder.rename(target)
     return target
-
-
-def pack_table(folder: Path) -> bytes:
-    """A played table's folder as a gzipped tar: folders and regular files only, links never followed."""
-    buffer = io.BytesIO()
-    with tarfile.open(fileobj=buffer, mode="w:gz", compresslevel=1) as archive:
-        for path in sorted(_regular_tree(folder)):
-            archive.add(path, arcname=str(path.relative_to(folder)), recursive=False)
-    return buffer.getvalue()
-
-
-def _regular_tree(folder: Path) -> Iterator[Path]:
-    for entry in os.scandir(folder):
-        path = Path(entry.path)
-        if entry.is_dir(follow_symlinks=False):
-            yield path
-            yield from _regular_tree(path)
-        elif entry.is_file(follow_symlinks=False):
-            yield path
-
-
-def unpack_table(archive: bytes, folder: Path) -> None:
-    """Unpack :func:`pack_table`'s archive into ``folder`` (tar's ``data`` filter: nothing outside it)."""
-    with tarfile.open(fileobj=io.BytesIO(archive), mode="r:gz") as packed:
-        packed.extractall(folder, filter="data")
 
 
 def execute(

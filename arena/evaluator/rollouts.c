@@ -1,4 +1,4 @@
-/* Monte-Carlo showdowns of heads-up hold'em, compiled: what arena/rollouts.py computes with numpy, for
+/* Monte-Carlo showdowns of heads-up hold'em, compiled: what arena/evaluator/rollouts.py computes with numpy, for
  * the small sample counts of the heads-up judge (Bob's 100 rollouts, RATE queries of a few dozen), where
  * numpy's cost per call outweighs the rollouts themselves.
  *
@@ -9,12 +9,13 @@
  * so every comparison of two hands is the one few_strengths_from_sums gives.
  *
  * Built on first use with the system's C compiler as a shared library (arena/compiled.py) and called
- * through ctypes (arena/kernels/__init__.py).
+ * through ctypes (arena/evaluator/kernel.py); the heads-up judge's hand loop
+ * (arena/games/headsup/hand_loop.c) is built with it into a library of its own.
  */
 #include <stdint.h>
 #include <string.h>
 
-#include "kernels.h"
+#include "rollouts.h"
 
 #define MAX_UNSEEN 52
 #define MAX_UNKNOWN 7

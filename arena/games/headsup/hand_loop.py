@@ -1,32 +1,42 @@
-"""The heads-up judge's compiled hand loop (``headsup.c``): its ctypes structures and one match's state.
+"""The heads-up judge's compiled hand loop (``hand_loop.c``): its build, ctypes structures, a match's state.
 
 :class:`HandLoop` owns the buffers the loop reads and writes (the player's unread output, its kept
 stderr, the lines waiting to be sent) and plays blocks of hands over the player's pipes, the GIL
-released; :mod:`arena.games.headsup.compiled` turns its records into the judge's hands and faults.
+released; :mod:`arena.games.headsup.loop_match` turns its records into the judge's hands and typed faults.
+:func:`loop_kernel` is the loop built with the evaluator's rollouts it calls into one library.
 """
 
 from __future__ import annotations
 
 import contextlib
 import ctypes
+import functools
 import os
 import signal
 import threading
 from collections.abc import Callable, Iterator, Sequence
 from enum import IntEnum
+from pathlib import Path
 from typing import NamedTuple
 
 import numpy as np
 
-from arena.kernels import RolloutKernel, bitgen_address
+from arena.evaluator.kernel import RolloutKernel, bitgen_address, load_kernel
 
+SOURCE = Path(__file__).with_name("hand_loop.c")
 ROUNDS = 4
 READ_CHUNK = 65536
 OUTPUT_BYTES = 1 << 20  # lines waiting to be sent: a hand's are a few hundred bytes
 
 
+@functools.cache
+def loop_kernel() -> RolloutKernel | None:
+    """The hand loop and the rollouts in one library, or None (no C compiler, or ``ARENA_NO_KERNELS`` set)."""
+    return load_kernel("headsup", (SOURCE,))
+
+
 class Fault(IntEnum):
-    """How the loop stopped early (``FAULT_*`` of headsup.c)."""
+    """How the loop stopped early (``FAULT_*`` of hand_loop.c)."""
 
     NONE = 0
     TIMEOUT = 1
@@ -39,7 +49,7 @@ class Fault(IntEnum):
 
 
 class Reply(IntEnum):
-    """A reply's kind, as the parse callback returns it (``REPLY_*`` of headsup.c)."""
+    """A reply's kind, as the parse callback returns it (``REPLY_*`` of hand_loop.c)."""
 
     RATE = 0
     CHECK = 1
@@ -120,7 +130,7 @@ def _hands(records: ctypes.Array[_HandRecord], count: int) -> list[LoopHand]:
 
 
 class _Match(ctypes.Structure):
-    """``match_t`` of headsup.c, field for field."""
+    """``match_t`` of hand_loop.c, field for field."""
 
     _fields_ = [
         ("to_player", ctypes.c_int32),

@@ -7,7 +7,7 @@
  * plain ASCII ``RATE t`` / ``ACTION CHECK|FOLD|RAISE x`` goes to the caller's parse callback (the
  * judge's own parser), and every fault comes back as a code with its numbers for the judge to word. Each
  * finished hand leaves a record of Alice's moves and Bob's answers with his rollout counts, which the
- * caller replays through the rules engine (arena/engines/headsup.py) for the hand's events, checking the
+ * caller replays through the rules engine (arena/engines/headsup/__init__.py) for the hand's events, checking the
  * profit. Draws are the judge's: RATE from the match's numpy generator (its bitgen_t), Bob from
  * numpy's default_rng(seed of the hand), rebuilt here (SeedSequence, then PCG64) and checked against
  * numpy by the tests.
@@ -23,7 +23,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "kernels.h"
+#include "rollouts.h"
 
 /* ---- numpy.random.default_rng(seed) for 0 <= seed < 2**64: SeedSequence, then PCG64 ---- */
 
@@ -123,7 +123,7 @@ typedef struct {
     int64_t rate_budget, rate_used, rate_queries, raises, calls; /* in/out: the match's tallies */
     double think_s;                                /* in/out: wall time spent waiting for replies */
     bitgen_t *rate_rng;                            /* the match's RATE generator */
-    int32_t start_stack, dead_pot, bob_rollouts;   /* the rules' numbers (arena/engines/headsup.py) */
+    int32_t start_stack, dead_pot, bob_rollouts;   /* the rules' numbers (arena/engines/headsup/__init__.py) */
     int32_t board_shown[ROUNDS];
     const char *card_text;                         /* 52 NUL-terminated texts, 8 bytes apart */
     uint8_t *input;                                /* in/out: stdout read and not yet taken as lines */

@@ -23,7 +23,7 @@ from typing import Any
 
 from arena.contest.folder import ContestFolder
 from arena.contest.settings import read_settings
-from arena.contest.store import ContestStore, RunStatus, stamp
+from arena.contest.state import ContestStore, RunStatus, stamp
 from arena.errors import ArenaError
 from arena.faults import Fault
 from arena.sandbox.prctl import PR_SET_PDEATHSIG, prctl

@@ -1,4 +1,5 @@
-"""The judge's hands played by the compiled hand loop (:mod:`arena.kernels.headsup`), events from the engine.
+"""The judge's hands played by the compiled hand loop (:mod:`~arena.games.headsup.hand_loop`), events
+from the engine.
 
 :func:`compiled_loop` says whether a match can take the loop: a compiled kernel, a real session to the player,
 the standard rollouts, no transcript, at least one hand. :func:`play_compiled` then plays the match in blocks
@@ -6,8 +7,9 @@ of hands (a helper thread deals each block ahead and replays it behind): the loo
 replies, answers RATE and plays Bob, and leaves a record per hand (Alice's moves, Bob's answers and his
 rollout counts). Each record is replayed through the rules engine (:class:`arena.engines.headsup.HeadsUpHand`,
 Bob given his recorded counts), which makes the hand's events and checks the loop's profit and Bob's answers;
-a disagreement is arena's bug and stops the match loudly. A fault comes back as a code and is worded by the
-judge, as on its Python path.
+a disagreement is arena's bug and stops the match loudly. The match comes back as a typed
+:class:`LoopResult` (the tallies, and a :class:`LoopFault` when the player's answer ended it early), which
+the judge words as on its Python path; this module knows nothing of the judge.
 """
 
 from __future__ import annotations
@@ -15,10 +17,12 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
-from typing import TYPE_CHECKING
+from dataclasses import dataclass
+from typing import Protocol
 
 import numpy as np
 
+from arena.decks.derive import StreamSeeds
 from arena.engines.headsup import (
     BOARD_SHOWN,
     BOB_ROLLOUTS,
@@ -31,31 +35,75 @@ from arena.engines.headsup import (
     Move,
 )
 from arena.errors import ArenaError
+from arena.evaluator.rollouts import rollout_outcomes, win_tie_rates
 from arena.games.headsup import protocol
+from arena.games.headsup.hand_loop import BOB_CALL, Fault, HandLoop, LoopHand, Reply, loop_kernel
+from arena.games.headsup.hand_loop import Move as LoopMove
 from arena.games.headsup.streams import DECK_BLOCK, bob_seed
-from arena.kernels import rollout_kernel
-from arena.kernels.headsup import BOB_CALL, Fault, HandLoop, LoopHand, Reply
-from arena.kernels.headsup import Move as LoopMove
-from arena.rollouts import rollout_outcomes, win_tie_rates
 from arena.sandbox import Session
 from arena.sandbox.cores import spread
-
-if TYPE_CHECKING:
-    from arena.games.headsup.judge import Judge, JudgeConfig, _Ended
 
 _UNUSED = np.random.default_rng(0)  # Bob's generator in a replay: his counts are recorded, nothing is drawn
 
 
-def compiled_loop(judge: Judge, channel: object, rates: object, bob: BobPolicy) -> Session | None:
-    """The player's session when this match can be played by the compiled loop, else None."""
+class MatchSettings(Protocol):
+    """What the loop needs of a match's configuration (the judge's ``JudgeConfig`` has it)."""
+
+    @property
+    def hands(self) -> int: ...
+    @property
+    def seed(self) -> int: ...
+    @property
+    def rate_budget(self) -> int: ...
+    @property
+    def reply_wait_s(self) -> float: ...
+    @property
+    def streams(self) -> StreamSeeds: ...
+
+
+@dataclass(frozen=True, slots=True)
+class LoopFault:
+    """How the player's answer ended the match early, in numbers: the judge words it.
+
+    ``kind`` is one of the loop's player faults (no ``NONE``, ``SIGNAL`` or ``SYSTEM``); ``overlong_cap``
+    is the output cap a line went past without ending (0 when none did); ``value`` and ``limit`` are the
+    refused raise and Alice's stack, or the refused RATE query's samples; ``error`` a malformed line's.
+    """
+
+    kind: Fault
+    hand: int
+    round: int
+    value: int = 0
+    limit: int = 0
+    overlong_cap: int = 0
+    error: protocol.MalformedLine | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class LoopResult:
+    """What the loop played: the match's tallies so far, and the fault that ended it early, if any."""
+
+    rate_used: int
+    rate_queries: int
+    raises: int
+    calls: int
+    think_s: float
+    fault: LoopFault | None = None
+
+
+def compiled_loop(
+    hands: int, transcript: bool, channel: object, rates: object, bob: BobPolicy
+) -> Session | None:
+    """The player's session when a match of ``hands`` (its lines kept in a ``transcript`` or not) can be
+    played by the compiled loop, else None."""
     session = getattr(channel, "session", None)
-    if judge.outcome.config.hands < 1 or judge.outcome.transcript is not None:
+    if hands < 1 or transcript:
         return None
     if not isinstance(session, Session) or session.stdin_w < 0:
         return None
     if rates is not win_tie_rates or not bob.uses(rollout_outcomes, BOB_ROLLOUTS):
         return None
-    return session if rollout_kernel() is not None else None
+    return session if loop_kernel() is not None else None
 
 
 class _Parser:
@@ -80,22 +128,22 @@ class _Parser:
 
 
 def play_compiled(
-    judge: Judge,
+    config: MatchSettings,
     session: Session,
     *,
     pending: bytes,
     deck_for: Callable[[int, int], Sequence[int]],
     rate_rng: np.random.Generator,
     finished: Callable[[int, HeadsUpHand, int, int], None],
-) -> None:
-    """Play every hand of ``judge``'s match through the loop; ``pending`` lines go first.
+    unsent: Callable[[bytes], None],
+) -> LoopResult:
+    """Play every hand of the match through the loop; ``pending`` lines go first.
 
-    ``finished(number, hand, rate_queries, rate_samples)`` hears each hand, replayed, in order. Raises
-    the judge's ``_Ended`` at a fault. The session gets back what the loop read and did not use, the
-    player's stderr, and whether its stdin closed; the lines still to be sent are queued with the judge.
+    ``finished(number, hand, rate_queries, rate_samples)`` hears each hand, replayed, in order. The
+    session gets back what the loop read and did not use, the player's stderr, and whether its stdin
+    closed; ``unsent`` gets the lines still to be sent.
     """
-    config = judge.outcome.config
-    kernel = rollout_kernel()
+    kernel = loop_kernel()
     assert kernel is not None
     parser = _Parser()
     limit = session.sandbox.limits.output_bytes
@@ -129,7 +177,6 @@ def play_compiled(
             if index + 1 < len(blocks):
                 dealt = helper.submit(_deal_block, blocks[index + 1], deck_for, config)
             hands = loop.play(numbers[0], cards, seeds)
-            _tally(judge, loop)
             done.append(helper.submit(_replay_block, numbers, decks, hands, finished))
             if loop.match.fault != Fault.NONE:
                 break
@@ -140,8 +187,13 @@ def play_compiled(
         if loop.match.fault == Fault.SYSTEM:  # arena's failure, as an OSError of the Python loop's reads
             code = loop.match.fault_value
             raise OSError(code, f"the heads-up loop's system call failed: {os.strerror(code)}")
+        fault = None
         if loop.match.fault != Fault.NONE:
-            raise _fault(judge, loop, numbers[0] + len(hands), parser)
+            fault = _fault(loop, numbers[0] + len(hands), parser)
+        match = loop.match
+        return LoopResult(
+            match.rate_used, match.rate_queries, match.raises, match.calls, match.think_s, fault
+        )
     finally:
         helper.shutdown(wait=True, cancel_futures=True)
         session.buffer += loop.take_input()
@@ -149,11 +201,11 @@ def play_compiled(
         session.eof = session.eof or bool(loop.match.eof)
         if loop.match.stdin_closed and session.stdin_w >= 0:
             session.close_stdin()
-        judge.queue_sent(loop.take_output())
+        unsent(loop.take_output())
 
 
 def _deal_block(
-    numbers: range, deck_for: Callable[[int, int], Sequence[int]], config: JudgeConfig
+    numbers: range, deck_for: Callable[[int, int], Sequence[int]], config: MatchSettings
 ) -> tuple[list[Sequence[int]], bytes, list[int]]:
     """A block's dealt cards per hand, as the loop takes them, and Bob's seed per hand."""
     decks = [deck_for(config.seed, number)[:9] for number in numbers]
@@ -172,24 +224,16 @@ def _replay_block(
         finished(number, _replay(number, deck, hand), hand.rate_queries, hand.rate_samples)
 
 
-def _tally(judge: Judge, loop: HandLoop) -> None:
-    match, out = loop.match, judge.outcome
-    out.rate_used, out.rate_queries = match.rate_used, match.rate_queries
-    out.raises, out.calls, out.think_s = match.raises, match.calls, match.think_s
-
-
-def _fault(judge: Judge, loop: HandLoop, hand: int, parser: _Parser) -> _Ended:
+def _fault(loop: HandLoop, hand: int, parser: _Parser) -> LoopFault:
     match = loop.match
-    round_ = match.fault_round
-    if match.fault in (Fault.TIMEOUT, Fault.NO_ANSWER):
+    fault, round_ = Fault(match.fault), match.fault_round
+    if fault in (Fault.TIMEOUT, Fault.NO_ANSWER):
         cap = match.output_cap if match.input_len > match.output_cap else 0  # no line end within the cap
-        return judge.no_reply(match.fault == Fault.TIMEOUT, hand, round_, overlong_cap=cap)
-    if match.fault == Fault.PROTOCOL:
+        return LoopFault(fault, hand, round_, overlong_cap=cap)
+    if fault == Fault.PROTOCOL:
         assert parser.error is not None
-        return judge.malformed(parser.error, hand, round_)
-    if match.fault == Fault.INVALID_RAISE:
-        return judge.bad_raise(match.fault_value, match.fault_limit, hand, round_)
-    return judge.over_budget(match.fault_value, hand, round_)
+        return LoopFault(fault, hand, round_, error=parser.error)
+    return LoopFault(fault, hand, round_, value=match.fault_value, limit=match.fault_limit)
 
 
 class _RecordedBob(BobPolicy):

@@ -1,10 +1,11 @@
-"""arena's compiled kernels, called through ctypes; built on first use (see :mod:`arena.compiled`).
+"""The compiled rollouts, called through ctypes; built on first use (see :mod:`arena.compiled`).
 
-One library holds ``rollouts.c`` (Monte-Carlo showdowns) and ``headsup.c`` (the heads-up judge's hand
-loop, :mod:`arena.kernels.headsup`). ``rollout_kernel()`` is the compiled form of :mod:`arena.rollouts`'
-rollouts, or None where no C compiler is installed (or ``ARENA_NO_KERNELS`` is set), in which case the
-numpy path runs. Both paths draw the same uniforms from the caller's generator and rank hands with the
-same tables, so they give the same answers, draw for draw.
+``rollouts.c`` (Monte-Carlo showdowns, its interface in ``rollouts.h``) is built as a shared library:
+``rollout_kernel()`` is the compiled form of :mod:`arena.evaluator.rollouts`' rollouts, or None where no C
+compiler is installed (or ``ARENA_NO_KERNELS`` is set), in which case the numpy path runs. Both paths draw
+the same uniforms from the caller's generator and rank hands with the same tables, so they give the same
+answers, draw for draw. :func:`load_kernel` builds the rollouts together with another kernel that calls
+them (the heads-up judge's hand loop) into a library of its own.
 """
 
 from __future__ import annotations
@@ -27,12 +28,11 @@ from arena.compiled import (
 )
 from arena.errors import ArenaError
 from arena.evaluator.batch import BIASED_OFFSET, ROW_BITS, hash_tables
-from arena.evaluator.keys import FLUSH_BITS, FLUSH_STRENGTHS_ARRAY, RANK_MASK, SUIT_BITS, card_key_array
+from arena.evaluator.card_keys import FLUSH_BITS, FLUSH_STRENGTHS_ARRAY, RANK_MASK, SUIT_BITS, card_key_array
 from arena.evaluator.ranking import RANKS
 
 SOURCE = Path(__file__).with_name("rollouts.c")
-MORE = (Path(__file__).with_name("headsup.c"),)
-HEADERS = (Path(__file__).with_name("kernels.h"),)
+HEADERS = (Path(__file__).with_name("rollouts.h"),)
 FLAGS = build_flags("shared")
 DISABLE = "ARENA_NO_KERNELS"
 
@@ -132,6 +132,12 @@ class RolloutKernel:
 @functools.cache
 def rollout_kernel() -> RolloutKernel | None:
     """The compiled rollouts, or None (no C compiler, or ``ARENA_NO_KERNELS`` set)."""
+    return load_kernel("rollouts")
+
+
+def load_kernel(name: str, more: tuple[Path, ...] = ()) -> RolloutKernel | None:
+    """The rollouts built with the ``more`` sources (which include ``rollouts.h``) into the library
+    ``name``, loaded; None without a C compiler or with ``ARENA_NO_KERNELS`` set."""
     if os.environ.get(DISABLE):
         return None
     if sanitizing() and not sanitizer_loaded():  # loading it would end the process (ASan must come first)
@@ -139,7 +145,8 @@ def rollout_kernel() -> RolloutKernel | None:
         raise ArenaError(
             f"{SANITIZE}=1 builds a sanitized kernel, which loads only with LD_PRELOAD={preload}"
         )
-    path = compiled(SOURCE, FLAGS, cache_folder("kernels"), MORE, HEADERS, name="kernels")
+    flags = (*FLAGS, f"-I{SOURCE.parent}") if more else FLAGS
+    path = compiled(SOURCE, flags, cache_folder("kernels"), more, HEADERS, name=name)
     if path is None:
         return None
     try:

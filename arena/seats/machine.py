@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from arena.errors import ArenaError
-from arena.kernels import rollout_kernel
+from arena.evaluator.kernel import rollout_kernel
 from arena.languages import LANGUAGES, missing_toolchains, tool_path, tool_version
 from arena.sandbox import Limits, open_sandbox
 from arena.sandbox.cgroup import SandboxCgroup, leftovers, remove_leftovers

@@ -1,7 +1,7 @@
 """One hand at a time: ``evaluate`` for any 5 to 7 cards, ``evaluate_holes`` for a showdown.
 
-Both read the tables of ``arena.evaluator.keys`` (the card keys are summed, a flush is found from the suit
-counts); ``evaluate_holes`` ranks hands without a flush through the rank-sum hash of
+Both read the tables of ``arena.evaluator.card_keys`` (the card keys are summed, a flush is found from
+the suit counts); ``evaluate_holes`` ranks hands without a flush through the rank-sum hash of
 ``arena.evaluator.batch`` instead of the dict (built on its first call, about 0.25 s). Cards must be
 distinct: nothing here checks that, as the deal guarantees it.
 """
@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from arena.evaluator.batch import RANK_BIAS, ROW_BITS, hash_tables
-from arena.evaluator.keys import (
+from arena.evaluator.card_keys import (
     CARD_KEYS,
     FLUSH_BITS,
     FLUSH_OFFSET,

@@ -1,6 +1,6 @@
-/* What arena's compiled kernels share: numpy's bit generator interface and the rollouts of rollouts.c. */
-#ifndef ARENA_KERNELS_H
-#define ARENA_KERNELS_H
+/* The rollouts of rollouts.c and numpy's bit generator interface, for the kernels that call them. */
+#ifndef ARENA_ROLLOUTS_H
+#define ARENA_ROLLOUTS_H
 
 #include <stdint.h>
 
