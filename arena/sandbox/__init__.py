@@ -2,6 +2,7 @@
 
 from arena.sandbox.isolation import NAMESPACES, RLIMITS_ONLY
 from arena.sandbox.limits import Limits
+from arena.sandbox.record import Reply
 from arena.sandbox.result import RunResult, RunStatus
 from arena.sandbox.sandbox import Sandbox, Session, open_sandbox
 
@@ -9,6 +10,7 @@ __all__ = [
     "NAMESPACES",
     "RLIMITS_ONLY",
     "Limits",
+    "Reply",
     "RunResult",
     "RunStatus",
     "Sandbox",

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
+import dataclasses
 import errno
 import fcntl
 import importlib.util
@@ -60,8 +61,12 @@ class Helper:
     # -- protocol
     def serve(self) -> None:
         """Answer requests until the arena says quit or closes the socket."""
-        self.configure(self.receive_init())
-        self.reply({"ok": True, "pid": os.getpid(), "oom_protected": self.oom_protected})
+        runner = self.configure(self.receive_init())
+        answer = {"ok": True, "pid": os.getpid(), "oom_protected": self.oom_protected}
+        if runner is None or isinstance(runner, str):
+            self.reply({**answer, "runner_problem": runner})
+        else:
+            self.send_session(runner, answer)
         while True:
             line = self.reader.readline()
             if not line:
@@ -74,7 +79,7 @@ class Helper:
                 stdin = self.read_exact(request["stdin_len"])
                 clocks = request["wall"], request.get("cpu"), request.get("budget_ms")
                 cap = request.get("output_bytes", self.output_bytes)
-                self.reply(*self.run(request["argv"], stdin, *clocks, cap))
+                self.channel.sendall(record.encode(self.run(request["argv"], stdin, *clocks, cap)))
                 self.ready = self.prepare()  # the next run's process, made while the arena reads this reply
             elif op == "start":
                 self.start(request["argv"], machinery=request.get("machinery", False))
@@ -82,10 +87,11 @@ class Helper:
                 self.sweep(keep=self.sessions.values())
                 self.reply({"ok": True, "cpu_ms": self.decision_cpu_ms()})
             elif op == "end":
-                self.reply(*self.end(request["id"], request["grace"]))
+                self.channel.sendall(record.encode(self.end(request["id"], request["grace"])))
             elif op == "quit":
                 for pid in self.sessions.values():
-                    os.kill(pid, signal.SIGKILL)
+                    with contextlib.suppress(PermissionError):  # the runner's input closes with the arena
+                        os.kill(pid, signal.SIGKILL)
                 self.sessions.clear()
                 self.machinery.clear()
                 self.sweep(keep=())
@@ -120,7 +126,8 @@ class Helper:
         header = {**header, "stdout_len": len(stdout), "stderr_len": len(stderr)}
         self.channel.sendall(json.dumps(header).encode() + b"\n" + stdout + stderr)
 
-    def configure(self, request: dict[str, Any]) -> None:
+    def configure(self, request: dict[str, Any]) -> Started | str | None:
+        """Take the sandbox's settings, drop root; the runner's session when asked to start it."""
         self.uid = request.get("uid")
         self.gid = request.get("gid")
         self.cwd = request["cwd"]
@@ -144,10 +151,15 @@ class Helper:
             with contextlib.suppress(PermissionError):
                 write_oom_score_adj(OOM_NEVER)
                 self.oom_protected = True
+        install_seccomp_filter()  # before anything is started: the runner too runs under it
+        runner = None
+        if request.get("runner") and request.get("machinery_uid") is not None and os.getuid() == 0:
+            # arena's runner, started while the helper may still give it an identity of its own
+            runner = self.open_session(request["runner"], machinery=True, owner=request["machinery_uid"])
         if self.mode == "ns" and self.uid is not None and os.getuid() == 0:
             self.become_sandbox_user()
-        install_seccomp_filter()
         self.cpu_mark_us = self.cgroup_cpu_us()
+        return runner
 
     def become_sandbox_user(self) -> None:
         """In the namespaces: drop root for good; every limit but CPU is set here and inherited.
@@ -177,6 +189,24 @@ class Helper:
         os.setresgid(gid, gid, gid)
         os.setresuid(uid, uid, uid if saved_uid is None else saved_uid)
 
+    @staticmethod
+    def become_machinery(uid: int) -> None:
+        """Take arena's machinery uid, keeping only the capabilities a runner needs (across its exec).
+
+        No program shares that uid or holds a capability, so none can signal, stop or trace the process.
+        """
+        os.setgroups([])
+        os.setresgid(uid, uid, uid)
+        prctl(PR_SET_KEEPCAPS, 1)
+        os.setresuid(uid, uid, uid)
+        mask = sum(1 << cap for cap in MACHINERY_CAPS)
+        header = CapHeader(LINUX_CAPABILITY_VERSION_3, 0)
+        data = (CapData * 2)(CapData(mask, mask, mask), CapData(0, 0, 0))
+        if LIBC.capset(ctypes.byref(header), data) != 0:
+            raise OSError(ctypes.get_errno(), "capset failed")
+        for cap in MACHINERY_CAPS:
+            prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_RAISE, cap)
+
     # -- starting a program
     def spawn(
         self,
@@ -187,13 +217,15 @@ class Helper:
         cpu: int | None = None,
         *,
         machinery: bool = False,
+        owner: int | None = None,
     ) -> tuple[int, str]:
         """Start ``argv``; return (pid, "") or (-1, reason).
 
         A program is in the decision's cgroup and under every limit before its first instruction: the
         forked child moves itself and sets them before ``execve``, and any failure is reported, never
-        swallowed (the run is then not started). ``machinery`` (the fork server) stays in arena's cgroup
-        with no CPU limit, and is given the run cgroup's descriptors to place each decision it forks.
+        swallowed (the run is then not started). ``machinery`` (the fork server, the runner) stays in arena's
+        cgroup with no CPU limit, and is given the run cgroup's descriptors to place each decision it forks;
+        ``owner`` is the machinery uid it runs as instead of the sandbox's (the runner).
         """
         err_r, err_w = os.pipe2(os.O_CLOEXEC)
         cpu = cpu if cpu is not None else self.default_cpu()
@@ -206,7 +238,7 @@ class Helper:
         pid = os.fork()
         if pid == 0:
             try:
-                self.become_program(stdin_fd, stdout_fd, stderr_fd, cpu, machinery)
+                self.become_program(stdin_fd, stdout_fd, stderr_fd, cpu, machinery, owner)
                 os.execve(self.resolve(argv[0]), argv, self.env)
             except BaseException as error:
                 try:
@@ -227,7 +259,13 @@ class Helper:
         return pid, ""
 
     def become_program(
-        self, stdin_fd: int, stdout_fd: int, stderr_fd: int, cpu: int | None, machinery: bool
+        self,
+        stdin_fd: int,
+        stdout_fd: int,
+        stderr_fd: int,
+        cpu: int | None,
+        machinery: bool,
+        owner: int | None = None,
     ) -> None:
         """In the forked child: own session, decision cgroup, limits, unprivileged user, standard fds."""
         for number in DEFAULT_SIGNALS:
@@ -251,7 +289,9 @@ class Helper:
                     value = cpu
                 resource.setrlimit(which, (value, value))
         os.chdir(self.cwd)  # before dropping root: the fallback's folder may sit below a private parent
-        if self.uid is not None and os.getuid() == 0:
+        if owner is not None:
+            self.become_machinery(owner)
+        elif self.uid is not None and os.getuid() == 0:
             self.become_user()
         os.dup2(stdin_fd, 0)
         os.dup2(stdout_fd, 1)
@@ -348,8 +388,8 @@ class Helper:
     # -- one-shot runs
     def run(
         self, argv: list[str], stdin: bytes, wall: float, cpu: int | None, budget_ms: float | None, cap: int
-    ) -> tuple[dict[str, Any], bytes, bytes]:
-        """Run one program to completion under its clocks; measure it; end whatever it left.
+    ) -> Any:
+        """Run one program to completion under its clocks; measure it; end whatever it left (a ``Reply``).
 
         ``wall`` is the wall-clock cap; ``budget_ms`` (when the decision cgroup can measure it) the CPU time
         every process and thread of the decision may use together before it is ended as ``cpu``; ``cap``
@@ -370,19 +410,7 @@ class Helper:
             for fd in (out_r, errp_r, in_w):
                 if fd >= 0:
                     os.close(fd)
-            return (
-                {
-                    "status": "not_started",
-                    "detail": problem,
-                    "wall_ms": 0.0,
-                    "cpu_ms": 0.0,
-                    "maxrss": 0,
-                    "exit_code": None,
-                    "signal": None,
-                },
-                b"",
-                b"",
-            )
+            return record.Reply("not_started", detail=problem)
         pidfd = os.pidfd_open(pid)
         outputs = {out_r: bytearray(), errp_r: bytearray()}
         total = 0
@@ -433,9 +461,10 @@ class Helper:
             if fd >= 0:
                 os.close(fd)
         self.sweep(keep=self.sessions.values())
-        header = self.describe(status, usage, wall_ms, reason)
-        header["cpu_ms"] = max(header["cpu_ms"], self.decision_cpu_ms())  # every process of the decision
-        return header, bytes(outputs[out_r][:cap]), bytes(outputs[errp_r][:cap])
+        cpu_us = round(self.decision_cpu_ms() * 1000)  # every process of the decision
+        return self.describe(
+            status, usage, wall_ms, reason, cpu_us=cpu_us, out=outputs[out_r][:cap], err=outputs[errp_r][:cap]
+        )
 
     def drain(self, fd: int, outputs: dict[int, bytearray], poller: select.poll | None, cap: int) -> int:
         """Read what is available from one output pipe; keep at most the cap plus one chunk."""
@@ -456,42 +485,66 @@ class Helper:
                 return count
 
     @staticmethod
-    def describe(status: int, usage: resource.struct_rusage, wall_ms: float, reason: str) -> dict[str, Any]:
+    def describe(
+        status: int,
+        usage: resource.struct_rusage,
+        wall_ms: float,
+        reason: str,
+        *,
+        cpu_us: int = 0,
+        out: bytes | bytearray = b"",
+        err: bytes | bytearray = b"",
+    ) -> Any:
+        """The ``Reply`` of a program that ended with wait ``status`` (the larger of its own CPU time and
+        ``cpu_us``, the decision cgroup's)."""
         code = os.waitstatus_to_exitcode(status)
-        return {
-            "status": reason or ("ok" if code == 0 else "exited"),
-            "exit_code": code if code >= 0 else None,
-            "signal": -code if code < 0 else None,
-            "wall_ms": wall_ms,
-            "cpu_ms": (usage.ru_utime + usage.ru_stime) * 1000,
-            "maxrss": usage.ru_maxrss,
-        }
+        return record.Reply(
+            status=reason or ("ok" if code == 0 else "exited"),
+            exit_code=code if code >= 0 else None,
+            signal=-code if code < 0 else None,
+            wall_us=round(wall_ms * 1000),
+            cpu_us=max(round((usage.ru_utime + usage.ru_stime) * 1e6), cpu_us),
+            maxrss_kb=usage.ru_maxrss,
+            stdout=bytes(out),
+            stderr=bytes(err),
+        )
 
     # -- persistent sessions
     def start(self, argv: list[str], *, machinery: bool) -> None:
+        started = self.open_session(argv, machinery=machinery)
+        if isinstance(started, str):
+            self.reply({"ok": False, "detail": started})
+        else:
+            self.send_session(started, {"ok": True})
+
+    def open_session(self, argv: list[str], *, machinery: bool, owner: int | None = None) -> Started | str:
+        """Start a persistent process; its session, or why it did not start."""
         in_r, in_w = os.pipe2(os.O_CLOEXEC)
         out_r, out_w = os.pipe2(os.O_CLOEXEC)
         err_r, err_w = os.pipe2(os.O_CLOEXEC)
-        pid, problem = self.spawn(argv, in_r, out_w, err_w, machinery=machinery)
+        pid, problem = self.spawn(argv, in_r, out_w, err_w, machinery=machinery, owner=owner)
         for fd in (in_r, out_w, err_w):
             os.close(fd)
         if pid < 0:
             for fd in (in_w, out_r, err_r):
                 os.close(fd)
-            self.reply({"ok": False, "detail": problem})
-            return
-        pidfd = os.pidfd_open(pid)
+            return problem
         session = self.next_session
         self.next_session += 1
         self.sessions[session] = pid
         if machinery:
             self.machinery.add(session)
-        header = json.dumps({"ok": True, "id": session, "started": time.monotonic()}).encode() + b"\n"
-        socket.send_fds(self.channel, [header], [in_w, out_r, err_r, pidfd])
-        for fd in (in_w, out_r, err_r, pidfd):
+        return Started(session, (in_w, out_r, err_r, os.pidfd_open(pid)))
+
+    def send_session(self, started: Started, header: dict[str, Any]) -> None:
+        """Answer with ``header`` and the session's id, passing its pipes and pidfd beside the line."""
+        line = {**header, "id": started.session, "started": time.monotonic()}
+        socket.send_fds(self.channel, [json.dumps(line).encode() + b"\n"], list(started.fds))
+        for fd in started.fds:
             os.close(fd)
 
-    def end(self, session: int, grace: float) -> tuple[dict[str, Any], bytes, bytes]:
+    def end(self, session: int, grace: float) -> Any:
+        """End a session's process after ``grace`` seconds (killed: reported as ended by the arena, ok)."""
         pid = self.sessions.pop(session)
         self.machinery.discard(session)
         ended_by_arena = False
@@ -500,16 +553,17 @@ class Helper:
         else:
             pidfd = os.pidfd_open(pid)
             ended_by_arena = not select.select([pidfd], [], [], grace)[0]
-            if ended_by_arena:
-                os.kill(pid, signal.SIGKILL)
+            if ended_by_arena:  # the runner, under arena's machinery uid, is not the helper's to kill: it
+                with contextlib.suppress(PermissionError):  # ends when its input closes, as it has
+                    os.kill(pid, signal.SIGKILL)
             os.close(pidfd)
             _, status, usage = os.wait4(pid, 0)
         REAPED.clear()
         self.sweep(keep=self.sessions.values())
-        header = self.describe(status, usage, 0.0, "")
+        reply = self.describe(status, usage, 0.0, "")
         if ended_by_arena:
-            header.update(status="ok", exit_code=None, signal=None, ended_by_arena=True)
-        return header, b"", b""
+            reply = dataclasses.replace(reply, status="ok", exit_code=None, signal=None)
+        return reply
 
     # -- cleanup
     def sweep(self, keep: Iterable[int]) -> None:
@@ -536,7 +590,7 @@ class Helper:
         for _ in range(SWEEP_ROUNDS):
             try:
                 os.kill(-1, signal.SIGKILL)
-            except ProcessLookupError:
+            except (ProcessLookupError, PermissionError):  # none left, or only arena's runner (not ours)
                 return
             reap_all(block=True)
 
@@ -597,6 +651,13 @@ class Helper:
             tree.empty(root)
         finally:
             os.close(root)
+
+
+class Started:
+    """A persistent process just started: its session number and the ends passed to the arena."""
+
+    def __init__(self, session: int, fds: tuple[int, int, int, int]) -> None:
+        self.session, self.fds = session, fds
 
 
 class Prepared:
@@ -731,6 +792,11 @@ def join_fresh_session_keyring() -> None:
         raise OSError(ctypes.get_errno(), "could not join a fresh session keyring")
 
 
+# What arena's runner keeps under its own uid: give a program the team's uid and gid, signal it, empty /tmp.
+CAP_FOWNER, CAP_KILL, CAP_SETGID, CAP_SETUID = 3, 5, 6, 7
+MACHINERY_CAPS = (CAP_FOWNER, CAP_KILL, CAP_SETGID, CAP_SETUID)
+PR_SET_KEEPCAPS = 8
+PR_CAP_AMBIENT_RAISE = 2
 MACHINERY_FDS = ("cpu", "kill", "events")  # after the cgroup.procs descriptors, from fd 3 on, in this order
 DEFAULT_SIGNALS = (signal.SIGINT, signal.SIGPIPE, signal.SIGXFSZ)
 LINUX_CAPABILITY_VERSION_3 = 0x20080522
@@ -765,6 +831,7 @@ _CLOCK = _load_beside("clock")  # the decision's clocks, shared with the fork se
 cgroup_cpu_us = _CLOCK.cgroup_cpu_us
 next_wait = _CLOCK.next_wait
 install_seccomp_filter = _load_beside("seccomp").install_seccomp_filter
+record = _load_beside("record")  # the one reply format (arena/sandbox/record.py)
 tree = _load_beside("tree")  # beneath a folder without following links (arena/sandbox/tree.py): empties /tmp
 prctl = _PRCTL.prctl
 PR_SET_PDEATHSIG = _PRCTL.PR_SET_PDEATHSIG

@@ -27,7 +27,9 @@ PRCTL_PATH = "/.arena/prctl.py"  # the one prctl wrapper, loaded by the helper a
 PRCTL_SOURCE = Path(__file__).with_name("prctl.py")
 TREE_PATH = "/.arena/tree.py"  # walks beneath a folder without following links (the helper empties /tmp)
 TREE_SOURCE = Path(__file__).with_name("tree.py")
-RUNNER_PATH = "/.arena/runner"  # arena's compiled runner (arena/sandbox/runner.py builds it)
+RECORD_PATH = "/.arena/record.py"  # the one reply record, written by the helper and the fork server
+RECORD_SOURCE = Path(__file__).with_name("record.py")
+RUNNER_PATH = "/.arena/runner"  # arena's compiled runner (arena/sandbox/runner_client.py builds it)
 
 # Read-only system folders the toolchains need; nothing else of the host is visible.
 SYSTEM_BINDS = ("/usr",)
@@ -127,6 +129,9 @@ def bwrap_argv(*, team_bytes: int, scratch_bytes: int, info_fd: int, runner: Pat
         "--ro-bind",
         str(TREE_SOURCE),
         TREE_PATH,
+        "--ro-bind",
+        str(RECORD_SOURCE),
+        RECORD_PATH,
     ]
     if runner is not None:
         argv += ["--ro-bind", str(runner), RUNNER_PATH]

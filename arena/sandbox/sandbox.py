@@ -11,27 +11,26 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Collection, Sequence
+from collections.abc import Callable, Collection, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from arena.errors import ConfigError, SandboxError
-from arena.sandbox import isolation, tree
+from arena.sandbox import isolation, record, tree
 from arena.sandbox.cgroup import SandboxCgroup
 from arena.sandbox.channel import Channel
 from arena.sandbox.limits import Limits
+from arena.sandbox.record import Reply
 from arena.sandbox.result import RunResult, RunStatus
-from arena.sandbox.runner import Runner, runner_binary
+from arena.sandbox.runner_client import Runner, runner_binary
 from arena.sandbox.uids import next_sandbox_uid
 
+T = TypeVar("T")
 RLIMITS_ONLY_NAME = isolation.RLIMITS_ONLY
 SCRATCH_MB = 64
 TEAM_EXTRA_MB = 128
 SESSION_GRACE_S = 0.2
-MAX_RUNNER_FAILURES = 3  # then the helper runs this sandbox's decisions (a program that stops the runner
-# each time gains nothing by it)
 NO_ENVIRONMENT: dict[str, str] = {}  # bubblewrap and the helper start with nothing of the arena's
-MIN_RERUN_S = 0.001  # a rerun whose budget the failed attempt spent still runs, and is judged
 COPY_EXTRA_ENTRIES = 16  # the protocol files, with room to spare
 
 
@@ -63,7 +62,6 @@ class Sandbox:
         self._stall_seen = 0  # the decision cgroup's pressure stalls (µs) when the last decision ended
         self.process: subprocess.Popen[bytes] | None = None
         self.runner: Runner | None = None
-        self.runner_failures = 0
         self.held: set[int] = set()  # descriptors a transport keeps open for the sandbox's life
         self.runner_binary = runner_binary() if isolation_level == isolation.NAMESPACES else None
         try:
@@ -139,6 +137,9 @@ class Sandbox:
         self.channel = Channel(ours)
         as_root = os.geteuid() == 0
         self.uid = next_sandbox_uid() if as_root else None
+        runner = self._runner_argv() if self.has_runner and self.uid is not None else None
+        machinery_uid = next_sandbox_uid() if runner is not None else None
+        self.machinery_uid = machinery_uid  # arena's runner's own uid (no program's)
         descriptors = self.cgroup.run_descriptors() if self.cgroup is not None else {}
         fds = [fd for group in descriptors.values() for fd in group]
         indexes, position = {}, 0
@@ -157,6 +158,8 @@ class Sandbox:
                     "output_bytes": limits.output_bytes,
                     "rlimits": self._rlimits(),
                     "cgroup": indexes,
+                    "runner": runner,
+                    "machinery_uid": machinery_uid,
                 },
                 fds=fds,
             )
@@ -169,6 +172,10 @@ class Sandbox:
         except SandboxError as error:
             self.helper_process.wait()
             raise SandboxError(f"{error}: {self._helper_stderr()}") from error
+        if header.get("runner_problem"):
+            raise SandboxError(f"could not start arena's runner: {header['runner_problem']}")
+        if runner is not None:
+            self.runner = Runner(self._session(header, machinery=True))
         if self.isolation_level == isolation.NAMESPACES:
             self._copy_in()
         elif as_root:
@@ -312,6 +319,13 @@ class Sandbox:
 
     # -- running
     def _request(self, request: dict[str, Any], payload: bytes = b"") -> tuple[dict[str, Any], bytes, bytes]:
+        return self._ask(request, payload, self.channel.receive)
+
+    def _request_run(self, request: dict[str, Any], payload: bytes = b"") -> Reply:
+        """A request answered by a decision's reply (a run, a session's end)."""
+        return self._ask(request, payload, self.channel.receive_reply)
+
+    def _ask(self, request: dict[str, Any], payload: bytes, receive: Callable[[], T]) -> T:
         if self.closed and request["op"] != "quit":
             raise SandboxError("the sandbox is closed")
         if self.cut:
@@ -319,7 +333,7 @@ class Sandbox:
         self.cut = True  # until the reply is read whole (a signal's exception may land in between)
         self.channel.send(request, payload)
         try:
-            reply = self.channel.receive()
+            reply = receive()
         except SandboxError as error:
             raise SandboxError(f"{error}: {self._helper_stderr()}") from error
         self.cut = False
@@ -343,9 +357,9 @@ class Sandbox:
         """Run ``argv`` once to completion in the team folder; measure it; end whatever it left behind.
 
         In the namespaced sandbox with a decision cgroup, arena's compiled runner does it (see
-        :mod:`arena.sandbox.runner`), and also counts the help files left in the team folder (besides
-        ``arenas_files``, the arena's own) when they break no rule; otherwise, with stdin, or once the runner
-        has failed ``MAX_RUNNER_FAILURES`` times, the helper does. ``wall_clock`` judges ``wall_time_s`` on
+        :mod:`arena.sandbox.runner_client`), and also counts the help files left in the team folder (besides
+        ``arenas_files``, the arena's own) when they break no rule; otherwise, or with stdin, the helper
+        does. ``wall_clock`` judges ``wall_time_s`` on
         the wall clock whatever the sandbox's clock (a build); ``output_bytes`` replaces the limits' cap.
         """
         if not argv:
@@ -364,8 +378,7 @@ class Sandbox:
         request = {"op": "run", "argv": list(argv), "stdin_len": len(stdin), "wall": wall}
         request.update(budget_ms=budget_ms, cpu=self.limits.cpu_seconds(clocks.limit))
         request["output_bytes"] = clocks.cap
-        header, out, err = self._request(request, stdin)
-        return self._result(header, out, err, wall, budget_ms, output_cap=clocks.cap)
+        return self._result(self._request_run(request, stdin), wall, budget_ms, output_cap=clocks.cap)
 
     @property
     def has_runner(self) -> bool:
@@ -373,60 +386,33 @@ class Sandbox:
         return self.runner_binary is not None and self.cgroup is not None and self.cgroup.can_kill
 
     def _runner_usable(self) -> bool:
-        return (
-            self.has_runner
-            and self.runner_failures < MAX_RUNNER_FAILURES
-            and all(session.machinery for session in self.sessions)  # its cgroup.kill would end a program's
+        return self.runner is not None and all(  # its cgroup.kill would end a program's session
+            session.machinery for session in self.sessions
         )
 
     def _run_on_runner(
         self, argv: Sequence[str], clocks: _Clocks, arenas_files: Collection[str]
     ) -> RunResult:
-        """One decision through the runner; if arena's runner fails, the helper runs it with what is left.
-
-        A runner that dies, stops or garbles its answer is arena's failure, never the team's (a program runs
-        as the same user and could stop it): the decision is run again by the helper with the CPU time the
-        decision's processes already used taken off its limit, and the result carries the incident.
-        """
-        assert self.cgroup is not None
+        """One decision through arena's runner, out of the program's reach (its own uid, no capability of
+        the program's over it). A runner that fails is arena's failure: :class:`SandboxError`, never a
+        rerun and never the team's fault."""
+        assert self.runner is not None
         wall, budget_ms = self.clocks(clocks.limit, wall_clock=clocks.wall_clock)
-        mark = self.cgroup.run_cpu_us()
-        try:
-            if self.runner is None:
-                self.runner = self._start_runner()
-            cpu = self.limits.cpu_seconds(clocks.limit)
-            header, out, err = self.runner.run(argv, wall, budget_ms, cpu, clocks.cap, arenas_files)
-        except SandboxError as error:
-            self.runner_failures += 1
-            if self.runner is not None:
-                self.runner.session.close()
-                self.runner = None
-            self.sweep()  # the helper ends whatever the failed decision left
-            used_s = (self.cgroup.run_cpu_us() - mark) / 1e6
-            return self.rerun(argv, clocks, used_s, f"arena's runner failed ({error})")
-        if header.pop("dirty"):
+        cpu = self.limits.cpu_seconds(clocks.limit)
+        reply = self.runner.run(argv, wall, budget_ms, cpu, clocks.cap, arenas_files)
+        if reply.dirty:
             self.sweep()  # something the runner leaves to the helper (a folder in /tmp, ...)
-        help_files = header.pop("help_files")
-        counted = help_files if isinstance(help_files, int) else None
-        return self._result(header, out, err, wall, budget_ms, help_files=counted, output_cap=clocks.cap)
+        return self._result(reply, wall, budget_ms, output_cap=clocks.cap)
 
-    def rerun(self, argv: Sequence[str], clocks: _Clocks, used_s: float, problem: str) -> RunResult:
-        """Run a decision again through the helper after arena's machinery failed during it, with the CPU
-        time its processes used taken off its limit (a program that breaks arena's machinery mid-decision
-        must not get a second full budget for one answer); the result records the incident."""
-        left = dataclasses.replace(clocks, limit=max(clocks.limit - used_s, MIN_RERUN_S))
-        result = self._run_on_helper(argv, left)
-        incident = f"{problem}; the decision was run again by the sandbox helper"
-        return dataclasses.replace(result, incidents=(*result.incidents, incident))
-
-    def _start_runner(self) -> Runner:
+    def _runner_argv(self) -> list[str]:
+        """The runner's command line: where the team folder and /tmp are, the rules, the program's uid."""
         rlimits = {name: value for name, value in self._rlimits().items() if name != "cpu"}
         argv = [isolation.RUNNER_PATH, f"--cwd={isolation.TEAM_DIR}", f"--scratch={isolation.SCRATCH_DIR}"]
         limits = self.limits  # the help-file rules the runner counts by (team_folder.police enforces them)
         argv += [f"--help-files={limits.help_files}", f"--help-bytes={limits.help_bytes_mb << 20}"]
         argv.append(f"--folder-depth={limits.folder_depth}")
         argv += [f"--rlimit={name}:{value}" for name, value in rlimits.items()]
-        return Runner(self.start(argv, machinery=True))
+        return [*argv, f"--uid={self.uid}", f"--gid={self.uid}"]
 
     @property
     def clock(self) -> str:
@@ -441,25 +427,16 @@ class Sandbox:
         return limit_s, None
 
     def _result(
-        self,
-        header: dict[str, Any],
-        out: bytes,
-        err: bytes,
-        wall: float,
-        budget_ms: float | None = None,
-        *,
-        help_files: int | None = None,
-        output_cap: int | None = None,
+        self, reply: Reply, wall: float, budget_ms: float | None = None, *, output_cap: int | None = None
     ) -> RunResult:
-        status_text = header["status"]
-        sig = header.get("signal")
-        cpu_ms = header.get("cpu_ms", 0.0)
-        detail = header.get("detail", "")
+        """The one judge of a finished run, whoever watched it (runner, helper, fork server, session)."""
+        status_text = reply.status
+        sig = reply.signal
+        cpu_ms = reply.cpu_ms
+        detail = reply.detail
         limits = self.limits
         out_of_memory = status_text != "ok" and self._memory_met()
-        idle = (
-            self._idle_past(header, budget_ms) if budget_ms is not None else ""
-        )  # read after every decision
+        idle = self._idle_past(reply, budget_ms) if budget_ms is not None else ""  # read after every decision
         if status_text == "not_started":
             status = RunStatus.NOT_STARTED
         elif out_of_memory and status_text != "output":  # stopped on a clock while it thrashed at its limit
@@ -489,19 +466,19 @@ class Sandbox:
             status = RunStatus.NONZERO_EXIT
         return RunResult(
             status=status,
-            exit_code=header.get("exit_code"),
+            exit_code=reply.exit_code,
             signal=sig,
-            wall_ms=header.get("wall_ms", 0.0),
+            wall_ms=reply.wall_ms,
             cpu_ms=cpu_ms,
-            peak_memory_kb=header.get("maxrss", 0),
-            stdout=out,
-            stderr=err,
+            peak_memory_kb=reply.maxrss_kb,
+            stdout=reply.stdout,
+            stderr=reply.stderr,
             wall_limit_s=wall,
             limit_detail=detail,
-            help_files=help_files,
+            help_files=reply.help_files,
         )
 
-    def _idle_past(self, header: dict[str, Any], budget_ms: float) -> str:
+    def _idle_past(self, reply: Reply, budget_ms: float) -> str:
         """Why a decision on the CPU clock was idle too long ("" when it was not), after it ended.
 
         Idle is wall time neither running (its CPU time) nor waiting for a CPU, memory or the disk (the
@@ -513,7 +490,7 @@ class Sandbox:
             return ""
         waited_ms = (stall_us - self._stall_seen) / 1000
         self._stall_seen = stall_us
-        idle_ms = header.get("wall_ms", 0.0) - header.get("cpu_ms", 0.0) - waited_ms
+        idle_ms = reply.wall_ms - reply.cpu_ms - waited_ms
         allowance_s = self.limits.idle_allowance_s(budget_ms / 1000)
         if idle_ms <= allowance_s * 1000:
             return ""
@@ -541,6 +518,18 @@ class Sandbox:
         return float(header.get("cpu_ms", 0.0))
 
     @property
+    def scratch_inside(self) -> str:
+        """The programs' ``/tmp`` as they see it (emptied after every decision in the namespaces)."""
+        return isolation.SCRATCH_DIR
+
+    @property
+    def scratch_outside(self) -> Path:
+        """The programs' ``/tmp`` as the arena reaches it."""
+        if self.isolation_level == isolation.NAMESPACES:
+            return Path(f"/proc/{self.helper_pid}/root{isolation.SCRATCH_DIR}")
+        return Path(isolation.SCRATCH_DIR)
+
+    @property
     def forkserver_path(self) -> str:
         """Where the Python fork server's script is, as programs in this sandbox see it."""
         if self.isolation_level == isolation.NAMESPACES:
@@ -558,6 +547,10 @@ class Sandbox:
         header, _, _ = self._request({"op": "start", "argv": list(argv), "machinery": machinery})
         if not header.get("ok"):
             raise SandboxError(f"could not start {argv[0]}: {header.get('detail', '')}")
+        return self._session(header, machinery=machinery)
+
+    def _session(self, header: dict[str, Any], *, machinery: bool) -> Session:
+        """The session the helper just started (its id in ``header``, its pipes and pidfd passed)."""
         stdin_w, stdout_r, stderr_r, pidfd = self.channel.take_fds(4)
         session = Session(self, header["id"], stdin_w, stdout_r, stderr_r, pidfd)
         session.machinery = machinery
@@ -676,14 +669,31 @@ class Session:
             for fd, _ in poller.poll(remaining * 1000):
                 self._drain(fd)
 
+    def read_reply(self, timeout_s: float) -> Reply | None:
+        """The next decision's reply arena's machinery printed (:mod:`arena.sandbox.record`), or None on
+        timeout or end of output; ``SandboxError`` when what it printed is not one."""
+        deadline = time.monotonic() + timeout_s
+        while True:
+            try:
+                reply = record.parse(self.buffer)
+            except ValueError as error:
+                raise SandboxError(f"arena's machinery answered nonsense ({error})") from error
+            if reply is not None or self.eof:
+                return reply
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                return None
+            for fd, _ in self._poller.poll(remaining * 1000):
+                self._drain(fd, cap=False)
+
     @property
     def overlong(self) -> bool:
         """True when the program printed more than the output cap without ending its line."""
         return len(self.buffer) > self.sandbox.limits.output_bytes and b"\n" not in self.buffer
 
-    def _drain(self, fd: int) -> None:
+    def _drain(self, fd: int, *, cap: bool = True) -> None:
         try:
-            chunk = os.read(fd, 65536)
+            chunk = os.read(fd, 1 << 20 if not cap else 65536)
         except BlockingIOError:
             return
         if fd == self.stdout_r:
@@ -699,11 +709,10 @@ class Session:
             return self.result
         self.close_stdin()
         if self.sandbox.cut:  # the helper cannot be asked: the program ends with the sandbox, killed
-            header: dict[str, Any] = {"status": "killed", "signal": signal.SIGKILL}
+            reply = Reply("exited", signal=signal.SIGKILL)
         else:
             request = {"op": "end", "id": self.session_id, "grace": SESSION_GRACE_S}
-            header, _, _ = self.sandbox._request(request)
-        header["wall_ms"] = (time.monotonic() - self.started) * 1000
+            reply = self.sandbox._request_run(request)
         while True:
             try:
                 chunk = os.read(self.stderr_r, 65536)
@@ -714,7 +723,11 @@ class Session:
             self.stderr += chunk
         for fd in (self.stdout_r, self.stderr_r, self.pidfd):
             os.close(fd)
-        self.result = self.sandbox._result(header, bytes(self.buffer), bytes(self.stderr), 0.0)
+        wall_us = round((time.monotonic() - self.started) * 1e6)
+        reply = dataclasses.replace(
+            reply, wall_us=wall_us, stdout=bytes(self.buffer), stderr=bytes(self.stderr)
+        )
+        self.result = self.sandbox._result(reply, 0.0)
         self.sandbox.sessions.remove(self)
         return self.result
 

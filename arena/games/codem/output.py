@@ -7,7 +7,6 @@
                         kept apart so ``events.jsonl`` stays the same for the same cards and answers
 * ``faults.jsonl``      one line per fault, with the three input files, stdout and stderr of its run
 * ``kept/<team>/deal<N>-decision<K>/`` the help files a faulted run started from (``arena replay``)
-* ``incidents.jsonl``   one line per failure of arena's own machinery it recovered from (not a fault), if any
 * ``seats.json``        the teams in seat order, written before the first deal
 * ``results.json``      per team: seat, final stack, profit, faults, timing; the seed and versions
 """
@@ -61,11 +60,6 @@ class TableFolder:
         """Append one fault to ``faults.jsonl``."""
         with (self.out_dir / "faults.jsonl").open("a") as out:
             out.write(json.dumps(fault.to_dict()) + "\n")
-
-    def write_incident(self, incident: dict[str, object]) -> None:
-        """Append one incident of arena's own (e.g. a fork server that died) to ``incidents.jsonl``."""
-        with (self.out_dir / "incidents.jsonl").open("a") as out:
-            out.write(json.dumps(incident) + "\n")
 
     def write_deal(
         self, number: int, events: Sequence[Event], final_text: str, *, started: datetime | None = None
