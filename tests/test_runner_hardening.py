@@ -1,6 +1,7 @@
 """arena's C held to a contest sandbox's standard: hardened builds, checked options, checked system calls.
 
-The runner (arena/sandbox/runner.c) is run here by itself, outside a sandbox, as the helper would start it:
+The runner (arena/sandbox/inside/runner.c) is run here by itself, outside a sandbox, as the helper would
+start it:
 a command line it does not understand stops it with exit code 2 before it says ``ready``, and a system call
 of its own that fails is arena's failure (it exits, naming the call), never a reply blaming the program.
 The builds are inspected with ``readelf``.

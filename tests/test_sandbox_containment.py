@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from arena.sandbox import Limits, RunStatus, Sandbox, cgroup, open_sandbox
-from arena.sandbox.seccomp import DENIED
+from arena.sandbox.inside.seccomp import DENIED
 from arena.transports import FileTransport
 from arena.transports.warm import WarmPythonTransport
 

@@ -1,8 +1,8 @@
 """The sandbox: isolation, limits, measurement and cleanup for untrusted programs (knows nothing of poker)."""
 
+from arena.sandbox.inside.record import Reply
 from arena.sandbox.isolation import NAMESPACES, RLIMITS_ONLY
 from arena.sandbox.limits import Limits
-from arena.sandbox.record import Reply
 from arena.sandbox.result import RunResult, RunStatus
 from arena.sandbox.sandbox import Sandbox, Session, open_sandbox
 

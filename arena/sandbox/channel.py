@@ -9,8 +9,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from arena.errors import SandboxError
-from arena.sandbox import record
-from arena.sandbox.record import Reply
+from arena.sandbox.inside import record
+from arena.sandbox.inside.record import Reply
 
 _FD_SPACE = socket.CMSG_SPACE(8 * array.array("i").itemsize)
 
@@ -50,7 +50,7 @@ class Channel:
         return header, body[:split], body[split:]
 
     def receive_reply(self) -> Reply:
-        """One decision's reply (:mod:`arena.sandbox.record`)."""
+        """One decision's reply (:mod:`arena.sandbox.inside.record`)."""
         while True:
             try:
                 reply = record.parse(self.buffer)

@@ -15,20 +15,21 @@ LEVELS = ("auto", NAMESPACES, RLIMITS_ONLY)
 
 TEAM_DIR = "/team"
 SCRATCH_DIR = "/tmp"
+INSIDE = Path(__file__).with_name("inside")  # what runs inside the box (arena/sandbox/inside/)
 HELPER_PATH = "/.arena/helper.py"
-HELPER_SOURCE = Path(__file__).with_name("helper.py")
+HELPER_SOURCE = INSIDE / "helper.py"
 FORKSERVER_PATH = "/.arena/forkserver.py"
-FORKSERVER_SOURCE = Path(__file__).with_name("forkserver.py")
+FORKSERVER_SOURCE = INSIDE / "forkserver.py"
 SECCOMP_PATH = "/.arena/seccomp.py"
-SECCOMP_SOURCE = Path(__file__).with_name("seccomp.py")
+SECCOMP_SOURCE = INSIDE / "seccomp.py"
 CLOCK_PATH = "/.arena/clock.py"
-CLOCK_SOURCE = Path(__file__).with_name("clock.py")
+CLOCK_SOURCE = INSIDE / "clock.py"
 PRCTL_PATH = "/.arena/prctl.py"  # the one prctl wrapper, loaded by the helper and the fork server
-PRCTL_SOURCE = Path(__file__).with_name("prctl.py")
+PRCTL_SOURCE = INSIDE / "prctl.py"
 TREE_PATH = "/.arena/tree.py"  # walks beneath a folder without following links (the helper empties /tmp)
 TREE_SOURCE = Path(__file__).with_name("tree.py")
 RECORD_PATH = "/.arena/record.py"  # the one reply record, written by the helper and the fork server
-RECORD_SOURCE = Path(__file__).with_name("record.py")
+RECORD_SOURCE = INSIDE / "record.py"
 RUNNER_PATH = "/.arena/runner"  # arena's compiled runner (arena/sandbox/runner_client.py builds it)
 
 # Read-only system folders the toolchains need; nothing else of the host is visible.

@@ -20,10 +20,10 @@ from typing import Protocol
 
 from arena.compiled import ROOT_CACHE, build_flags, compiled
 from arena.errors import SandboxError
-from arena.sandbox.record import Reply
+from arena.sandbox.inside.record import Reply
 from arena.sandbox.result import RunResult
 
-SOURCE = Path(__file__).with_name("runner.c")
+SOURCE = Path(__file__).with_name("inside") / "runner.c"
 CACHE = ROOT_CACHE / "runner"
 START_TIMEOUT_S = 10.0
 REPLY_GRACE_S = 5.0
@@ -75,7 +75,8 @@ class Runner:
         out_cap: int,
         arenas_files: Collection[str] = (),
     ) -> Reply:
-        """One decision's reply (:mod:`arena.sandbox.record`). ``arenas_files`` name the arena's own files in
+        """One decision's reply (:mod:`arena.sandbox.inside.record`). ``arenas_files`` name the arena's own
+        files in
         the team folder (never help files).
 
         Raises :class:`SandboxError` when the runner does not answer in time or answers nonsense.

@@ -16,11 +16,12 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from arena.errors import ConfigError, SandboxError
-from arena.sandbox import isolation, record, tree
+from arena.sandbox import isolation, tree
 from arena.sandbox.cgroup import SandboxCgroup
 from arena.sandbox.channel import Channel
+from arena.sandbox.inside import record
+from arena.sandbox.inside.record import Reply
 from arena.sandbox.limits import Limits
-from arena.sandbox.record import Reply
 from arena.sandbox.result import RunResult, RunStatus
 from arena.sandbox.runner_client import Runner, runner_binary
 from arena.sandbox.uids import next_sandbox_uid
@@ -670,7 +671,8 @@ class Session:
                 self._drain(fd)
 
     def read_reply(self, timeout_s: float) -> Reply | None:
-        """The next decision's reply arena's machinery printed (:mod:`arena.sandbox.record`), or None on
+        """The next decision's reply arena's machinery printed (:mod:`arena.sandbox.inside.record`), or
+        None on
         timeout or end of output; ``SandboxError`` when what it printed is not one."""
         deadline = time.monotonic() + timeout_s
         while True:

@@ -35,7 +35,7 @@ from arena.errors import ArenaError, ConfigError, ProgramChanged
 from arena.faults import Fault
 from arena.games.codem.results import TableResult
 from arena.games.codem.table import PlayerSpec, TableConfig, run_table
-from arena.sandbox.prctl import PR_SET_PDEATHSIG, prctl
+from arena.sandbox.inside.prctl import PR_SET_PDEATHSIG, prctl
 from arena.tournament.progress import Progress
 from arena.tournament.store import DealRecord, Store
 

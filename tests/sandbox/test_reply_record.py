@@ -13,7 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from arena.sandbox import Limits, Reply, Sandbox, open_sandbox, record
+from arena.sandbox import Limits, Reply, Sandbox, open_sandbox
+from arena.sandbox.inside import record
 from arena.sandbox.runner_client import NO_RUNNER
 
 from support.sandbox import needs_namespaces

@@ -816,8 +816,15 @@ class CapData(ctypes.Structure):
 
 
 def _load_beside(name: str) -> types.ModuleType:
-    """A module from a file beside this script, under a private name (arena is not importable here)."""
-    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), f"{name}.py")
+    """A module from a file beside this script, under a private name (arena is not importable here).
+
+    In the namespaces every such file is bound beside it in ``/.arena``; run from arena's source (the
+    rlimits-only level), ``tree.py``, which the arena uses too, is in the sandbox package above.
+    """
+    here = os.path.dirname(os.path.abspath(__file__))
+    path = os.path.join(here, f"{name}.py")
+    if not os.path.exists(path):
+        path = os.path.join(os.path.dirname(here), f"{name}.py")
     spec = importlib.util.spec_from_file_location(f"_arena_{name}", path)
     assert spec is not None and spec.loader is not None, path
     module = importlib.util.module_from_spec(spec)
@@ -826,12 +833,12 @@ def _load_beside(name: str) -> types.ModuleType:
     return module
 
 
-_PRCTL = _load_beside("prctl")  # the one prctl wrapper and its options (arena/sandbox/prctl.py)
+_PRCTL = _load_beside("prctl")  # the one prctl wrapper and its options (arena/sandbox/inside/prctl.py)
 _CLOCK = _load_beside("clock")  # the decision's clocks, shared with the fork server
 cgroup_cpu_us = _CLOCK.cgroup_cpu_us
 next_wait = _CLOCK.next_wait
 install_seccomp_filter = _load_beside("seccomp").install_seccomp_filter
-record = _load_beside("record")  # the one reply format (arena/sandbox/record.py)
+record = _load_beside("record")  # the one reply format (arena/sandbox/inside/record.py)
 tree = _load_beside("tree")  # beneath a folder without following links (arena/sandbox/tree.py): empties /tmp
 prctl = _PRCTL.prctl
 PR_SET_PDEATHSIG = _PRCTL.PR_SET_PDEATHSIG
