@@ -21,8 +21,9 @@ from arena.sandbox.cgroup import SandboxCgroup
 from arena.sandbox.channel import Channel
 from arena.sandbox.inside import record
 from arena.sandbox.inside.record import Reply
+from arena.sandbox.judge import Judge
 from arena.sandbox.limits import Limits
-from arena.sandbox.result import RunResult, RunStatus
+from arena.sandbox.result import RunResult
 from arena.sandbox.runner_client import Runner, runner_binary
 from arena.sandbox.uids import next_sandbox_uid
 
@@ -59,8 +60,6 @@ class Sandbox:
         self.build_products: set[str] = set()
         # What the copies in and out left behind (links, FIFOs, past the caps), for the table to record.
         self.dropped: list[tree.Stray] = []
-        self._oom_seen = (0, 0)  # OOM kills and memory-limit hits seen so far
-        self._stall_seen = 0  # the decision cgroup's pressure stalls (µs) when the last decision ended
         self.process: subprocess.Popen[bytes] | None = None
         self.runner: Runner | None = None
         self.held: set[int] = set()  # descriptors a transport keeps open for the sandbox's life
@@ -86,6 +85,7 @@ class Sandbox:
                 self.cgroup = SandboxCgroup(limits.memory_mb << 20, limits.max_processes + 8)
             except OSError as error:
                 raise SandboxError(f"could not make the sandbox's cgroups: {error}") from error
+        self.judge = Judge(limits, self.cgroup)
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
         enter = self.cgroup.enter if self.cgroup is not None else None
         try:
@@ -379,7 +379,7 @@ class Sandbox:
         request = {"op": "run", "argv": list(argv), "stdin_len": len(stdin), "wall": wall}
         request.update(budget_ms=budget_ms, cpu=self.limits.cpu_seconds(clocks.limit))
         request["output_bytes"] = clocks.cap
-        return self._result(self._request_run(request, stdin), wall, budget_ms, output_cap=clocks.cap)
+        return self.judge.result(self._request_run(request, stdin), wall, budget_ms, output_cap=clocks.cap)
 
     @property
     def has_runner(self) -> bool:
@@ -403,7 +403,7 @@ class Sandbox:
         reply = self.runner.run(argv, wall, budget_ms, cpu, clocks.cap, arenas_files)
         if reply.dirty:
             self.sweep()  # something the runner leaves to the helper (a folder in /tmp, ...)
-        return self._result(reply, wall, budget_ms, output_cap=clocks.cap)
+        return self.judge.result(reply, wall, budget_ms, output_cap=clocks.cap)
 
     def _runner_argv(self) -> list[str]:
         """The runner's command line: where the team folder and /tmp are, the rules, the program's uid."""
@@ -418,97 +418,11 @@ class Sandbox:
     @property
     def clock(self) -> str:
         """What a time limit limits here: ``cpu`` (if asked for and measurable by the cgroup) or ``wall``."""
-        can_measure = self.cgroup is not None and self.cgroup.can_kill
-        return "cpu" if self.limits.clock == "cpu" and can_measure else "wall"
+        return self.judge.clock
 
     def clocks(self, limit_s: float, *, wall_clock: bool = False) -> tuple[float, float | None]:
         """Wall-clock cap and CPU budget (ms) (None on the wall clock) for the time limit ``limit_s``."""
-        if self.clock == "cpu" and not wall_clock:
-            return self.limits.wall_cap_s(limit_s), limit_s * 1000
-        return limit_s, None
-
-    def _result(
-        self, reply: Reply, wall: float, budget_ms: float | None = None, *, output_cap: int | None = None
-    ) -> RunResult:
-        """The one judge of a finished run, whoever watched it (runner, helper, fork server, session)."""
-        status_text = reply.status
-        sig = reply.signal
-        cpu_ms = reply.cpu_ms
-        detail = reply.detail
-        limits = self.limits
-        out_of_memory = status_text != "ok" and self._memory_met()
-        idle = self._idle_past(reply, budget_ms) if budget_ms is not None else ""  # read after every decision
-        if status_text == "not_started":
-            status = RunStatus.NOT_STARTED
-        elif out_of_memory and status_text != "output":  # stopped on a clock while it thrashed at its limit
-            status, detail = RunStatus.MEMORY_LIMIT, f"limit {limits.memory_mb} MB"
-        elif status_text == "timeout":
-            status = RunStatus.TIMEOUT
-        elif status_text == "cpu" and budget_ms is not None:
-            status, detail = RunStatus.CPU_LIMIT, f"{budget_ms / 1000:g} s"
-        elif status_text == "output":
-            cap = output_cap if output_cap is not None else limits.output_bytes
-            status, detail = RunStatus.OUTPUT_LIMIT, f"{cap} bytes"
-        elif budget_ms is not None and cpu_ms > budget_ms and status_text in ("ok", "exited"):
-            # judged in full: a decision that ended on its own past its CPU budget (threads on other CPUs
-            # between two looks at the clock) is over its limit all the same
-            status, detail = RunStatus.CPU_LIMIT, f"{budget_ms / 1000:g} s"
-        elif idle and status_text in ("ok", "exited"):
-            status, detail = RunStatus.TIMEOUT, idle  # ended on its own, but slept or blocked too long
-        elif status_text == "ok":
-            status = RunStatus.OK
-        elif sig == signal.SIGXFSZ:
-            status, detail = RunStatus.FILE_SIZE_LIMIT, f"{limits.file_size_mb} MB"
-        elif sig == signal.SIGXCPU or (sig == signal.SIGKILL and cpu_ms >= limits.cpu_seconds(wall) * 1000):
-            status = RunStatus.CPU_LIMIT
-        elif sig is not None:
-            status = RunStatus.SIGNALED
-        else:
-            status = RunStatus.NONZERO_EXIT
-        return RunResult(
-            status=status,
-            exit_code=reply.exit_code,
-            signal=sig,
-            wall_ms=reply.wall_ms,
-            cpu_ms=cpu_ms,
-            peak_memory_kb=reply.maxrss_kb,
-            stdout=reply.stdout,
-            stderr=reply.stderr,
-            wall_limit_s=wall,
-            limit_detail=detail,
-            help_files=reply.help_files,
-        )
-
-    def _idle_past(self, reply: Reply, budget_ms: float) -> str:
-        """Why a decision on the CPU clock was idle too long ("" when it was not), after it ended.
-
-        Idle is wall time neither running (its CPU time) nor waiting for a CPU, memory or the disk (the
-        decision cgroup's pressure stalls since the last decision ended: between decisions nothing of the
-        team's runs there). A program beside a CPU hog waits, which is not idleness; one that sleeps is.
-        """
-        stall_us = self.cgroup.run_stall_us() if self.cgroup is not None else None
-        if stall_us is None:
-            return ""
-        waited_ms = (stall_us - self._stall_seen) / 1000
-        self._stall_seen = stall_us
-        idle_ms = reply.wall_ms - reply.cpu_ms - waited_ms
-        allowance_s = self.limits.idle_allowance_s(budget_ms / 1000)
-        if idle_ms <= allowance_s * 1000:
-            return ""
-        return f"idle:{idle_ms / 1000:.2f} s, more than the {allowance_s:.3g} s a decision may be idle"
-
-    def _memory_met(self) -> bool:
-        """True when, since the last look, the OOM killer acted or the programs' memory met its limit.
-
-        A decision killed on a clock (CPU or wall) after its memory met the limit was thrashing there (the
-        kernel reclaiming what it could, on the decision's CPU): it is recorded as out of memory.
-        """
-        if self.cgroup is None:
-            return False
-        count = (self.cgroup.oom_kills(), self.cgroup.memory_hits())
-        met = count[0] > self._oom_seen[0] or count[1] > self._oom_seen[1]
-        self._oom_seen = count
-        return met
+        return self.judge.clocks(limit_s, wall_clock=wall_clock)
 
     def sweep(self) -> float:
         """End the decision: every process that is not a live session's; return the decision's CPU ms.
@@ -729,7 +643,7 @@ class Session:
         reply = dataclasses.replace(
             reply, wall_us=wall_us, stdout=bytes(self.buffer), stderr=bytes(self.stderr)
         )
-        self.result = self.sandbox._result(reply, 0.0)
+        self.result = self.sandbox.judge.result(reply, 0.0)
         self.sandbox.sessions.remove(self)
         return self.result
 

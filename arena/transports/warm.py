@@ -100,7 +100,7 @@ class WarmPythonTransport(FileTransport):
         reply = dataclasses.replace(
             reply, status=status, cpu_us=max(reply.cpu_us, cpu_us), stdout=out[:out_cap], stderr=err[:out_cap]
         )
-        return self.sandbox._result(reply, cap, budget_ms)
+        return self.sandbox.judge.result(reply, cap, budget_ms)
 
     def _lost_server(self) -> Reply:
         """The decision whose server a program killed (ended by SIGKILL) or stopped (past its time)."""

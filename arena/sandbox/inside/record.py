@@ -24,7 +24,7 @@ MAX_HEADER = 512  # a header line longer than this is garbage, not a reply still
 
 @dataclass(frozen=True)
 class Reply:
-    """How one decision's program ended, as its watcher saw it (judged by ``Sandbox._result``)."""
+    """How one decision's program ended, as its watcher saw it (judged by ``arena.sandbox.judge.Judge``)."""
 
     status: str
     exit_code: int | None = None
