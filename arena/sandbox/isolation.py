@@ -20,16 +20,9 @@ HELPER_PATH = "/.arena/helper.py"
 HELPER_SOURCE = INSIDE / "helper.py"
 FORKSERVER_PATH = "/.arena/forkserver.py"
 FORKSERVER_SOURCE = INSIDE / "forkserver.py"
-SECCOMP_PATH = "/.arena/seccomp.py"
-SECCOMP_SOURCE = INSIDE / "seccomp.py"
-CLOCK_PATH = "/.arena/clock.py"
-CLOCK_SOURCE = INSIDE / "clock.py"
-PRCTL_PATH = "/.arena/prctl.py"  # the one prctl wrapper, loaded by the helper and the fork server
-PRCTL_SOURCE = INSIDE / "prctl.py"
-TREE_PATH = "/.arena/tree.py"  # walks beneath a folder without following links (the helper empties /tmp)
 TREE_SOURCE = Path(__file__).with_name("tree.py")
-RECORD_PATH = "/.arena/record.py"  # the one reply record, written by the helper and the fork server
-RECORD_SOURCE = INSIDE / "record.py"
+# What runs inside the box and what it loads from beside itself, bound read-only at /.arena/<name>.
+BOX_SCRIPTS = (*sorted(path for path in INSIDE.glob("*.py") if path.name != "__init__.py"), TREE_SOURCE)
 RUNNER_PATH = "/.arena/runner"  # arena's compiled runner (arena/sandbox/runner_client.py builds it)
 
 # Read-only system folders the toolchains need; nothing else of the host is visible.
@@ -112,28 +105,9 @@ def bwrap_argv(*, team_bytes: int, scratch_bytes: int, info_fd: int, runner: Pat
         "0755",
         "--dir",
         "/.arena",
-        "--ro-bind",
-        str(HELPER_SOURCE),
-        HELPER_PATH,
-        "--ro-bind",
-        str(FORKSERVER_SOURCE),
-        FORKSERVER_PATH,
-        "--ro-bind",
-        str(SECCOMP_SOURCE),
-        SECCOMP_PATH,
-        "--ro-bind",
-        str(CLOCK_SOURCE),
-        CLOCK_PATH,
-        "--ro-bind",
-        str(PRCTL_SOURCE),
-        PRCTL_PATH,
-        "--ro-bind",
-        str(TREE_SOURCE),
-        TREE_PATH,
-        "--ro-bind",
-        str(RECORD_SOURCE),
-        RECORD_PATH,
     ]
+    for source in BOX_SCRIPTS:  # everything the helper and the fork server load, flat beside them
+        argv += ["--ro-bind", str(source), f"/.arena/{source.name}"]
     if runner is not None:
         argv += ["--ro-bind", str(runner), RUNNER_PATH]
     argv += [

@@ -28,12 +28,13 @@ import sys
 import time
 import types
 from collections.abc import Iterable
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from arena.sandbox.inside.prepared import Prepared, Started
 
 READ_CHUNK = 65536
 HIGH_FD = 100
-SWEEP_ROUNDS = 1000
-PREPARED_ANSWER_S = 5.0  # a prepared process that has not started its program by then was stopped
 
 
 class Helper:
@@ -159,6 +160,7 @@ class Helper:
         if self.mode == "ns" and self.uid is not None and os.getuid() == 0:
             self.become_sandbox_user()
         self.cpu_mark_us = self.cgroup_cpu_us()
+        self.sweeper = cleanup.Sweeper(self.mode, self.uid, self.scratch, tree, self.become_user)
         return runner
 
     def become_sandbox_user(self) -> None:
@@ -343,7 +345,8 @@ class Helper:
                     os._exit(127)
         for fd in (in_r, out_w, err_w, control_r, problem_w):
             os.close(fd)
-        return Prepared(pid, control_w, problem_r, in_w, out_r, err_r)
+        ready: Prepared = prepared.Prepared(pid, control_w, problem_r, in_w, out_r, err_r)
+        return ready
 
     def discard_prepared(self) -> None:
         """End the prepared process (the next request is not a run), before anything else is swept."""
@@ -370,10 +373,10 @@ class Helper:
         os.write(kill[0], b"1")
         poller = select.poll()
         poller.register(events[0], select.POLLPRI)
-        for _ in range(SWEEP_ROUNDS):
+        for _ in range(cleanup.SWEEP_ROUNDS):
             if b"populated 0" in os.pread(events[0], 4096, 0):
                 return
-            reap_all(block=False)
+            cleanup.reap_all(block=False)
             poller.poll(10)
 
     def resolve(self, name: str) -> str:
@@ -534,7 +537,8 @@ class Helper:
         self.sessions[session] = pid
         if machinery:
             self.machinery.add(session)
-        return Started(session, (in_w, out_r, err_r, os.pidfd_open(pid)))
+        started: Started = prepared.Started(session, (in_w, out_r, err_r, os.pidfd_open(pid)))
+        return started
 
     def send_session(self, started: Started, header: dict[str, Any]) -> None:
         """Answer with ``header`` and the session's id, passing its pipes and pidfd beside the line."""
@@ -548,8 +552,8 @@ class Helper:
         pid = self.sessions.pop(session)
         self.machinery.discard(session)
         ended_by_arena = False
-        if pid in REAPED:
-            status, usage = REAPED[pid]
+        if pid in cleanup.REAPED:
+            status, usage = cleanup.REAPED[pid]
         else:
             pidfd = os.pidfd_open(pid)
             ended_by_arena = not select.select([pidfd], [], [], grace)[0]
@@ -558,7 +562,7 @@ class Helper:
                     os.kill(pid, signal.SIGKILL)
             os.close(pidfd)
             _, status, usage = os.wait4(pid, 0)
-        REAPED.clear()
+        cleanup.REAPED.clear()
         self.sweep(keep=self.sessions.values())
         reply = self.describe(status, usage, 0.0, "")
         if ended_by_arena:
@@ -572,208 +576,13 @@ class Helper:
         self.discard_prepared()
         if all(session in self.machinery for session in self.sessions):
             self.kill_decision()  # no program's session runs: everything in the decision's cgroup ends now
-        for pid in [pid for pid in REAPED if pid not in kept]:
-            del REAPED[pid]  # only a session's own end is asked for later
-        if self.uid is not None:
-            remove_ipc_objects(self.uid)
-        if self.mode == "ns":
-            if kept:
-                self.kill_except(kept)
-            else:
-                self.kill_everything_in_namespace()
-            self.clear_scratch()
-        elif self.uid is not None and os.getuid() == 0:
-            self.kill_sandbox_user(kept)
-
-    def kill_everything_in_namespace(self) -> None:
-        """As PID 1 of the namespace, ``kill(-1)`` reaches every other process in it, daemons included."""
-        for _ in range(SWEEP_ROUNDS):
-            try:
-                os.kill(-1, signal.SIGKILL)
-            except (ProcessLookupError, PermissionError):  # none left, or only arena's runner (not ours)
-                return
-            reap_all(block=True)
-
-    def kill_except(self, keep: set[int]) -> None:
-        for _ in range(SWEEP_ROUNDS):
-            victims = [pid for pid in namespace_pids() if pid != 1 and not descends_from(pid, keep)]
-            if not victims:
-                return
-            for pid in victims:
-                with contextlib.suppress(ProcessLookupError):
-                    os.kill(pid, signal.SIGKILL)
-            reap_all(block=False)
-
-    def kill_sandbox_user(self, keep: set[int]) -> None:
-        """Without a PID namespace: signal every process of the sandbox's own uid until none is left.
-
-        A child that becomes the sandbox user and calls ``kill(-1)`` stops a fork bomb in one sweep
-        (it cannot fork faster than the kernel walks the list); the /proc scan confirms none is left.
-        """
-        if keep:
-            return
-        for _ in range(SWEEP_ROUNDS):
-            if not self.user_pids():
-                return
-            pid = os.fork()
-            if pid == 0:
-                try:
-                    self.become_user()
-                    os.kill(-1, signal.SIGKILL)
-                finally:
-                    os._exit(0)
-            os.waitpid(pid, 0)
-            reap_all(block=False)
-
-    def user_pids(self) -> list[int]:
-        found = []
-        for name in os.listdir("/proc"):
-            if name.isdigit():
-                try:
-                    if os.stat(f"/proc/{name}").st_uid == self.uid:
-                        found.append(int(name))
-                except FileNotFoundError:
-                    pass
-        return found
-
-    def clear_scratch(self) -> None:
-        """Empty the sandbox's /tmp so no state carries from one run to the next outside the team folder.
-
-        As the sandbox's own user, without following links, whatever depth or modes the programs left.
-        """
-        if not self.scratch:
-            return
-        try:
-            root = tree.open_folder(self.scratch)
-        except OSError:
-            return
-        try:
-            tree.empty(root)
-        finally:
-            os.close(root)
+        for pid in [pid for pid in cleanup.REAPED if pid not in kept]:
+            del cleanup.REAPED[pid]  # only a session's own end is asked for later
+        self.sweeper.sweep(kept)
 
 
-class Started:
-    """A persistent process just started: its session number and the ends passed to the arena."""
-
-    def __init__(self, session: int, fds: tuple[int, int, int, int]) -> None:
-        self.session, self.fds = session, fds
-
-
-class Prepared:
-    """A forked process ready to start the next run's program: its pid and the helper's pipe ends."""
-
-    def __init__(self, pid: int, control_w: int, problem_r: int, *pipes: int) -> None:
-        stdin_w, stdout_r, stderr_r = pipes
-        self.pid, self.control_w, self.problem_r = pid, control_w, problem_r
-        self.stdin_w, self.stdout_r, self.stderr_r = stdin_w, stdout_r, stderr_r
-
-    def launch(self, argv: list[str], cpu: int | None) -> tuple[int, str]:
-        """Hand it ``argv``; (its pid, now the program's, "") once started, or (-1, why it did not start)."""
-        message = b""
-        try:
-            os.write(self.control_w, json.dumps({"argv": argv, "cpu": cpu}).encode())
-        except BrokenPipeError:
-            message = b"the prepared process is gone"
-        os.close(self.control_w)
-        poller = select.poll()
-        poller.register(self.problem_r, select.POLLIN)
-        deadline = time.monotonic() + PREPARED_ANSWER_S
-        started = False
-        while (left := deadline - time.monotonic()) > 0 and poller.poll(left * 1000):
-            chunk = os.read(self.problem_r, 4096)
-            if not chunk:
-                started = not message  # the problem pipe closed at exec, with nothing said
-                break
-            message += chunk
-        os.close(self.problem_r)
-        if started:
-            return self.pid, ""
-        if not message and time.monotonic() >= deadline:  # stopped by a program (it runs as the team's
-            # user, and a warm decision runs while it waits) or stuck: end it, never wait for it
-            message = f"the prepared process did not start it within {PREPARED_ANSWER_S:.0f} s".encode()
-        self.end()
-        return -1, f"{argv[0]}: {message.decode(errors='replace') or 'the prepared process is gone'}"
-
-    def reap(self) -> None:
-        """Collect the prepared process (it exits once its program is started; the program is ours then)."""
-        with contextlib.suppress(ChildProcessError):
-            os.waitpid(self.pid, 0)
-
-    def end(self) -> None:
-        """Kill and collect it: it runs as the team's user, so a program may have stopped it (SIGSTOP),
-        and a stopped process never exits by itself."""
-        with contextlib.suppress(ProcessLookupError):
-            os.kill(self.pid, signal.SIGKILL)
-        self.reap()
-
-    def discard(self) -> None:
-        """Let go of it without a run (the next request is not a run)."""
-        os.close(self.control_w)
-        for fd in (self.problem_r, self.stdin_w, self.stdout_r, self.stderr_r):
-            os.close(fd)
-        self.end()
-
-
-def namespace_pids() -> list[int]:
-    return [int(name) for name in os.listdir("/proc") if name.isdigit()]
-
-
-def descends_from(pid: int, roots: set[int]) -> bool:
-    seen = 0
-    while pid > 1 and seen < 64:
-        if pid in roots:
-            return True
-        try:
-            with open(f"/proc/{pid}/stat", "rb") as stat:
-                pid = int(stat.read().rsplit(b")", 1)[1].split()[1])
-        except (OSError, ValueError, IndexError):
-            return False
-        seen += 1
-    return False
-
-
-REAPED: dict[int, tuple[int, resource.struct_rusage]] = {}
-
-
-def reap_all(*, block: bool) -> None:
-    """Collect every exited child (as PID 1, orphans are ours too); keep how each ended, for sessions."""
-    while True:
-        try:
-            pid, status, usage = os.wait4(-1, 0 if block else os.WNOHANG)
-        except ChildProcessError:
-            return
-        if pid == 0:
-            return
-        REAPED[pid] = (status, usage)
-
-
-IPC_TABLES = (("/proc/sysvipc/shm", "shmid"), ("/proc/sysvipc/msg", "msqid"), ("/proc/sysvipc/sem", "semid"))
-IPC_RMID = 0
 KEYCTL_JOIN_SESSION_KEYRING = 1
 SYS_KEYCTL = {"x86_64": 250, "aarch64": 219}
-
-
-def remove_ipc_objects(uid: int) -> None:
-    """Remove every SysV shared memory segment, message queue and semaphore set of the sandbox's user."""
-    for table, id_column in IPC_TABLES:
-        try:
-            with open(table) as listing:
-                lines = listing.read().splitlines()
-        except OSError:
-            continue
-        header = lines[0].split() if lines else []
-        for row in lines[1:]:
-            fields = dict(zip(header, row.split(), strict=False))
-            if uid not in (int(fields["uid"]), int(fields["cuid"])):
-                continue
-            ident = int(fields[id_column])
-            if id_column == "semid":
-                LIBC.semctl(ident, 0, IPC_RMID)
-            elif id_column == "shmid":
-                LIBC.shmctl(ident, IPC_RMID, None)
-            else:
-                LIBC.msgctl(ident, IPC_RMID, None)
 
 
 OOM_NEVER, OOM_FIRST = -1000, 1000
@@ -838,6 +647,8 @@ _CLOCK = _load_beside("clock")  # the decision's clocks, shared with the fork se
 cgroup_cpu_us = _CLOCK.cgroup_cpu_us
 next_wait = _CLOCK.next_wait
 install_seccomp_filter = _load_beside("seccomp").install_seccomp_filter
+cleanup = _load_beside("cleanup")  # the end of a decision: strays, SysV IPC objects, /tmp
+prepared = _load_beside("prepared")  # the next run's process, made ahead; a session just started
 record = _load_beside("record")  # the one reply format (arena/sandbox/inside/record.py)
 tree = _load_beside("tree")  # beneath a folder without following links (arena/sandbox/tree.py): empties /tmp
 prctl = _PRCTL.prctl
