@@ -205,3 +205,17 @@ def test_a_sanitized_build_has_its_own_cache_entry(tmp_path: Path, monkeypatch: 
     assert plain is not None and sanitized is not None and plain != sanitized
     assert "libasan" in _readelf(sanitized, "-d") and "libasan" not in _readelf(plain, "-d")
     assert subprocess.run([sanitized], capture_output=True, timeout=TIMEOUT_S).stdout == b"hi\n"
+
+
+def test_the_runner_removes_the_programs_ipc_objects_itself(open_root: Path) -> None:
+    """Under its own uid the runner still removes what the program made (a child of it takes the team's
+    uid): the decision is not left dirty for the helper, and nothing remains for the next one."""
+    with open_sandbox(open_root / "team", Limits(), isolation=NAMESPACES) as sandbox:
+        if sandbox.runner is None:
+            pytest.skip("no runner here (namespaces, cgroup v2 and a C compiler needed)")
+        made = sandbox.runner.run(
+            ["/bin/sh", "-c", "ipcmk -M 4096 && ipcmk -Q && ipcmk -S 1"], 20.0, None, None, 4096
+        )
+        assert made.status == "ok" and not made.dirty, made
+        shown = sandbox.run(["/bin/sh", "-c", "ipcs | grep -c 0x || true"])
+        assert shown.stdout == b"0\n", shown

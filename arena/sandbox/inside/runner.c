@@ -300,17 +300,9 @@ static int clear_scratch(void) {
     return dirty;
 }
 
-/* Remove every SysV IPC object (the sandbox has its own IPC namespace); 1 if one could not be removed. */
-static int remove_ipc_objects(void) {
+/* Remove every SysV IPC object listed (the sandbox has its own IPC namespace); 1 if one could not be. */
+static int remove_listed_ipc_objects(void) {
     static const char *tables[] = {"/proc/sysvipc/shm", "/proc/sysvipc/msg", "/proc/sysvipc/sem"};
-    struct shm_info shm;
-    struct msginfo msg;
-    struct seminfo sem;
-    /* How many objects exist, without listing them (the usual answer: none of any kind). */
-    if (shmctl(0, SHM_INFO, (struct shmid_ds *)&shm) >= 0 && shm.used_ids == 0 &&
-        msgctl(0, MSG_INFO, (struct msqid_ds *)&msg) >= 0 && msg.msgpool == 0 &&
-        semctl(0, 0, SEM_INFO, &sem) >= 0 && sem.semusz == 0)
-        return 0;
     int dirty = 0;
     for (int t = 0; t < 3; t++) {
         char text[65536];
@@ -336,6 +328,30 @@ static int remove_ipc_objects(void) {
         if (n == (ssize_t)sizeof text - 1) dirty = 1; /* more than one read's worth: let the helper look */
     }
     return dirty;
+}
+
+/* Remove every SysV IPC object; 1 if one could not be removed. Only an object's owner may remove it (or
+ * CAP_SYS_ADMIN, which the runner does not hold): under its own uid the runner does it in a child that takes
+ * the team's uid, and only when some object exists (the usual answer: none of any kind). */
+static int remove_ipc_objects(void) {
+    struct shm_info shm;
+    struct msginfo msg;
+    struct seminfo sem;
+    if (shmctl(0, SHM_INFO, (struct shmid_ds *)&shm) >= 0 && shm.used_ids == 0 &&
+        msgctl(0, MSG_INFO, (struct msqid_ds *)&msg) >= 0 && msg.msgpool == 0 &&
+        semctl(0, 0, SEM_INFO, &sem) >= 0 && sem.semusz == 0)
+        return 0;
+    if (team_uid < 0) return remove_listed_ipc_objects();
+    pid_t pid = fork();
+    if (pid < 0) return 1;
+    if (pid == 0) {
+        become_team();
+        _exit(remove_listed_ipc_objects());
+    }
+    int status;
+    while (waitpid(pid, &status, 0) < 0)
+        if (errno != EINTR) die("waitpid");
+    return !WIFEXITED(status) || WEXITSTATUS(status) != 0;
 }
 
 /* ---- the team folder's help files ---------------------------------------------------------------------- */
