@@ -19,6 +19,8 @@ from arena.sandbox.runner_client import NO_RUNNER
 
 from support.sandbox import needs_namespaces
 
+pytestmark = pytest.mark.native  # the runner's reply, byte for byte
+
 PROGRAMS = {
     "ok": "printf 'a\\nb\\0c'; printf 'err' >&2",
     "exited": "printf out; exit 3",

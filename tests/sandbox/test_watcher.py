@@ -21,7 +21,7 @@ from arena.transports.warm import WarmPythonTransport
 from support.roads import road  # noqa: F401 (the fixture, used by name)
 from support.sandbox import PROGRAMS, build, needs_namespaces, processes_of
 
-pytestmark = needs_namespaces
+pytestmark = [needs_namespaces, pytest.mark.native]
 
 ATTACKER = PROGRAMS / "attacks" / "ReachWatcher.c"
 INPUTS = {"inputf.txt": "1", "deal.txt": ""}
