@@ -106,7 +106,7 @@ class WarmPythonTransport(FileTransport):
         """The decision whose server a program killed (ended by SIGKILL) or stopped (past its time)."""
         assert self.server is not None
         self.failures += 1
-        stopped = self.server.alive
+        stopped = not self.server.eof  # no reply in time, its output still open (its pidfd may lag an EOF)
         self.server.close()
         self.server = None
         if stopped:
