@@ -26,7 +26,7 @@ from arena.contest.state import ContestStore, SubmissionRecord
 from arena.errors import ArenaError
 from arena.games.codem.check import check_program, render_report
 from arena.games.codem.table import TableConfig
-from arena.sandbox.prctl import PR_SET_PDEATHSIG, prctl
+from arena.sandbox.inside.prctl import PR_SET_PDEATHSIG, prctl
 from arena.tournament.host import TournamentSettings
 
 POLL_S = 1.0

@@ -26,7 +26,7 @@ from arena.contest.settings import read_settings
 from arena.contest.state import ContestStore, RunStatus, stamp
 from arena.errors import ArenaError
 from arena.faults import Fault
-from arena.sandbox.prctl import PR_SET_PDEATHSIG, prctl
+from arena.sandbox.inside.prctl import PR_SET_PDEATHSIG, prctl
 from arena.tournament.final import FinalOptions, run_final
 from arena.tournament.finals_logs import write_finals_logs
 from arena.tournament.host import TournamentSettings, run_tournament

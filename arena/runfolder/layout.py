@@ -26,7 +26,6 @@ A table folder (one table of a tournament, or ``arena table --out DIR`` itself),
                         kept apart so ``events.jsonl`` stays the same for the same cards and answers
     faults.jsonl        one line per fault, with the three input files, stdout and stderr of its run
     kept/<team>/deal<N>-decision<K>/  the help files a faulted run started from (``arena replay``)
-    incidents.jsonl     one line per failure of arena's own machinery it recovered from (not a fault), if any
     seats.json          the teams in seat order, written before the first deal
     results.json        per team: seat, final stack, profit, faults, timing; the seed and versions
 
@@ -55,7 +54,6 @@ KEYS_DIR = "deck-keys"
 EVENTS = "events.jsonl"
 TIMES = "times.jsonl"
 FAULTS = "faults.jsonl"
-INCIDENTS = "incidents.jsonl"
 SEATS = "seats.json"
 RESULTS = "results.json"
 DEALS_DIR = "deals"

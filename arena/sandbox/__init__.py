@@ -1,5 +1,6 @@
 """The sandbox: isolation, limits, measurement and cleanup for untrusted programs (knows nothing of poker)."""
 
+from arena.sandbox.inside.record import Reply
 from arena.sandbox.isolation import NAMESPACES, RLIMITS_ONLY
 from arena.sandbox.limits import Limits
 from arena.sandbox.result import RunResult, RunStatus
@@ -9,6 +10,7 @@ __all__ = [
     "NAMESPACES",
     "RLIMITS_ONLY",
     "Limits",
+    "Reply",
     "RunResult",
     "RunStatus",
     "Sandbox",

@@ -26,7 +26,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from arena.sandbox.clock import cgroup_cpu_us
+from arena.sandbox.inside.clock import cgroup_cpu_us
 
 PREFIX = "arena-"
 HELPER_LEAF = "arena"

@@ -9,6 +9,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from arena.errors import SandboxError
+from arena.sandbox.inside import record
+from arena.sandbox.inside.record import Reply
 
 _FD_SPACE = socket.CMSG_SPACE(8 * array.array("i").itemsize)
 
@@ -46,6 +48,17 @@ class Channel:
         del self.buffer[:need]
         split = header.get("stdout_len", 0)
         return header, body[:split], body[split:]
+
+    def receive_reply(self) -> Reply:
+        """One decision's reply (:mod:`arena.sandbox.inside.record`)."""
+        while True:
+            try:
+                reply = record.parse(self.buffer)
+            except ValueError as error:
+                raise SandboxError(f"the sandbox helper answered nonsense ({error})") from error
+            if reply is not None:
+                return reply
+            self._fill()
 
     def take_fds(self, count: int) -> list[int]:
         """The next ``count`` descriptors the helper passed."""

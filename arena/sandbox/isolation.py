@@ -15,19 +15,15 @@ LEVELS = ("auto", NAMESPACES, RLIMITS_ONLY)
 
 TEAM_DIR = "/team"
 SCRATCH_DIR = "/tmp"
+INSIDE = Path(__file__).with_name("inside")  # what runs inside the box (arena/sandbox/inside/)
 HELPER_PATH = "/.arena/helper.py"
-HELPER_SOURCE = Path(__file__).with_name("helper.py")
+HELPER_SOURCE = INSIDE / "helper.py"
 FORKSERVER_PATH = "/.arena/forkserver.py"
-FORKSERVER_SOURCE = Path(__file__).with_name("forkserver.py")
-SECCOMP_PATH = "/.arena/seccomp.py"
-SECCOMP_SOURCE = Path(__file__).with_name("seccomp.py")
-CLOCK_PATH = "/.arena/clock.py"
-CLOCK_SOURCE = Path(__file__).with_name("clock.py")
-PRCTL_PATH = "/.arena/prctl.py"  # the one prctl wrapper, loaded by the helper and the fork server
-PRCTL_SOURCE = Path(__file__).with_name("prctl.py")
-TREE_PATH = "/.arena/tree.py"  # walks beneath a folder without following links (the helper empties /tmp)
+FORKSERVER_SOURCE = INSIDE / "forkserver.py"
 TREE_SOURCE = Path(__file__).with_name("tree.py")
-RUNNER_PATH = "/.arena/runner"  # arena's compiled runner (arena/sandbox/runner.py builds it)
+# What runs inside the box and what it loads from beside itself, bound read-only at /.arena/<name>.
+BOX_SCRIPTS = (*sorted(path for path in INSIDE.glob("*.py") if path.name != "__init__.py"), TREE_SOURCE)
+RUNNER_PATH = "/.arena/runner"  # arena's compiled runner (arena/sandbox/runner_client.py builds it)
 
 # Read-only system folders the toolchains need; nothing else of the host is visible.
 SYSTEM_BINDS = ("/usr",)
@@ -109,25 +105,9 @@ def bwrap_argv(*, team_bytes: int, scratch_bytes: int, info_fd: int, runner: Pat
         "0755",
         "--dir",
         "/.arena",
-        "--ro-bind",
-        str(HELPER_SOURCE),
-        HELPER_PATH,
-        "--ro-bind",
-        str(FORKSERVER_SOURCE),
-        FORKSERVER_PATH,
-        "--ro-bind",
-        str(SECCOMP_SOURCE),
-        SECCOMP_PATH,
-        "--ro-bind",
-        str(CLOCK_SOURCE),
-        CLOCK_PATH,
-        "--ro-bind",
-        str(PRCTL_SOURCE),
-        PRCTL_PATH,
-        "--ro-bind",
-        str(TREE_SOURCE),
-        TREE_PATH,
     ]
+    for source in BOX_SCRIPTS:  # everything the helper and the fork server load, flat beside them
+        argv += ["--ro-bind", str(source), f"/.arena/{source.name}"]
     if runner is not None:
         argv += ["--ro-bind", str(runner), RUNNER_PATH]
     argv += [

@@ -39,8 +39,6 @@ class RunResult:
     violations: tuple[str, ...] = ()
     wall_limit_s: float = 0.0
     limit_detail: str = ""
-    # Failures of arena's own machinery met (and recovered from) during the run: never the team's fault.
-    incidents: tuple[str, ...] = ()
     # The help files and folders left in the team folder, counted by arena's runner after the run when they
     # break no help-file rule (None: not counted; the transport polices the folder itself).
     help_files: int | None = None

@@ -11,27 +11,28 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Collection, Sequence
+from collections.abc import Callable, Collection, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from arena.errors import ConfigError, SandboxError
 from arena.sandbox import isolation, tree
 from arena.sandbox.cgroup import SandboxCgroup
 from arena.sandbox.channel import Channel
+from arena.sandbox.inside import record
+from arena.sandbox.inside.record import Reply
+from arena.sandbox.judge import Judge
 from arena.sandbox.limits import Limits
-from arena.sandbox.result import RunResult, RunStatus
-from arena.sandbox.runner import Runner, runner_binary
+from arena.sandbox.result import RunResult
+from arena.sandbox.runner_client import Runner, runner_binary
 from arena.sandbox.uids import next_sandbox_uid
 
+T = TypeVar("T")
 RLIMITS_ONLY_NAME = isolation.RLIMITS_ONLY
 SCRATCH_MB = 64
 TEAM_EXTRA_MB = 128
 SESSION_GRACE_S = 0.2
-MAX_RUNNER_FAILURES = 3  # then the helper runs this sandbox's decisions (a program that stops the runner
-# each time gains nothing by it)
 NO_ENVIRONMENT: dict[str, str] = {}  # bubblewrap and the helper start with nothing of the arena's
-MIN_RERUN_S = 0.001  # a rerun whose budget the failed attempt spent still runs, and is judged
 COPY_EXTRA_ENTRIES = 16  # the protocol files, with room to spare
 
 
@@ -59,11 +60,8 @@ class Sandbox:
         self.build_products: set[str] = set()
         # What the copies in and out left behind (links, FIFOs, past the caps), for the table to record.
         self.dropped: list[tree.Stray] = []
-        self._oom_seen = (0, 0)  # OOM kills and memory-limit hits seen so far
-        self._stall_seen = 0  # the decision cgroup's pressure stalls (µs) when the last decision ended
         self.process: subprocess.Popen[bytes] | None = None
         self.runner: Runner | None = None
-        self.runner_failures = 0
         self.held: set[int] = set()  # descriptors a transport keeps open for the sandbox's life
         self.runner_binary = runner_binary() if isolation_level == isolation.NAMESPACES else None
         try:
@@ -87,6 +85,7 @@ class Sandbox:
                 self.cgroup = SandboxCgroup(limits.memory_mb << 20, limits.max_processes + 8)
             except OSError as error:
                 raise SandboxError(f"could not make the sandbox's cgroups: {error}") from error
+        self.judge = Judge(limits, self.cgroup)
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
         enter = self.cgroup.enter if self.cgroup is not None else None
         try:
@@ -139,6 +138,9 @@ class Sandbox:
         self.channel = Channel(ours)
         as_root = os.geteuid() == 0
         self.uid = next_sandbox_uid() if as_root else None
+        runner = self._runner_argv() if self.has_runner and self.uid is not None else None
+        machinery_uid = next_sandbox_uid() if runner is not None else None
+        self.machinery_uid = machinery_uid  # arena's runner's own uid (no program's)
         descriptors = self.cgroup.run_descriptors() if self.cgroup is not None else {}
         fds = [fd for group in descriptors.values() for fd in group]
         indexes, position = {}, 0
@@ -157,6 +159,8 @@ class Sandbox:
                     "output_bytes": limits.output_bytes,
                     "rlimits": self._rlimits(),
                     "cgroup": indexes,
+                    "runner": runner,
+                    "machinery_uid": machinery_uid,
                 },
                 fds=fds,
             )
@@ -169,6 +173,10 @@ class Sandbox:
         except SandboxError as error:
             self.helper_process.wait()
             raise SandboxError(f"{error}: {self._helper_stderr()}") from error
+        if header.get("runner_problem"):
+            raise SandboxError(f"could not start arena's runner: {header['runner_problem']}")
+        if runner is not None:
+            self.runner = Runner(self._session(header, machinery=True))
         if self.isolation_level == isolation.NAMESPACES:
             self._copy_in()
         elif as_root:
@@ -312,6 +320,13 @@ class Sandbox:
 
     # -- running
     def _request(self, request: dict[str, Any], payload: bytes = b"") -> tuple[dict[str, Any], bytes, bytes]:
+        return self._ask(request, payload, self.channel.receive)
+
+    def _request_run(self, request: dict[str, Any], payload: bytes = b"") -> Reply:
+        """A request answered by a decision's reply (a run, a session's end)."""
+        return self._ask(request, payload, self.channel.receive_reply)
+
+    def _ask(self, request: dict[str, Any], payload: bytes, receive: Callable[[], T]) -> T:
         if self.closed and request["op"] != "quit":
             raise SandboxError("the sandbox is closed")
         if self.cut:
@@ -319,7 +334,7 @@ class Sandbox:
         self.cut = True  # until the reply is read whole (a signal's exception may land in between)
         self.channel.send(request, payload)
         try:
-            reply = self.channel.receive()
+            reply = receive()
         except SandboxError as error:
             raise SandboxError(f"{error}: {self._helper_stderr()}") from error
         self.cut = False
@@ -343,9 +358,9 @@ class Sandbox:
         """Run ``argv`` once to completion in the team folder; measure it; end whatever it left behind.
 
         In the namespaced sandbox with a decision cgroup, arena's compiled runner does it (see
-        :mod:`arena.sandbox.runner`), and also counts the help files left in the team folder (besides
-        ``arenas_files``, the arena's own) when they break no rule; otherwise, with stdin, or once the runner
-        has failed ``MAX_RUNNER_FAILURES`` times, the helper does. ``wall_clock`` judges ``wall_time_s`` on
+        :mod:`arena.sandbox.runner_client`), and also counts the help files left in the team folder (besides
+        ``arenas_files``, the arena's own) when they break no rule; otherwise, or with stdin, the helper
+        does. ``wall_clock`` judges ``wall_time_s`` on
         the wall clock whatever the sandbox's clock (a build); ``output_bytes`` replaces the limits' cap.
         """
         if not argv:
@@ -364,8 +379,7 @@ class Sandbox:
         request = {"op": "run", "argv": list(argv), "stdin_len": len(stdin), "wall": wall}
         request.update(budget_ms=budget_ms, cpu=self.limits.cpu_seconds(clocks.limit))
         request["output_bytes"] = clocks.cap
-        header, out, err = self._request(request, stdin)
-        return self._result(header, out, err, wall, budget_ms, output_cap=clocks.cap)
+        return self.judge.result(self._request_run(request, stdin), wall, budget_ms, output_cap=clocks.cap)
 
     @property
     def has_runner(self) -> bool:
@@ -373,164 +387,42 @@ class Sandbox:
         return self.runner_binary is not None and self.cgroup is not None and self.cgroup.can_kill
 
     def _runner_usable(self) -> bool:
-        return (
-            self.has_runner
-            and self.runner_failures < MAX_RUNNER_FAILURES
-            and all(session.machinery for session in self.sessions)  # its cgroup.kill would end a program's
+        return self.runner is not None and all(  # its cgroup.kill would end a program's session
+            session.machinery for session in self.sessions
         )
 
     def _run_on_runner(
         self, argv: Sequence[str], clocks: _Clocks, arenas_files: Collection[str]
     ) -> RunResult:
-        """One decision through the runner; if arena's runner fails, the helper runs it with what is left.
-
-        A runner that dies, stops or garbles its answer is arena's failure, never the team's (a program runs
-        as the same user and could stop it): the decision is run again by the helper with the CPU time the
-        decision's processes already used taken off its limit, and the result carries the incident.
-        """
-        assert self.cgroup is not None
+        """One decision through arena's runner, out of the program's reach (its own uid, no capability of
+        the program's over it). A runner that fails is arena's failure: :class:`SandboxError`, never a
+        rerun and never the team's fault."""
+        assert self.runner is not None
         wall, budget_ms = self.clocks(clocks.limit, wall_clock=clocks.wall_clock)
-        mark = self.cgroup.run_cpu_us()
-        try:
-            if self.runner is None:
-                self.runner = self._start_runner()
-            cpu = self.limits.cpu_seconds(clocks.limit)
-            header, out, err = self.runner.run(argv, wall, budget_ms, cpu, clocks.cap, arenas_files)
-        except SandboxError as error:
-            self.runner_failures += 1
-            if self.runner is not None:
-                self.runner.session.close()
-                self.runner = None
-            self.sweep()  # the helper ends whatever the failed decision left
-            used_s = (self.cgroup.run_cpu_us() - mark) / 1e6
-            return self.rerun(argv, clocks, used_s, f"arena's runner failed ({error})")
-        if header.pop("dirty"):
+        cpu = self.limits.cpu_seconds(clocks.limit)
+        reply = self.runner.run(argv, wall, budget_ms, cpu, clocks.cap, arenas_files)
+        if reply.dirty:
             self.sweep()  # something the runner leaves to the helper (a folder in /tmp, ...)
-        help_files = header.pop("help_files")
-        counted = help_files if isinstance(help_files, int) else None
-        return self._result(header, out, err, wall, budget_ms, help_files=counted, output_cap=clocks.cap)
+        return self.judge.result(reply, wall, budget_ms, output_cap=clocks.cap)
 
-    def rerun(self, argv: Sequence[str], clocks: _Clocks, used_s: float, problem: str) -> RunResult:
-        """Run a decision again through the helper after arena's machinery failed during it, with the CPU
-        time its processes used taken off its limit (a program that breaks arena's machinery mid-decision
-        must not get a second full budget for one answer); the result records the incident."""
-        left = dataclasses.replace(clocks, limit=max(clocks.limit - used_s, MIN_RERUN_S))
-        result = self._run_on_helper(argv, left)
-        incident = f"{problem}; the decision was run again by the sandbox helper"
-        return dataclasses.replace(result, incidents=(*result.incidents, incident))
-
-    def _start_runner(self) -> Runner:
+    def _runner_argv(self) -> list[str]:
+        """The runner's command line: where the team folder and /tmp are, the rules, the program's uid."""
         rlimits = {name: value for name, value in self._rlimits().items() if name != "cpu"}
         argv = [isolation.RUNNER_PATH, f"--cwd={isolation.TEAM_DIR}", f"--scratch={isolation.SCRATCH_DIR}"]
         limits = self.limits  # the help-file rules the runner counts by (team_folder.police enforces them)
         argv += [f"--help-files={limits.help_files}", f"--help-bytes={limits.help_bytes_mb << 20}"]
         argv.append(f"--folder-depth={limits.folder_depth}")
         argv += [f"--rlimit={name}:{value}" for name, value in rlimits.items()]
-        return Runner(self.start(argv, machinery=True))
+        return [*argv, f"--uid={self.uid}", f"--gid={self.uid}"]
 
     @property
     def clock(self) -> str:
         """What a time limit limits here: ``cpu`` (if asked for and measurable by the cgroup) or ``wall``."""
-        can_measure = self.cgroup is not None and self.cgroup.can_kill
-        return "cpu" if self.limits.clock == "cpu" and can_measure else "wall"
+        return self.judge.clock
 
     def clocks(self, limit_s: float, *, wall_clock: bool = False) -> tuple[float, float | None]:
         """Wall-clock cap and CPU budget (ms) (None on the wall clock) for the time limit ``limit_s``."""
-        if self.clock == "cpu" and not wall_clock:
-            return self.limits.wall_cap_s(limit_s), limit_s * 1000
-        return limit_s, None
-
-    def _result(
-        self,
-        header: dict[str, Any],
-        out: bytes,
-        err: bytes,
-        wall: float,
-        budget_ms: float | None = None,
-        *,
-        help_files: int | None = None,
-        output_cap: int | None = None,
-    ) -> RunResult:
-        status_text = header["status"]
-        sig = header.get("signal")
-        cpu_ms = header.get("cpu_ms", 0.0)
-        detail = header.get("detail", "")
-        limits = self.limits
-        out_of_memory = status_text != "ok" and self._memory_met()
-        idle = (
-            self._idle_past(header, budget_ms) if budget_ms is not None else ""
-        )  # read after every decision
-        if status_text == "not_started":
-            status = RunStatus.NOT_STARTED
-        elif out_of_memory and status_text != "output":  # stopped on a clock while it thrashed at its limit
-            status, detail = RunStatus.MEMORY_LIMIT, f"limit {limits.memory_mb} MB"
-        elif status_text == "timeout":
-            status = RunStatus.TIMEOUT
-        elif status_text == "cpu" and budget_ms is not None:
-            status, detail = RunStatus.CPU_LIMIT, f"{budget_ms / 1000:g} s"
-        elif status_text == "output":
-            cap = output_cap if output_cap is not None else limits.output_bytes
-            status, detail = RunStatus.OUTPUT_LIMIT, f"{cap} bytes"
-        elif budget_ms is not None and cpu_ms > budget_ms and status_text in ("ok", "exited"):
-            # judged in full: a decision that ended on its own past its CPU budget (threads on other CPUs
-            # between two looks at the clock) is over its limit all the same
-            status, detail = RunStatus.CPU_LIMIT, f"{budget_ms / 1000:g} s"
-        elif idle and status_text in ("ok", "exited"):
-            status, detail = RunStatus.TIMEOUT, idle  # ended on its own, but slept or blocked too long
-        elif status_text == "ok":
-            status = RunStatus.OK
-        elif sig == signal.SIGXFSZ:
-            status, detail = RunStatus.FILE_SIZE_LIMIT, f"{limits.file_size_mb} MB"
-        elif sig == signal.SIGXCPU or (sig == signal.SIGKILL and cpu_ms >= limits.cpu_seconds(wall) * 1000):
-            status = RunStatus.CPU_LIMIT
-        elif sig is not None:
-            status = RunStatus.SIGNALED
-        else:
-            status = RunStatus.NONZERO_EXIT
-        return RunResult(
-            status=status,
-            exit_code=header.get("exit_code"),
-            signal=sig,
-            wall_ms=header.get("wall_ms", 0.0),
-            cpu_ms=cpu_ms,
-            peak_memory_kb=header.get("maxrss", 0),
-            stdout=out,
-            stderr=err,
-            wall_limit_s=wall,
-            limit_detail=detail,
-            help_files=help_files,
-        )
-
-    def _idle_past(self, header: dict[str, Any], budget_ms: float) -> str:
-        """Why a decision on the CPU clock was idle too long ("" when it was not), after it ended.
-
-        Idle is wall time neither running (its CPU time) nor waiting for a CPU, memory or the disk (the
-        decision cgroup's pressure stalls since the last decision ended: between decisions nothing of the
-        team's runs there). A program beside a CPU hog waits, which is not idleness; one that sleeps is.
-        """
-        stall_us = self.cgroup.run_stall_us() if self.cgroup is not None else None
-        if stall_us is None:
-            return ""
-        waited_ms = (stall_us - self._stall_seen) / 1000
-        self._stall_seen = stall_us
-        idle_ms = header.get("wall_ms", 0.0) - header.get("cpu_ms", 0.0) - waited_ms
-        allowance_s = self.limits.idle_allowance_s(budget_ms / 1000)
-        if idle_ms <= allowance_s * 1000:
-            return ""
-        return f"idle:{idle_ms / 1000:.2f} s, more than the {allowance_s:.3g} s a decision may be idle"
-
-    def _memory_met(self) -> bool:
-        """True when, since the last look, the OOM killer acted or the programs' memory met its limit.
-
-        A decision killed on a clock (CPU or wall) after its memory met the limit was thrashing there (the
-        kernel reclaiming what it could, on the decision's CPU): it is recorded as out of memory.
-        """
-        if self.cgroup is None:
-            return False
-        count = (self.cgroup.oom_kills(), self.cgroup.memory_hits())
-        met = count[0] > self._oom_seen[0] or count[1] > self._oom_seen[1]
-        self._oom_seen = count
-        return met
+        return self.judge.clocks(limit_s, wall_clock=wall_clock)
 
     def sweep(self) -> float:
         """End the decision: every process that is not a live session's; return the decision's CPU ms.
@@ -539,6 +431,18 @@ class Sandbox:
         """
         header, _, _ = self._request({"op": "sweep"})
         return float(header.get("cpu_ms", 0.0))
+
+    @property
+    def scratch_inside(self) -> str:
+        """The programs' ``/tmp`` as they see it (emptied after every decision in the namespaces)."""
+        return isolation.SCRATCH_DIR
+
+    @property
+    def scratch_outside(self) -> Path:
+        """The programs' ``/tmp`` as the arena reaches it."""
+        if self.isolation_level == isolation.NAMESPACES:
+            return Path(f"/proc/{self.helper_pid}/root{isolation.SCRATCH_DIR}")
+        return Path(isolation.SCRATCH_DIR)
 
     @property
     def forkserver_path(self) -> str:
@@ -558,6 +462,10 @@ class Sandbox:
         header, _, _ = self._request({"op": "start", "argv": list(argv), "machinery": machinery})
         if not header.get("ok"):
             raise SandboxError(f"could not start {argv[0]}: {header.get('detail', '')}")
+        return self._session(header, machinery=machinery)
+
+    def _session(self, header: dict[str, Any], *, machinery: bool) -> Session:
+        """The session the helper just started (its id in ``header``, its pipes and pidfd passed)."""
         stdin_w, stdout_r, stderr_r, pidfd = self.channel.take_fds(4)
         session = Session(self, header["id"], stdin_w, stdout_r, stderr_r, pidfd)
         session.machinery = machinery
@@ -676,14 +584,32 @@ class Session:
             for fd, _ in poller.poll(remaining * 1000):
                 self._drain(fd)
 
+    def read_reply(self, timeout_s: float) -> Reply | None:
+        """The next decision's reply arena's machinery printed (:mod:`arena.sandbox.inside.record`), or
+        None on
+        timeout or end of output; ``SandboxError`` when what it printed is not one."""
+        deadline = time.monotonic() + timeout_s
+        while True:
+            try:
+                reply = record.parse(self.buffer)
+            except ValueError as error:
+                raise SandboxError(f"arena's machinery answered nonsense ({error})") from error
+            if reply is not None or self.eof:
+                return reply
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                return None
+            for fd, _ in self._poller.poll(remaining * 1000):
+                self._drain(fd, cap=False)
+
     @property
     def overlong(self) -> bool:
         """True when the program printed more than the output cap without ending its line."""
         return len(self.buffer) > self.sandbox.limits.output_bytes and b"\n" not in self.buffer
 
-    def _drain(self, fd: int) -> None:
+    def _drain(self, fd: int, *, cap: bool = True) -> None:
         try:
-            chunk = os.read(fd, 65536)
+            chunk = os.read(fd, 1 << 20 if not cap else 65536)
         except BlockingIOError:
             return
         if fd == self.stdout_r:
@@ -699,11 +625,10 @@ class Session:
             return self.result
         self.close_stdin()
         if self.sandbox.cut:  # the helper cannot be asked: the program ends with the sandbox, killed
-            header: dict[str, Any] = {"status": "killed", "signal": signal.SIGKILL}
+            reply = Reply("exited", signal=signal.SIGKILL)
         else:
             request = {"op": "end", "id": self.session_id, "grace": SESSION_GRACE_S}
-            header, _, _ = self.sandbox._request(request)
-        header["wall_ms"] = (time.monotonic() - self.started) * 1000
+            reply = self.sandbox._request_run(request)
         while True:
             try:
                 chunk = os.read(self.stderr_r, 65536)
@@ -714,7 +639,11 @@ class Session:
             self.stderr += chunk
         for fd in (self.stdout_r, self.stderr_r, self.pidfd):
             os.close(fd)
-        self.result = self.sandbox._result(header, bytes(self.buffer), bytes(self.stderr), 0.0)
+        wall_us = round((time.monotonic() - self.started) * 1e6)
+        reply = dataclasses.replace(
+            reply, wall_us=wall_us, stdout=bytes(self.buffer), stderr=bytes(self.stderr)
+        )
+        self.result = self.sandbox.judge.result(reply, 0.0)
         self.sandbox.sessions.remove(self)
         return self.result
 

@@ -175,7 +175,6 @@ class Player:
                 output_name=output_name,
                 protected=protected,
                 wall_time_s=self.sandbox.limits.wall_time_s,
-                cold_wall_time_s=self.wall_time_s,
             )
         return FileTransport(
             self.sandbox,

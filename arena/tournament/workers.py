@@ -33,7 +33,7 @@ from arena.games.codem.table import run_table
 from arena.runfolder.layout import LOCK_NAME
 from arena.runfolder.layout import tables_dir as run_tables_dir
 from arena.runfolder.reader import table_deals
-from arena.sandbox.prctl import PR_SET_PDEATHSIG, prctl
+from arena.sandbox.inside.prctl import PR_SET_PDEATHSIG, prctl
 from arena.tournament.pool import TableOutcome, TablePool, TableRunner, TableTask, unpack_table
 from arena.tournament.progress import Progress
 from arena.tournament.store import DealRecord, Store

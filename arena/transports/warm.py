@@ -5,22 +5,28 @@ the team's sandbox with the team's interpreter and flags, with heavy modules suc
 for a fresh child per decision instead of starting a new interpreter. Files are written, policed and read
 exactly as by :class:`FileTransport`; ``tests/sandbox/test_transports_warm.py`` runs one program both ways and
 compares every answer and every help file.
+
+The decision's stdout and stderr go to files in the sandbox's ``/tmp`` that the arena reads itself: the
+server never holds a decision's output. The server runs as the team's user, so a program can kill or stop
+it: that decision is judged as it ended (killed, or past its time), never run again, and the next decision
+gets a new server.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import json
+import os
+import secrets
+import signal
 from collections.abc import Collection, Sequence
 
 from arena.errors import SandboxError
-from arena.sandbox import RunResult, Sandbox, Session
+from arena.sandbox import Reply, RunResult, Sandbox, Session, tree
 from arena.transports.files import FileTransport
 
 START_TIMEOUT_S = 60.0
 REPLY_GRACE_S = 5.0
-MAX_SERVER_FAILURES = 3
-MIN_RERUN_S = 0.001  # a cold rerun whose budget the warm attempt spent still runs, and is judged
 
 
 class WarmPythonTransport(FileTransport):
@@ -35,18 +41,15 @@ class WarmPythonTransport(FileTransport):
         output_name: str = "outputf.txt",
         protected: Collection[str] = (),
         wall_time_s: float | None = None,
-        cold_wall_time_s: float | None = None,
     ) -> None:
-        """``wall_time_s`` is a warm decision's limit (no interpreter start to allow for); a decision rerun
-        cold after a failure of the server gets ``cold_wall_time_s`` (with the start-up allowance)."""
+        """``wall_time_s`` is a warm decision's limit (no interpreter start to allow for)."""
         super().__init__(sandbox, argv, output_name=output_name, protected=protected, wall_time_s=wall_time_s)
-        self.cold_wall_time_s = cold_wall_time_s if cold_wall_time_s is not None else wall_time_s
         if len(argv) < 2 or not argv[-1].endswith(".py"):
             raise SandboxError(f"a warm start needs '<python> [flags] <script>.py', got {' '.join(argv)}")
         self.script = argv[-1]
         self.server_argv = [*argv[:-1], sandbox.forkserver_path, *preload]
         self.server: Session | None = None
-        self.failures = 0
+        self.failures = 0  # decisions whose server a program killed or stopped
 
     def _start_server(self) -> Session:
         server = self.sandbox.start(self.server_argv, machinery=True)
@@ -57,60 +60,69 @@ class WarmPythonTransport(FileTransport):
         return server
 
     def _run(self, arenas_files: Collection[str] = ()) -> RunResult:
-        """One decision through the fork server; if arena's server fails, the decision runs cold instead.
+        """One decision through the fork server, judged like a fresh interpreter's.
 
-        A server that dies or cannot contain a decision is arena's failure, never the team's: the decision
-        is run again with a fresh interpreter and the result carries the incident. After
-        ``MAX_SERVER_FAILURES`` in one sandbox the team runs cold for the rest of it (a program that kills
-        its own server each time gains nothing by it).
+        A server that cannot contain a decision (its child could not join the decision's cgroup) is arena's
+        failure: :class:`SandboxError`. A server lost during the decision was lost by the program (it runs
+        as the team's user): the decision is judged as it ended, and the next one starts a new server.
         """
-        if self.failures >= MAX_SERVER_FAILURES:
-            return self.sandbox.run(self.argv, wall_time_s=self.cold_wall_time_s, arenas_files=arenas_files)
         limit = self.wall_time_s if self.wall_time_s is not None else self.sandbox.limits.wall_time_s
         cap, budget_ms = self.sandbox.clocks(limit)
+        if self.server is None or not self.server.alive:
+            if self.server is not None:
+                self.server.close()
+            self.server = self._start_server()
+        names = tuple(f".warm-{secrets.token_hex(8)}.{stream}" for stream in ("out", "err"))
+        inner = self.sandbox.scratch_inside
+        request = {
+            "script": self.script,
+            "wall": cap,
+            "budget_ms": budget_ms,
+            "cpu": self.sandbox.limits.cpu_seconds(limit),
+            "out": f"{inner}/{names[0]}",
+            "err": f"{inner}/{names[1]}",
+        }
+        self.server.send_line(json.dumps(request))
         try:
-            if self.server is None or not self.server.alive:
-                if self.server is not None:
-                    self.server.close()
-                self.server = self._start_server()
-            request = {
-                "script": self.script,
-                "wall": cap,
-                "budget_ms": budget_ms,
-                "cpu": self.sandbox.limits.cpu_seconds(limit),
-                "out_cap": self.sandbox.limits.output_bytes,
-            }
-            self.server.send_line(json.dumps(request))
-            line = self.server.read_line(cap + REPLY_GRACE_S)
-        except SandboxError as error:
-            line, problem = None, str(error)
-        else:
-            problem = "the Python fork server stopped during the decision"
-        cpu_ms = self.sandbox.sweep()
-        reply = json.loads(line) if line is not None else {"status": "not_started", "detail": problem}
-        if reply["status"] == "not_started":
-            return self._rerun_cold(reply.get("detail", problem), used_ms=cpu_ms)
-        header = {key: reply[key] for key in ("status", "exit_code", "signal", "wall_ms", "cpu_ms", "maxrss")}
-        header["cpu_ms"] = max(header["cpu_ms"], cpu_ms)
-        out, err = reply["stdout"].encode("latin-1"), reply["stderr"].encode("latin-1")
-        return self.sandbox._result(header, out, err, cap, budget_ms)
+            reply = self.server.read_reply(cap + REPLY_GRACE_S)
+        except SandboxError:  # what the server printed is not a reply: it is the program's now (its uid)
+            reply = None
+        out, err = (self._take_output(name) for name in names)  # before the sweep empties /tmp
+        cpu_us = round(self.sandbox.sweep() * 1000)
+        if reply is None:
+            reply = self._lost_server()
+        elif reply.status == "not_started":
+            raise SandboxError(f"the Python fork server could not start a decision: {reply.detail}")
+        out_cap = self.sandbox.limits.output_bytes
+        status = reply.status
+        if status in ("ok", "exited") and max(len(out), len(err)) > out_cap:
+            status = "output"
+        reply = dataclasses.replace(
+            reply, status=status, cpu_us=max(reply.cpu_us, cpu_us), stdout=out[:out_cap], stderr=err[:out_cap]
+        )
+        return self.sandbox.judge.result(reply, cap, budget_ms)
 
-    def _rerun_cold(self, problem: str, *, used_ms: float) -> RunResult:
-        """Run the decision again cold, with what is left of its budget: the CPU the decision's own
-        processes used before the server failed is spent (a program that kills its server mid-decision,
-        or blocks it, must not get a second full budget for one answer)."""
+    def _lost_server(self) -> Reply:
+        """The decision whose server a program killed (ended by SIGKILL) or stopped (past its time)."""
+        assert self.server is not None
         self.failures += 1
-        if self.server is not None:
-            self.server.close()
-            self.server = None
-        budget = self.cold_wall_time_s
-        if budget is None:
-            budget = self.sandbox.limits.wall_time_s
-        if used_ms > 0:
-            budget = max(budget - used_ms / 1000, MIN_RERUN_S)
-        result = self.sandbox.run(self.argv, wall_time_s=budget)
-        incident = f"arena's Python fork server failed ({problem}); the decision was run again cold"
-        return dataclasses.replace(result, incidents=(*result.incidents, incident))
+        stopped = not self.server.eof  # no reply in time, its output still open (its pidfd may lag an EOF)
+        self.server.close()
+        self.server = None
+        if stopped:
+            return Reply("timeout")
+        return Reply("exited", signal=int(signal.SIGKILL))
+
+    def _take_output(self, name: str) -> bytes:
+        """One output file of the decision (at most the cap and one byte), read without following a link
+        or waiting on a FIFO, then removed; empty when the program removed it or put something else there."""
+        folder = tree.open_folder(self.sandbox.scratch_outside)
+        try:
+            data = tree.read_file(folder, name, self.sandbox.limits.output_bytes + 1)
+            tree.remove_entry(folder, name)
+        finally:
+            os.close(folder)
+        return data or b""
 
     def close(self) -> None:
         """Stop the fork server."""

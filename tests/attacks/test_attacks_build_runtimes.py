@@ -144,11 +144,11 @@ def test_two_thousand_class_files_are_products_not_help_files(tmp_path: Path) ->
 def test_stdlib_named_help_files_never_reach_the_fork_server(tmp_path: Path) -> None:
     """``sitecustomize.py``, ``random.py``, ``json.py``, ``numpy.py``, ``clock.py``, ``prctl.py``... in the
     team folder, then the server killed so that arena starts a new one there: the new server imports none
-    of them (its path is its own folder and the interpreter's), and the table goes on without a fault."""
+    of them (its path is its own folder and the interpreter's), and the table goes on: the one decision that
+    killed its server is its own fault (killed), every other is clean."""
     outcome = play_hostile(REDTEAM / "ShadowStdlib.py", tmp_path, deals=3)
-    assert outcome.faults == ()
-    incidents = (outcome.out / "incidents.jsonl").read_text()
-    assert "fork server failed" in incidents  # the server was restarted with the modules in place
+    assert [fault.kind for fault in outcome.faults] == [FaultKind.CRASH]  # the server was restarted
+    assert outcome.attacker.decisions > 1
     poison = outcome.team_folder / "poison.txt"
     imports = poison.read_text().splitlines() if poison.exists() else []
     assert not [line for line in imports if "forkserver" in line], imports

@@ -20,9 +20,9 @@ from arena.errors import ConfigError
 from arena.faults import FaultKind
 from arena.games.codem.table import PlayerSpec, TableConfig, run_table
 from arena.sandbox import cgroup
-from arena.sandbox.runner import runner_binary
+from arena.sandbox.runner_client import runner_binary
 
-from support.hostile import CHECKER, HONEST, ROOT, HostileOutcome, play_hostile
+from support.hostile import CHECKER, HONEST, ROOT, play_hostile
 from support.sandbox import needs_namespaces
 
 pytestmark = needs_namespaces
@@ -57,9 +57,10 @@ def test_the_compiler_shows_nothing_of_the_host_or_the_helper(tmp_path: Path, mo
 @pytest.mark.slow
 @pytest.mark.skipif(not hasattr(os, "pidfd_open"), reason="the warm start needs pidfd_open")
 def test_a_stopped_fork_server_neither_hangs_the_table_nor_stays(tmp_path: Path) -> None:
-    """SIGSTOP to arena's Python fork server: the table completes, nothing stopped is left."""
-    outcome = play_hostile(REDTEAM / "StopServer.py", tmp_path, deals=4, baseline=CHECKER)
-    assert all(fault.kind is not FaultKind.BUILD_FAILED for fault in outcome.faults)
+    """SIGSTOP to arena's Python fork server: the table completes, nothing stopped is left, and each
+    decision that stopped its server is the program's own timeout (never run again: issue 24)."""
+    outcome = play_hostile(REDTEAM / "StopServer.py", tmp_path, deals=4)
+    assert outcome.faults and all(fault.kind is FaultKind.TIMEOUT for fault in outcome.faults)
 
 
 @pytest.mark.parametrize("name", ["...py", "..py"])
@@ -172,21 +173,16 @@ def test_a_stopped_prepared_process_never_hangs_the_helper(tmp_path: Path) -> No
     assert code == 0
 
 
-# -- arena's compiled runner runs as the team's user: attacks on it ----------------------------------
+# -- arena's compiled runner, out of the programs' reach: attacks on it ----------------------------
 
 
 # Code'em decisions go through the runner where it is built and a decision cgroup can be killed.
 RUNNER = runner_binary() is not None and cgroup.hierarchies().unified is not None
 
 
-def _incidents(outcome: HostileOutcome) -> list[str]:
-    path = outcome.out / "incidents.jsonl"
-    return path.read_text().splitlines() if path.exists() else []
-
-
 def test_killing_the_runner_gives_no_second_run(tmp_path: Path) -> None:
-    """A decision that kills arena's runner is run again by the helper with only what is left of its
-    CPU limit: a program spending 0.7 s, killing the runner, then 0.7 s more never answers unpunished."""
+    """A decision that tries to kill arena's runner cannot (another uid): it is judged as it ends, never
+    run again; a program spending 0.7 s, then trying, then 0.7 s more never answers unpunished."""
     outcome = play_hostile(REDTEAM / "DoubleTimeRunner.c", tmp_path, deals=4)
     doubled_path = outcome.team_folder / "doubled.txt"
     doubled = doubled_path.read_text().split() if doubled_path.exists() else []
@@ -196,17 +192,14 @@ def test_killing_the_runner_gives_no_second_run(tmp_path: Path) -> None:
     assert len(time_faults) >= len(doubled), f"decisions given {doubled} s of CPU against a 1 s limit"
     if RUNNER:  # on the helper's road (ARENA_NO_RUNNER=1) the program's parent is PID 1: it just answers
         assert time_faults, "the attacker was never stopped"
-        assert any("arena's runner failed" in line for line in _incidents(outcome))
 
 
 @pytest.mark.slow
 def test_a_stopped_runner_neither_hangs_the_table_nor_stays(tmp_path: Path) -> None:
-    """SIGSTOP to arena's runner in every decision: arena's incident (at most three times a sandbox, then
-    the helper runs the decisions), never the team's fault; the table completes, nothing stopped is left."""
+    """SIGSTOP to arena's runner in every decision is refused (another uid): never the team's fault, the
+    table completes, nothing stopped is left (tests/sandbox/test_watcher.py checks the refusal itself)."""
     outcome = play_hostile(REDTEAM / "StopRunner.c", tmp_path, deals=3, baseline=CHECKER)
     assert outcome.faults == ()
-    if RUNNER:
-        assert 1 <= sum("arena's runner failed" in line for line in _incidents(outcome)) <= 3
 
 
 def test_the_runner_cannot_be_reached_into(tmp_path: Path) -> None:

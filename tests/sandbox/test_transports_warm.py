@@ -86,37 +86,6 @@ def test_exits_and_crashes_are_the_same_both_ways(
         assert all(b"ValueError: bad hand" in reply.run.stderr for reply in replies)
 
 
-def test_a_warm_program_that_kills_its_server_is_run_cold_and_the_server_comes_back(
-    tmp_path: Path,
-) -> None:
-    """A dead fork server is arena's incident, never the team's fault: the decision is rerun cold."""
-    program = tmp_path / "killer.py"
-    program.write_text(
-        "import os, signal\n"
-        "if os.path.exists('armed'):\n"
-        "    os.kill(os.getppid(), signal.SIGKILL)\n"
-        "open('outputf.txt', 'w').write('0\\n')\n"
-    )
-    with open_sandbox(tmp_path / "team", LIMITS) as sandbox:
-        transport = WarmPythonTransport(sandbox, build(sandbox, program).run_argv)
-        assert transport.exchange({"inputf.txt": "1"}).text == "0\n"
-        (sandbox.folder / "armed").write_text("")
-        attacked = transport.exchange({"inputf.txt": "1"})
-        assert attacked.run.status is RunStatus.OK and attacked.text == "0\n"
-        # Cold, it kills its parent again: arena's runner (where there is one), whose decision the helper
-        # (PID 1, which ignores it) runs once more.
-        runner = ["arena's runner"] if sandbox.runner_failures else []
-        assert sandbox.runner_failures == sandbox.has_runner
-        assert [incident.split(" failed")[0] for incident in attacked.run.incidents] == [
-            *runner,
-            "arena's Python fork server",
-        ]
-        (sandbox.folder / "armed").unlink()
-        assert transport.exchange({"inputf.txt": "1"}).text == "0\n"
-        transport.close()
-        assert processes_of(sandbox) == []
-
-
 @pytest.mark.slow
 def test_five_thousand_warm_decisions_of_an_honest_program_have_no_fault(tmp_path: Path) -> None:
     """The fork server is arena's: the decisions' CPU limit (1 s here) never accumulates on it.
@@ -134,7 +103,8 @@ def test_five_thousand_warm_decisions_of_an_honest_program_have_no_fault(tmp_pat
         unexpected = []
         for number in range(5000):
             reply = transport.exchange({"inputf.txt": f"{number} 3"})
-            if not reply.run.ok or reply.run.incidents or reply.text != f"{(number + 3) % 7}\n":
-                unexpected.append((number, reply.text, reply.run.describe(), reply.run.incidents))
+            if not reply.run.ok or reply.text != f"{(number + 3) % 7}\n":
+                unexpected.append((number, reply.text, reply.run.describe()))
+        lost = transport.failures
         transport.close()
-    assert unexpected == []
+    assert unexpected == [] and lost == 0

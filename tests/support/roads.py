@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from arena.sandbox.runner import NO_RUNNER
+from arena.sandbox.runner_client import NO_RUNNER
 
 
 @pytest.fixture(params=["runner", "python"])

@@ -56,7 +56,8 @@ def processes_of(sandbox: Sandbox) -> list[psutil.Process]:
             continue
         if not sandbox.closed and process.pid in runners:
             continue
-        if info["uids"] and info["uids"].real == sandbox.uid and info["status"] != psutil.STATUS_ZOMBIE:
+        owners = {sandbox.uid, getattr(sandbox, "machinery_uid", None)} - {None}
+        if info["uids"] and info["uids"].real in owners and info["status"] != psutil.STATUS_ZOMBIE:
             found.append(process)
     return found
 

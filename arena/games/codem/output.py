@@ -18,7 +18,6 @@ from arena.runfolder.layout import (
     DEALS_DIR,
     EVENTS,
     FAULTS,
-    INCIDENTS,
     RESULTS,
     SEATS,
     TIMES,
@@ -60,11 +59,6 @@ class TableFolder:
         """Append one fault to ``faults.jsonl``."""
         with (self.out_dir / FAULTS).open("a") as out:
             out.write(json.dumps(fault.to_dict()) + "\n")
-
-    def write_incident(self, incident: dict[str, object]) -> None:
-        """Append one incident of arena's own (e.g. a fork server that died) to ``incidents.jsonl``."""
-        with (self.out_dir / INCIDENTS).open("a") as out:
-            out.write(json.dumps(incident) + "\n")
 
     def write_deal(
         self, number: int, events: Sequence[Event], final_text: str, *, started: datetime | None = None

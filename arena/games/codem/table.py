@@ -252,9 +252,6 @@ class _Table:
         run.help_before = seat.help_files
         reply = seat.transport.exchange(run.inputs)
         result = reply.run
-        for incident in result.incidents:  # arena's machinery failed and recovered: not the team's fault
-            what = {"team": seat.team, "deal": run.deal, "stage": run.stage, "what": incident}
-            self.folder.write_incident(what)
         run.stdout = result.stdout
         seat.help_files = seat.transport.help_files_snapshot(KEPT_BYTES) if reply.help_files else {}
         seat.wall_ms.append(result.wall_ms)

@@ -3,7 +3,8 @@
 The sandbox helper (run as ``python -I -S helper.py``) and the Python fork server run as scripts inside
 the sandbox, where arena cannot be imported: they load this file from beside themselves (it is bound
 next to them at ``/.arena/prctl.py``) under a private module name, so nothing of it is visible to team
-programs. The tournament's worker processes import it as ``arena.sandbox.prctl``. Standard library only.
+programs. The tournament's worker processes import it as ``arena.sandbox.inside.prctl``. Standard
+library only.
 """
 
 from __future__ import annotations

@@ -5,20 +5,23 @@ on its command line (e.g. numpy) and nothing of the team's. For each request it 
 what a fresh interpreter would have fresh (random seeds, ``sys.argv``, ``sys.path[0]``, ``__main__``),
 runs the team's script with ``runpy`` exactly as ``python script.py`` would, and exits: every decision
 gets a fresh process with fresh module state, and only the team's files carry memory: the server itself
-never holds anything of a decision. Each request is handled by a forked manager that starts the program,
-waits, reads its output, writes the reply and exits, so no output, exit code or clock of one decision is in
-the memory the next one is forked from; and each program gets descriptors of its own (a fresh
-``/dev/null`` on stdin, nothing else of the server's open), so no file status flag carries either.
+never holds anything of a decision. A program's stdout and stderr go to files in the sandbox's ``/tmp``
+named by the arena, which reads them itself (the server never opens them, so no output of one decision is
+in the memory the next one is forked from; ``/tmp`` is emptied after every decision); and each program
+gets descriptors of its own (a fresh ``/dev/null`` on stdin, nothing else of the server's open), so no
+file status flag carries either. The server runs as the team's user: a program that kills or stops it
+loses its own decision (the arena judges it, then starts a new server), never arena's.
 
 The server is arena's machinery: the sandbox helper starts it outside the programs' cgroup and with no CPU
 limit (``--cgroup-fds=3,4`` names the descriptors of the decision cgroup's ``cgroup.procs`` files). Each
 child moves itself into that cgroup and takes the decision's ``RLIMIT_CPU`` before any of the team's code
 runs, so the decision is measured, limited and ended (``cgroup.kill``) like a fresh interpreter's.
 
-Protocol on stdin/stdout (the arena's session pipes), one JSON line each way per run:
-``{"script": "Team.py", "wall": 1.0, "cpu": 2, "out_cap": 65536}`` -> ``{"status": ..., "exit_code": ...,
-"signal": ..., "wall_ms": ..., "cpu_ms": ..., "maxrss": ..., "stdout": "...", "stderr": "..."}``
-(stdout/stderr as latin-1 text of the capped bytes). Standard library only, besides the preloads.
+Protocol on stdin/stdout (the arena's session pipes), per run: a JSON request line
+``{"script": "Team.py", "wall": 1.0, "cpu": 2, "out": "/tmp/.warm-X.out", "err": "/tmp/.warm-X.err"}``
+answered by the one reply record every watcher writes (``record.py``, beside this script; no output bytes:
+the arena reads the output files).
+Standard library only, besides the preloads.
 """
 
 from __future__ import annotations
@@ -52,8 +55,9 @@ from typing import Any, BinaryIO
 # fresh interpreter.
 import clock as CLOCK  # type: ignore[import-not-found]
 import prctl as _prctl  # type: ignore[import-not-found]
+import record as RECORD  # type: ignore[import-not-found]
 
-del sys.modules["prctl"], sys.modules["clock"]
+del sys.modules["prctl"], sys.modules["clock"], sys.modules["record"]
 
 MAX_FD = os.sysconf("SC_OPEN_MAX")
 
@@ -84,29 +88,20 @@ def serve(arguments: list[str]) -> None:
         if not line:
             return
         request = json.loads(line)
-        decision = Decision(request["script"], request["wall"], request.get("cpu"), request["out_cap"])
+        decision = Decision(request["script"], request["wall"], request.get("cpu"))
+        decision.out_path, decision.err_path = request["out"], request["err"]
         decision.budget_ms = request.get("budget_ms") if cpu_fd is not None else None
         decision.cgroup_fds, decision.cpu_fd = cgroup_fds, cpu_fd
-        manager = os.fork()
-        if manager == 0:  # everything the decision leaves in memory dies with this process
-            code = 1
-            try:
-                reply = run_one(decision, (control_in, control_out))
-                control_out.write(json.dumps(reply).encode() + b"\n")
-                code = 0
-            finally:
-                os._exit(code)
-        _, status = os.waitpid(manager, 0)
-        if status != 0:  # the manager was killed (a program may): arena's incident, the decision runs cold
-            return
+        control_out.write(RECORD.encode(run_one(decision, (control_in, control_out))))
         reap_strays()
 
 
 class Decision:
-    """One request: the script, its wall and CPU limits, the output cap, where its processes go."""
+    """One request: the script, its wall and CPU limits, its output files, where its processes go."""
 
-    def __init__(self, script: str, wall: float, cpu: int | None, out_cap: int) -> None:
-        self.script, self.wall, self.cpu, self.out_cap = script, wall, cpu, out_cap
+    def __init__(self, script: str, wall: float, cpu: int | None) -> None:
+        self.script, self.wall, self.cpu = script, wall, cpu
+        self.out_path = self.err_path = ""  # the program's stdout and stderr (the arena reads them)
         self.budget_ms: float | None = None  # the decision's CPU budget, judged on the cgroup's clock
         self.cgroup_fds: list[int] = []
         self.cpu_fd: int | None = None
@@ -126,10 +121,9 @@ def reap_strays() -> None:
             return
 
 
-def run_one(decision: Decision, control: tuple[BinaryIO, BinaryIO]) -> dict[str, Any]:
+def run_one(decision: Decision, control: tuple[BinaryIO, BinaryIO]) -> Any:
     """Fork, run the script in the child as ``__main__``, wait with the wall limit, measure."""
-    wall, out_cap = decision.wall, decision.out_cap
-    out_path, err_path = f"/tmp/.warm-{os.getpid()}.out", f"/tmp/.warm-{os.getpid()}.err"
+    wall, out_path, err_path = decision.wall, decision.out_path, decision.err_path
     setup_r, setup_w = os.pipe2(os.O_CLOEXEC)
     cpu_mark = decision.cpu_us()
     started = time.monotonic()
@@ -142,7 +136,7 @@ def run_one(decision: Decision, control: tuple[BinaryIO, BinaryIO]) -> dict[str,
         problem = setup.read()
     if problem:  # the decision could not be put in its cgroup or under its limits: nothing of it ran
         os.wait4(pid, 0)
-        return {"status": "not_started", "detail": problem.decode(errors="replace")}
+        return RECORD.Reply("not_started", detail=problem.decode(errors="replace"))
     pidfd = os.pidfd_open(pid)
     reason, deadline = "", started + wall
     while True:
@@ -156,26 +150,14 @@ def run_one(decision: Decision, control: tuple[BinaryIO, BinaryIO]) -> dict[str,
     wall_ms = (time.monotonic() - started) * 1000
     os.close(pidfd)
     code = os.waitstatus_to_exitcode(status)
-    outputs = []
-    for path in (out_path, err_path):
-        try:
-            with open(path, "rb") as captured:
-                data = captured.read(out_cap + 1)
-            os.unlink(path)
-        except OSError:
-            data = b""
-        outputs.append(data)
-    too_much = any(len(data) > out_cap for data in outputs)
-    return {
-        "status": reason or ("output" if too_much else "ok" if code == 0 else "exited"),
-        "exit_code": code if code >= 0 else None,
-        "signal": -code if code < 0 else None,
-        "wall_ms": wall_ms,
-        "cpu_ms": (usage.ru_utime + usage.ru_stime) * 1000,
-        "maxrss": usage.ru_maxrss,
-        "stdout": outputs[0][:out_cap].decode("latin-1"),
-        "stderr": outputs[1][:out_cap].decode("latin-1"),
-    }
+    return RECORD.Reply(
+        status=reason or ("ok" if code == 0 else "exited"),
+        exit_code=code if code >= 0 else None,
+        signal=-code if code < 0 else None,
+        wall_us=round(wall_ms * 1000),
+        cpu_us=round((usage.ru_utime + usage.ru_stime) * 1e6),
+        maxrss_kb=usage.ru_maxrss,
+    )
 
 
 def child(
@@ -203,8 +185,9 @@ def child(
         os.setsid()
         for stream in control:
             stream.close()
-        out = os.open(out_path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-        err = os.open(err_path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        fresh = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW  # never a file someone left there
+        out = os.open(out_path, fresh, 0o600)
+        err = os.open(err_path, fresh, 0o600)
         os.dup2(out, 1)
         os.dup2(err, 2)
         os.close(out)

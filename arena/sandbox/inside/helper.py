@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
+import dataclasses
 import errno
 import fcntl
 import importlib.util
@@ -27,12 +28,13 @@ import sys
 import time
 import types
 from collections.abc import Iterable
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from arena.sandbox.inside.prepared import Prepared, Started
 
 READ_CHUNK = 65536
 HIGH_FD = 100
-SWEEP_ROUNDS = 1000
-PREPARED_ANSWER_S = 5.0  # a prepared process that has not started its program by then was stopped
 
 
 class Helper:
@@ -60,8 +62,12 @@ class Helper:
     # -- protocol
     def serve(self) -> None:
         """Answer requests until the arena says quit or closes the socket."""
-        self.configure(self.receive_init())
-        self.reply({"ok": True, "pid": os.getpid(), "oom_protected": self.oom_protected})
+        runner = self.configure(self.receive_init())
+        answer = {"ok": True, "pid": os.getpid(), "oom_protected": self.oom_protected}
+        if runner is None or isinstance(runner, str):
+            self.reply({**answer, "runner_problem": runner})
+        else:
+            self.send_session(runner, answer)
         while True:
             line = self.reader.readline()
             if not line:
@@ -74,7 +80,7 @@ class Helper:
                 stdin = self.read_exact(request["stdin_len"])
                 clocks = request["wall"], request.get("cpu"), request.get("budget_ms")
                 cap = request.get("output_bytes", self.output_bytes)
-                self.reply(*self.run(request["argv"], stdin, *clocks, cap))
+                self.channel.sendall(record.encode(self.run(request["argv"], stdin, *clocks, cap)))
                 self.ready = self.prepare()  # the next run's process, made while the arena reads this reply
             elif op == "start":
                 self.start(request["argv"], machinery=request.get("machinery", False))
@@ -82,10 +88,11 @@ class Helper:
                 self.sweep(keep=self.sessions.values())
                 self.reply({"ok": True, "cpu_ms": self.decision_cpu_ms()})
             elif op == "end":
-                self.reply(*self.end(request["id"], request["grace"]))
+                self.channel.sendall(record.encode(self.end(request["id"], request["grace"])))
             elif op == "quit":
                 for pid in self.sessions.values():
-                    os.kill(pid, signal.SIGKILL)
+                    with contextlib.suppress(PermissionError):  # the runner's input closes with the arena
+                        os.kill(pid, signal.SIGKILL)
                 self.sessions.clear()
                 self.machinery.clear()
                 self.sweep(keep=())
@@ -120,7 +127,8 @@ class Helper:
         header = {**header, "stdout_len": len(stdout), "stderr_len": len(stderr)}
         self.channel.sendall(json.dumps(header).encode() + b"\n" + stdout + stderr)
 
-    def configure(self, request: dict[str, Any]) -> None:
+    def configure(self, request: dict[str, Any]) -> Started | str | None:
+        """Take the sandbox's settings, drop root; the runner's session when asked to start it."""
         self.uid = request.get("uid")
         self.gid = request.get("gid")
         self.cwd = request["cwd"]
@@ -144,10 +152,16 @@ class Helper:
             with contextlib.suppress(PermissionError):
                 write_oom_score_adj(OOM_NEVER)
                 self.oom_protected = True
+        install_seccomp_filter()  # before anything is started: the runner too runs under it
+        runner = None
+        if request.get("runner") and request.get("machinery_uid") is not None and os.getuid() == 0:
+            # arena's runner, started while the helper may still give it an identity of its own
+            runner = self.open_session(request["runner"], machinery=True, owner=request["machinery_uid"])
         if self.mode == "ns" and self.uid is not None and os.getuid() == 0:
             self.become_sandbox_user()
-        install_seccomp_filter()
         self.cpu_mark_us = self.cgroup_cpu_us()
+        self.sweeper = cleanup.Sweeper(self.mode, self.uid, self.scratch, tree, self.become_user)
+        return runner
 
     def become_sandbox_user(self) -> None:
         """In the namespaces: drop root for good; every limit but CPU is set here and inherited.
@@ -177,6 +191,24 @@ class Helper:
         os.setresgid(gid, gid, gid)
         os.setresuid(uid, uid, uid if saved_uid is None else saved_uid)
 
+    @staticmethod
+    def become_machinery(uid: int) -> None:
+        """Take arena's machinery uid, keeping only the capabilities a runner needs (across its exec).
+
+        No program shares that uid or holds a capability, so none can signal, stop or trace the process.
+        """
+        os.setgroups([])
+        os.setresgid(uid, uid, uid)
+        prctl(PR_SET_KEEPCAPS, 1)
+        os.setresuid(uid, uid, uid)
+        mask = sum(1 << cap for cap in MACHINERY_CAPS)
+        header = CapHeader(LINUX_CAPABILITY_VERSION_3, 0)
+        data = (CapData * 2)(CapData(mask, mask, mask), CapData(0, 0, 0))
+        if LIBC.capset(ctypes.byref(header), data) != 0:
+            raise OSError(ctypes.get_errno(), "capset failed")
+        for cap in MACHINERY_CAPS:
+            prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_RAISE, cap)
+
     # -- starting a program
     def spawn(
         self,
@@ -187,13 +219,15 @@ class Helper:
         cpu: int | None = None,
         *,
         machinery: bool = False,
+        owner: int | None = None,
     ) -> tuple[int, str]:
         """Start ``argv``; return (pid, "") or (-1, reason).
 
         A program is in the decision's cgroup and under every limit before its first instruction: the
         forked child moves itself and sets them before ``execve``, and any failure is reported, never
-        swallowed (the run is then not started). ``machinery`` (the fork server) stays in arena's cgroup
-        with no CPU limit, and is given the run cgroup's descriptors to place each decision it forks.
+        swallowed (the run is then not started). ``machinery`` (the fork server, the runner) stays in arena's
+        cgroup with no CPU limit, and is given the run cgroup's descriptors to place each decision it forks;
+        ``owner`` is the machinery uid it runs as instead of the sandbox's (the runner).
         """
         err_r, err_w = os.pipe2(os.O_CLOEXEC)
         cpu = cpu if cpu is not None else self.default_cpu()
@@ -206,7 +240,7 @@ class Helper:
         pid = os.fork()
         if pid == 0:
             try:
-                self.become_program(stdin_fd, stdout_fd, stderr_fd, cpu, machinery)
+                self.become_program(stdin_fd, stdout_fd, stderr_fd, cpu, machinery, owner)
                 os.execve(self.resolve(argv[0]), argv, self.env)
             except BaseException as error:
                 try:
@@ -227,7 +261,13 @@ class Helper:
         return pid, ""
 
     def become_program(
-        self, stdin_fd: int, stdout_fd: int, stderr_fd: int, cpu: int | None, machinery: bool
+        self,
+        stdin_fd: int,
+        stdout_fd: int,
+        stderr_fd: int,
+        cpu: int | None,
+        machinery: bool,
+        owner: int | None = None,
     ) -> None:
         """In the forked child: own session, decision cgroup, limits, unprivileged user, standard fds."""
         for number in DEFAULT_SIGNALS:
@@ -251,7 +291,9 @@ class Helper:
                     value = cpu
                 resource.setrlimit(which, (value, value))
         os.chdir(self.cwd)  # before dropping root: the fallback's folder may sit below a private parent
-        if self.uid is not None and os.getuid() == 0:
+        if owner is not None:
+            self.become_machinery(owner)
+        elif self.uid is not None and os.getuid() == 0:
             self.become_user()
         os.dup2(stdin_fd, 0)
         os.dup2(stdout_fd, 1)
@@ -303,7 +345,8 @@ class Helper:
                     os._exit(127)
         for fd in (in_r, out_w, err_w, control_r, problem_w):
             os.close(fd)
-        return Prepared(pid, control_w, problem_r, in_w, out_r, err_r)
+        ready: Prepared = prepared.Prepared(pid, control_w, problem_r, in_w, out_r, err_r)
+        return ready
 
     def discard_prepared(self) -> None:
         """End the prepared process (the next request is not a run), before anything else is swept."""
@@ -330,10 +373,10 @@ class Helper:
         os.write(kill[0], b"1")
         poller = select.poll()
         poller.register(events[0], select.POLLPRI)
-        for _ in range(SWEEP_ROUNDS):
+        for _ in range(cleanup.SWEEP_ROUNDS):
             if b"populated 0" in os.pread(events[0], 4096, 0):
                 return
-            reap_all(block=False)
+            cleanup.reap_all(block=False)
             poller.poll(10)
 
     def resolve(self, name: str) -> str:
@@ -348,8 +391,8 @@ class Helper:
     # -- one-shot runs
     def run(
         self, argv: list[str], stdin: bytes, wall: float, cpu: int | None, budget_ms: float | None, cap: int
-    ) -> tuple[dict[str, Any], bytes, bytes]:
-        """Run one program to completion under its clocks; measure it; end whatever it left.
+    ) -> Any:
+        """Run one program to completion under its clocks; measure it; end whatever it left (a ``Reply``).
 
         ``wall`` is the wall-clock cap; ``budget_ms`` (when the decision cgroup can measure it) the CPU time
         every process and thread of the decision may use together before it is ended as ``cpu``; ``cap``
@@ -370,19 +413,7 @@ class Helper:
             for fd in (out_r, errp_r, in_w):
                 if fd >= 0:
                     os.close(fd)
-            return (
-                {
-                    "status": "not_started",
-                    "detail": problem,
-                    "wall_ms": 0.0,
-                    "cpu_ms": 0.0,
-                    "maxrss": 0,
-                    "exit_code": None,
-                    "signal": None,
-                },
-                b"",
-                b"",
-            )
+            return record.Reply("not_started", detail=problem)
         pidfd = os.pidfd_open(pid)
         outputs = {out_r: bytearray(), errp_r: bytearray()}
         total = 0
@@ -433,9 +464,10 @@ class Helper:
             if fd >= 0:
                 os.close(fd)
         self.sweep(keep=self.sessions.values())
-        header = self.describe(status, usage, wall_ms, reason)
-        header["cpu_ms"] = max(header["cpu_ms"], self.decision_cpu_ms())  # every process of the decision
-        return header, bytes(outputs[out_r][:cap]), bytes(outputs[errp_r][:cap])
+        cpu_us = round(self.decision_cpu_ms() * 1000)  # every process of the decision
+        return self.describe(
+            status, usage, wall_ms, reason, cpu_us=cpu_us, out=outputs[out_r][:cap], err=outputs[errp_r][:cap]
+        )
 
     def drain(self, fd: int, outputs: dict[int, bytearray], poller: select.poll | None, cap: int) -> int:
         """Read what is available from one output pipe; keep at most the cap plus one chunk."""
@@ -456,60 +488,86 @@ class Helper:
                 return count
 
     @staticmethod
-    def describe(status: int, usage: resource.struct_rusage, wall_ms: float, reason: str) -> dict[str, Any]:
+    def describe(
+        status: int,
+        usage: resource.struct_rusage,
+        wall_ms: float,
+        reason: str,
+        *,
+        cpu_us: int = 0,
+        out: bytes | bytearray = b"",
+        err: bytes | bytearray = b"",
+    ) -> Any:
+        """The ``Reply`` of a program that ended with wait ``status`` (the larger of its own CPU time and
+        ``cpu_us``, the decision cgroup's)."""
         code = os.waitstatus_to_exitcode(status)
-        return {
-            "status": reason or ("ok" if code == 0 else "exited"),
-            "exit_code": code if code >= 0 else None,
-            "signal": -code if code < 0 else None,
-            "wall_ms": wall_ms,
-            "cpu_ms": (usage.ru_utime + usage.ru_stime) * 1000,
-            "maxrss": usage.ru_maxrss,
-        }
+        return record.Reply(
+            status=reason or ("ok" if code == 0 else "exited"),
+            exit_code=code if code >= 0 else None,
+            signal=-code if code < 0 else None,
+            wall_us=round(wall_ms * 1000),
+            cpu_us=max(round((usage.ru_utime + usage.ru_stime) * 1e6), cpu_us),
+            maxrss_kb=usage.ru_maxrss,
+            stdout=bytes(out),
+            stderr=bytes(err),
+        )
 
     # -- persistent sessions
     def start(self, argv: list[str], *, machinery: bool) -> None:
+        started = self.open_session(argv, machinery=machinery)
+        if isinstance(started, str):
+            self.reply({"ok": False, "detail": started})
+        else:
+            self.send_session(started, {"ok": True})
+
+    def open_session(self, argv: list[str], *, machinery: bool, owner: int | None = None) -> Started | str:
+        """Start a persistent process; its session, or why it did not start."""
         in_r, in_w = os.pipe2(os.O_CLOEXEC)
         out_r, out_w = os.pipe2(os.O_CLOEXEC)
         err_r, err_w = os.pipe2(os.O_CLOEXEC)
-        pid, problem = self.spawn(argv, in_r, out_w, err_w, machinery=machinery)
+        pid, problem = self.spawn(argv, in_r, out_w, err_w, machinery=machinery, owner=owner)
         for fd in (in_r, out_w, err_w):
             os.close(fd)
         if pid < 0:
             for fd in (in_w, out_r, err_r):
                 os.close(fd)
-            self.reply({"ok": False, "detail": problem})
-            return
-        pidfd = os.pidfd_open(pid)
+            return problem
         session = self.next_session
         self.next_session += 1
         self.sessions[session] = pid
         if machinery:
             self.machinery.add(session)
-        header = json.dumps({"ok": True, "id": session, "started": time.monotonic()}).encode() + b"\n"
-        socket.send_fds(self.channel, [header], [in_w, out_r, err_r, pidfd])
-        for fd in (in_w, out_r, err_r, pidfd):
+        started: Started = prepared.Started(session, (in_w, out_r, err_r, os.pidfd_open(pid)))
+        return started
+
+    def send_session(self, started: Started, header: dict[str, Any]) -> None:
+        """Answer with ``header`` and the session's id, passing its pipes and pidfd beside the line."""
+        line = {**header, "id": started.session, "started": time.monotonic()}
+        socket.send_fds(self.channel, [json.dumps(line).encode() + b"\n"], list(started.fds))
+        for fd in started.fds:
             os.close(fd)
 
-    def end(self, session: int, grace: float) -> tuple[dict[str, Any], bytes, bytes]:
+    def end(self, session: int, grace: float) -> Any:
+        """End a session's process after ``grace`` seconds (killed: reported as ended by the arena, ok)."""
         pid = self.sessions.pop(session)
         self.machinery.discard(session)
         ended_by_arena = False
-        if pid in REAPED:
-            status, usage = REAPED[pid]
+        if pid in cleanup.REAPED:
+            status, usage = cleanup.REAPED[pid]
         else:
             pidfd = os.pidfd_open(pid)
             ended_by_arena = not select.select([pidfd], [], [], grace)[0]
-            if ended_by_arena:
-                os.kill(pid, signal.SIGKILL)
+            if ended_by_arena:  # the runner, under arena's machinery uid, is not the helper's to kill: it
+                with contextlib.suppress(PermissionError):  # ends when its input closes, as it has
+                    os.kill(pid, signal.SIGKILL)
             os.close(pidfd)
             _, status, usage = os.wait4(pid, 0)
-        REAPED.clear()
+        cleanup.REAPED.clear()
         self.sweep(keep=self.sessions.values())
-        header = self.describe(status, usage, 0.0, "")
+        reply = self.describe(status, usage, 0.0, "")
         if ended_by_arena:
-            header.update(status="ok", exit_code=None, signal=None, ended_by_arena=True)
-        return header, b"", b""
+            reply = dataclasses.replace(reply, status="ok", exit_code=None, signal=None)
+        return reply
 
     # -- cleanup
     def sweep(self, keep: Iterable[int]) -> None:
@@ -518,201 +576,13 @@ class Helper:
         self.discard_prepared()
         if all(session in self.machinery for session in self.sessions):
             self.kill_decision()  # no program's session runs: everything in the decision's cgroup ends now
-        for pid in [pid for pid in REAPED if pid not in kept]:
-            del REAPED[pid]  # only a session's own end is asked for later
-        if self.uid is not None:
-            remove_ipc_objects(self.uid)
-        if self.mode == "ns":
-            if kept:
-                self.kill_except(kept)
-            else:
-                self.kill_everything_in_namespace()
-            self.clear_scratch()
-        elif self.uid is not None and os.getuid() == 0:
-            self.kill_sandbox_user(kept)
-
-    def kill_everything_in_namespace(self) -> None:
-        """As PID 1 of the namespace, ``kill(-1)`` reaches every other process in it, daemons included."""
-        for _ in range(SWEEP_ROUNDS):
-            try:
-                os.kill(-1, signal.SIGKILL)
-            except ProcessLookupError:
-                return
-            reap_all(block=True)
-
-    def kill_except(self, keep: set[int]) -> None:
-        for _ in range(SWEEP_ROUNDS):
-            victims = [pid for pid in namespace_pids() if pid != 1 and not descends_from(pid, keep)]
-            if not victims:
-                return
-            for pid in victims:
-                with contextlib.suppress(ProcessLookupError):
-                    os.kill(pid, signal.SIGKILL)
-            reap_all(block=False)
-
-    def kill_sandbox_user(self, keep: set[int]) -> None:
-        """Without a PID namespace: signal every process of the sandbox's own uid until none is left.
-
-        A child that becomes the sandbox user and calls ``kill(-1)`` stops a fork bomb in one sweep
-        (it cannot fork faster than the kernel walks the list); the /proc scan confirms none is left.
-        """
-        if keep:
-            return
-        for _ in range(SWEEP_ROUNDS):
-            if not self.user_pids():
-                return
-            pid = os.fork()
-            if pid == 0:
-                try:
-                    self.become_user()
-                    os.kill(-1, signal.SIGKILL)
-                finally:
-                    os._exit(0)
-            os.waitpid(pid, 0)
-            reap_all(block=False)
-
-    def user_pids(self) -> list[int]:
-        found = []
-        for name in os.listdir("/proc"):
-            if name.isdigit():
-                try:
-                    if os.stat(f"/proc/{name}").st_uid == self.uid:
-                        found.append(int(name))
-                except FileNotFoundError:
-                    pass
-        return found
-
-    def clear_scratch(self) -> None:
-        """Empty the sandbox's /tmp so no state carries from one run to the next outside the team folder.
-
-        As the sandbox's own user, without following links, whatever depth or modes the programs left.
-        """
-        if not self.scratch:
-            return
-        try:
-            root = tree.open_folder(self.scratch)
-        except OSError:
-            return
-        try:
-            tree.empty(root)
-        finally:
-            os.close(root)
+        for pid in [pid for pid in cleanup.REAPED if pid not in kept]:
+            del cleanup.REAPED[pid]  # only a session's own end is asked for later
+        self.sweeper.sweep(kept)
 
 
-class Prepared:
-    """A forked process ready to start the next run's program: its pid and the helper's pipe ends."""
-
-    def __init__(self, pid: int, control_w: int, problem_r: int, *pipes: int) -> None:
-        stdin_w, stdout_r, stderr_r = pipes
-        self.pid, self.control_w, self.problem_r = pid, control_w, problem_r
-        self.stdin_w, self.stdout_r, self.stderr_r = stdin_w, stdout_r, stderr_r
-
-    def launch(self, argv: list[str], cpu: int | None) -> tuple[int, str]:
-        """Hand it ``argv``; (its pid, now the program's, "") once started, or (-1, why it did not start)."""
-        message = b""
-        try:
-            os.write(self.control_w, json.dumps({"argv": argv, "cpu": cpu}).encode())
-        except BrokenPipeError:
-            message = b"the prepared process is gone"
-        os.close(self.control_w)
-        poller = select.poll()
-        poller.register(self.problem_r, select.POLLIN)
-        deadline = time.monotonic() + PREPARED_ANSWER_S
-        started = False
-        while (left := deadline - time.monotonic()) > 0 and poller.poll(left * 1000):
-            chunk = os.read(self.problem_r, 4096)
-            if not chunk:
-                started = not message  # the problem pipe closed at exec, with nothing said
-                break
-            message += chunk
-        os.close(self.problem_r)
-        if started:
-            return self.pid, ""
-        if not message and time.monotonic() >= deadline:  # stopped by a program (it runs as the team's
-            # user, and a warm decision runs while it waits) or stuck: end it, never wait for it
-            message = f"the prepared process did not start it within {PREPARED_ANSWER_S:.0f} s".encode()
-        self.end()
-        return -1, f"{argv[0]}: {message.decode(errors='replace') or 'the prepared process is gone'}"
-
-    def reap(self) -> None:
-        """Collect the prepared process (it exits once its program is started; the program is ours then)."""
-        with contextlib.suppress(ChildProcessError):
-            os.waitpid(self.pid, 0)
-
-    def end(self) -> None:
-        """Kill and collect it: it runs as the team's user, so a program may have stopped it (SIGSTOP),
-        and a stopped process never exits by itself."""
-        with contextlib.suppress(ProcessLookupError):
-            os.kill(self.pid, signal.SIGKILL)
-        self.reap()
-
-    def discard(self) -> None:
-        """Let go of it without a run (the next request is not a run)."""
-        os.close(self.control_w)
-        for fd in (self.problem_r, self.stdin_w, self.stdout_r, self.stderr_r):
-            os.close(fd)
-        self.end()
-
-
-def namespace_pids() -> list[int]:
-    return [int(name) for name in os.listdir("/proc") if name.isdigit()]
-
-
-def descends_from(pid: int, roots: set[int]) -> bool:
-    seen = 0
-    while pid > 1 and seen < 64:
-        if pid in roots:
-            return True
-        try:
-            with open(f"/proc/{pid}/stat", "rb") as stat:
-                pid = int(stat.read().rsplit(b")", 1)[1].split()[1])
-        except (OSError, ValueError, IndexError):
-            return False
-        seen += 1
-    return False
-
-
-REAPED: dict[int, tuple[int, resource.struct_rusage]] = {}
-
-
-def reap_all(*, block: bool) -> None:
-    """Collect every exited child (as PID 1, orphans are ours too); keep how each ended, for sessions."""
-    while True:
-        try:
-            pid, status, usage = os.wait4(-1, 0 if block else os.WNOHANG)
-        except ChildProcessError:
-            return
-        if pid == 0:
-            return
-        REAPED[pid] = (status, usage)
-
-
-IPC_TABLES = (("/proc/sysvipc/shm", "shmid"), ("/proc/sysvipc/msg", "msqid"), ("/proc/sysvipc/sem", "semid"))
-IPC_RMID = 0
 KEYCTL_JOIN_SESSION_KEYRING = 1
 SYS_KEYCTL = {"x86_64": 250, "aarch64": 219}
-
-
-def remove_ipc_objects(uid: int) -> None:
-    """Remove every SysV shared memory segment, message queue and semaphore set of the sandbox's user."""
-    for table, id_column in IPC_TABLES:
-        try:
-            with open(table) as listing:
-                lines = listing.read().splitlines()
-        except OSError:
-            continue
-        header = lines[0].split() if lines else []
-        for row in lines[1:]:
-            fields = dict(zip(header, row.split(), strict=False))
-            if uid not in (int(fields["uid"]), int(fields["cuid"])):
-                continue
-            ident = int(fields[id_column])
-            if id_column == "semid":
-                LIBC.semctl(ident, 0, IPC_RMID)
-            elif id_column == "shmid":
-                LIBC.shmctl(ident, IPC_RMID, None)
-            else:
-                LIBC.msgctl(ident, IPC_RMID, None)
 
 
 OOM_NEVER, OOM_FIRST = -1000, 1000
@@ -731,6 +601,11 @@ def join_fresh_session_keyring() -> None:
         raise OSError(ctypes.get_errno(), "could not join a fresh session keyring")
 
 
+# What arena's runner keeps under its own uid: give a program the team's uid and gid, signal it, empty /tmp.
+CAP_FOWNER, CAP_KILL, CAP_SETGID, CAP_SETUID = 3, 5, 6, 7
+MACHINERY_CAPS = (CAP_FOWNER, CAP_KILL, CAP_SETGID, CAP_SETUID)
+PR_SET_KEEPCAPS = 8
+PR_CAP_AMBIENT_RAISE = 2
 MACHINERY_FDS = ("cpu", "kill", "events")  # after the cgroup.procs descriptors, from fd 3 on, in this order
 DEFAULT_SIGNALS = (signal.SIGINT, signal.SIGPIPE, signal.SIGXFSZ)
 LINUX_CAPABILITY_VERSION_3 = 0x20080522
@@ -750,8 +625,15 @@ class CapData(ctypes.Structure):
 
 
 def _load_beside(name: str) -> types.ModuleType:
-    """A module from a file beside this script, under a private name (arena is not importable here)."""
-    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), f"{name}.py")
+    """A module from a file beside this script, under a private name (arena is not importable here).
+
+    In the namespaces every such file is bound beside it in ``/.arena``; run from arena's source (the
+    rlimits-only level), ``tree.py``, which the arena uses too, is in the sandbox package above.
+    """
+    here = os.path.dirname(os.path.abspath(__file__))
+    path = os.path.join(here, f"{name}.py")
+    if not os.path.exists(path):
+        path = os.path.join(os.path.dirname(here), f"{name}.py")
     spec = importlib.util.spec_from_file_location(f"_arena_{name}", path)
     assert spec is not None and spec.loader is not None, path
     module = importlib.util.module_from_spec(spec)
@@ -760,11 +642,14 @@ def _load_beside(name: str) -> types.ModuleType:
     return module
 
 
-_PRCTL = _load_beside("prctl")  # the one prctl wrapper and its options (arena/sandbox/prctl.py)
+_PRCTL = _load_beside("prctl")  # the one prctl wrapper and its options (arena/sandbox/inside/prctl.py)
 _CLOCK = _load_beside("clock")  # the decision's clocks, shared with the fork server
 cgroup_cpu_us = _CLOCK.cgroup_cpu_us
 next_wait = _CLOCK.next_wait
 install_seccomp_filter = _load_beside("seccomp").install_seccomp_filter
+cleanup = _load_beside("cleanup")  # the end of a decision: strays, SysV IPC objects, /tmp
+prepared = _load_beside("prepared")  # the next run's process, made ahead; a session just started
+record = _load_beside("record")  # the one reply format (arena/sandbox/inside/record.py)
 tree = _load_beside("tree")  # beneath a folder without following links (arena/sandbox/tree.py): empties /tmp
 prctl = _PRCTL.prctl
 PR_SET_PDEATHSIG = _PRCTL.PR_SET_PDEATHSIG

@@ -9,7 +9,10 @@
  *
  * Command line (descriptors are inherited; the helper places the cgroup ones at 3 and up):
  *   runner --cgroup-fds=3,4 --cpu-fd=5 --kill-fd=6 --events-fd=7 --cwd=/team --scratch=/tmp
- *          [--rlimit=fsize:N ...] [--help-files=15 --help-bytes=16777216 --folder-depth=8]
+ *          [--rlimit=fsize:N ...] [--help-files=15 --help-bytes=16777216 --folder-depth=8] [--uid=U --gid=G]
+ * With --uid and --gid the runner runs under an identity of its own (arena's machinery uid, with only the
+ * capabilities to change a child's uid and gid, signal it and empty /tmp) and each program takes U and G and
+ * gives up every capability before it execs: a program can neither signal, stop nor trace its runner.
  * An unknown option, or a number that is not one in its range, stops the runner with exit code 2 and a line
  * on stderr. A system call of the runner's own that fails is arena's failure, never the program's: the runner
  * exits with a line on stderr (arena then takes the decision back), or reports the decision dirty for the
@@ -36,6 +39,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/capability.h>
 #include <sys/msg.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
@@ -62,6 +66,7 @@ static int n_limits;
 static long cpus = 1;
 static long help_files = -1, folder_depth = 8; /* the help-file rules (no tally without them) */
 static long long help_bytes;
+static long long team_uid = -1, team_gid = -1; /* the program's identity, when the runner's is another */
 
 
 struct buffer {
@@ -179,6 +184,20 @@ static void start_fail(const char *what, int box) {
 
 static void child_fail(const char *what) { start_fail(what, 1); }
 
+/* In the vfork child: take the team's uid and gid (no supplementary group) and give up every capability the
+ * runner holds, so the program holds none over the runner. Raw system calls: the C library's wrappers would
+ * try to change the credentials of the runner's threads too (the child shares its memory until it execs). */
+static void become_team(void) {
+    if (syscall(SYS_setgroups, 0, NULL) < 0) child_fail("setgroups");
+    if (syscall(SYS_setresgid, (gid_t)team_gid, (gid_t)team_gid, (gid_t)team_gid) < 0) child_fail("setresgid");
+    if (syscall(SYS_setresuid, (uid_t)team_uid, (uid_t)team_uid, (uid_t)team_uid) < 0) child_fail("setresuid");
+    if (prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0) < 0) child_fail("PR_CAP_AMBIENT");
+    struct __user_cap_header_struct header = {_LINUX_CAPABILITY_VERSION_3, 0};
+    struct __user_cap_data_struct none[2];
+    memset(none, 0, sizeof none);
+    if (syscall(SYS_capset, &header, none) < 0) child_fail("capset");
+}
+
 /* In the vfork child: session, decision cgroup, OOM score, limits, folder, standard descriptors, then the
  * program. Every failure is reported in ``start_problem`` and nothing of the program runs. The child has its
  * own descriptors, signal handlers and limits; only memory is shared, and the runner waits meanwhile. */
@@ -206,6 +225,7 @@ static void become_program(int out_w, int err_w, char **argv, long cpu) {
         if (setrlimit(RLIMIT_CPU, &value) < 0) child_fail("RLIMIT_CPU");
     }
     if (chdir(team_dir) < 0) child_fail(team_dir);
+    if (team_uid >= 0) become_team();
     int devnull = open("/dev/null", O_RDONLY | O_CLOEXEC);
     if (devnull < 0 || dup2(devnull, 0) < 0 || dup2(out_w, 1) < 0 || dup2(err_w, 2) < 0)
         child_fail("standard descriptors");
@@ -280,17 +300,9 @@ static int clear_scratch(void) {
     return dirty;
 }
 
-/* Remove every SysV IPC object (the sandbox has its own IPC namespace); 1 if one could not be removed. */
-static int remove_ipc_objects(void) {
+/* Remove every SysV IPC object listed (the sandbox has its own IPC namespace); 1 if one could not be. */
+static int remove_listed_ipc_objects(void) {
     static const char *tables[] = {"/proc/sysvipc/shm", "/proc/sysvipc/msg", "/proc/sysvipc/sem"};
-    struct shm_info shm;
-    struct msginfo msg;
-    struct seminfo sem;
-    /* How many objects exist, without listing them (the usual answer: none of any kind). */
-    if (shmctl(0, SHM_INFO, (struct shmid_ds *)&shm) >= 0 && shm.used_ids == 0 &&
-        msgctl(0, MSG_INFO, (struct msqid_ds *)&msg) >= 0 && msg.msgpool == 0 &&
-        semctl(0, 0, SEM_INFO, &sem) >= 0 && sem.semusz == 0)
-        return 0;
     int dirty = 0;
     for (int t = 0; t < 3; t++) {
         char text[65536];
@@ -318,6 +330,30 @@ static int remove_ipc_objects(void) {
     return dirty;
 }
 
+/* Remove every SysV IPC object; 1 if one could not be removed. Only an object's owner may remove it (or
+ * CAP_SYS_ADMIN, which the runner does not hold): under its own uid the runner does it in a child that takes
+ * the team's uid, and only when some object exists (the usual answer: none of any kind). */
+static int remove_ipc_objects(void) {
+    struct shm_info shm;
+    struct msginfo msg;
+    struct seminfo sem;
+    if (shmctl(0, SHM_INFO, (struct shmid_ds *)&shm) >= 0 && shm.used_ids == 0 &&
+        msgctl(0, MSG_INFO, (struct msqid_ds *)&msg) >= 0 && msg.msgpool == 0 &&
+        semctl(0, 0, SEM_INFO, &sem) >= 0 && sem.semusz == 0)
+        return 0;
+    if (team_uid < 0) return remove_listed_ipc_objects();
+    pid_t pid = fork();
+    if (pid < 0) return 1;
+    if (pid == 0) {
+        become_team();
+        _exit(remove_listed_ipc_objects());
+    }
+    int status;
+    while (waitpid(pid, &status, 0) < 0)
+        if (errno != EINTR) die("waitpid");
+    return !WIFEXITED(status) || WEXITSTATUS(status) != 0;
+}
+
 /* ---- the team folder's help files ---------------------------------------------------------------------- */
 
 struct tally {
@@ -327,7 +363,8 @@ struct tally {
 };
 
 static int is_arenas(const char *name, const struct stat *info, const char *names, size_t names_len) {
-    if (!S_ISREG(info->st_mode) || info->st_uid == getuid() || info->st_nlink != 1) return 0;
+    uid_t team = team_uid >= 0 ? (uid_t)team_uid : getuid();
+    if (!S_ISREG(info->st_mode) || info->st_uid == team || info->st_nlink != 1) return 0;
     for (const char *at = names; at < names + names_len; at += strlen(at) + 1)
         if (!strcmp(at, name)) return 1;
     return 0;
@@ -539,6 +576,10 @@ static void parse_arguments(int argc, char **argv) {
             kill_fd = (int)option_number("--kill-fd", value, 0, INT_MAX);
         } else if ((value = option(arg, "--events-fd"))) {
             events_fd = (int)option_number("--events-fd", value, 0, INT_MAX);
+        } else if ((value = option(arg, "--uid"))) {
+            team_uid = option_number("--uid", value, 1, INT_MAX);
+        } else if ((value = option(arg, "--gid"))) {
+            team_gid = option_number("--gid", value, 1, INT_MAX);
         } else if ((value = option(arg, "--cwd"))) {
             team_dir = value;
         } else if ((value = option(arg, "--scratch"))) {
@@ -563,6 +604,7 @@ static void parse_arguments(int argc, char **argv) {
             usage("unknown option", arg);
         }
     }
+    if ((team_uid < 0) != (team_gid < 0)) usage("--uid and --gid go together", "");
     int all[MAX_CGROUP_FDS + 3];
     int count = 0;
     for (int i = 0; i < n_procs; i++) all[count++] = procs_fds[i];
@@ -579,7 +621,7 @@ int main(int argc, char **argv) {
     long online = sysconf(_SC_NPROCESSORS_ONLN);
     cpus = online > 0 ? online : 1;
     if (signal(SIGPIPE, SIG_IGN) == SIG_ERR) die("SIGPIPE");
-    /* programs (the same uid) can neither ptrace it nor open its /proc */
+    /* programs can neither ptrace it nor open its /proc */
     if (prctl(PR_SET_DUMPABLE, 0) < 0) die("PR_SET_DUMPABLE");
     /* orphans of a decision are its to reap, not the helper's */
     if (prctl(PR_SET_CHILD_SUBREAPER, 1) < 0) die("PR_SET_CHILD_SUBREAPER");

@@ -1,4 +1,4 @@
-"""arena's compiled runner (``runner.c``): built once with the system's C compiler, then one per sandbox.
+"""The arena's end of its compiled runner (``runner.c``): built once with the C compiler, one per sandbox.
 
 The runner does a one-shot decision's work inside the sandbox (start the program with a vfork-style child
 that takes the decision's cgroup and every limit before it execs, watch its clocks and output, end the
@@ -14,23 +14,19 @@ anyone else) and bound read-only into each sandbox at ``isolation.RUNNER_PATH``.
 from __future__ import annotations
 
 import os
-import select
-import time
 from collections.abc import Collection, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from arena.compiled import ROOT_CACHE, build_flags, compiled
 from arena.errors import SandboxError
+from arena.sandbox.inside.record import Reply
+from arena.sandbox.result import RunResult
 
-if TYPE_CHECKING:
-    from arena.sandbox.sandbox import Session
-
-SOURCE = Path(__file__).with_name("runner.c")
+SOURCE = Path(__file__).with_name("inside") / "runner.c"
 CACHE = ROOT_CACHE / "runner"
 START_TIMEOUT_S = 10.0
 REPLY_GRACE_S = 5.0
-READ_CHUNK = 1 << 20
 NO_RUNNER = "ARENA_NO_RUNNER"
 
 
@@ -45,13 +41,25 @@ def runner_binary(cache: Path = CACHE) -> Path | None:
     return compiled(SOURCE, build_flags("executable"), cache)
 
 
+class Pipes(Protocol):
+    """What the runner's end needs of its session (``sandbox.Session``; no import of it: no cycle)."""
+
+    eof: bool
+
+    def read_line(self, timeout_s: float) -> str | None: ...
+
+    def read_reply(self, timeout_s: float) -> Reply | None: ...
+
+    def send_bytes(self, data: bytes) -> bool: ...
+
+    def close(self) -> RunResult: ...
+
+
 class Runner:
     """The arena's end of one sandbox's runner: a decision per request, over the session's pipes."""
 
-    def __init__(self, session: Session) -> None:
+    def __init__(self, session: Pipes) -> None:
         self.session = session
-        self.poller = select.poll()
-        self.poller.register(session.stdout_r, select.POLLIN)
         self._last: tuple[tuple[str, ...], frozenset[str], str, bytes] | None = None  # see _names
         line = session.read_line(START_TIMEOUT_S)
         if line != "ready":
@@ -66,9 +74,10 @@ class Runner:
         cpu_s: int | None,
         out_cap: int,
         arenas_files: Collection[str] = (),
-    ) -> tuple[dict[str, object], bytes, bytes]:
-        """One decision: the reply's header (the helper's fields, plus ``dirty`` and ``help_files``), stdout
-        and stderr. ``arenas_files`` name the arena's own files in the team folder (never help files).
+    ) -> Reply:
+        """One decision's reply (:mod:`arena.sandbox.inside.record`). ``arenas_files`` name the arena's own
+        files in
+        the team folder (never help files).
 
         Raises :class:`SandboxError` when the runner does not answer in time or answers nonsense.
         """
@@ -78,20 +87,12 @@ class Runner:
         head = f"{int(wall_s * 1e6)} {budget_us} {cpu} {out_cap} {sizes}\n".encode()
         if not self.session.send_bytes(head + tail):
             raise self._gone()
-        status, numbers, detail, out, err = self._receive(time.monotonic() + wall_s + REPLY_GRACE_S)
-        code, sig, wall_us, cpu_us, maxrss, dirty, help_files = numbers
-        header: dict[str, object] = {
-            "status": status,
-            "exit_code": code if code >= 0 else None,
-            "signal": sig or None,
-            "wall_ms": wall_us / 1000,
-            "cpu_ms": cpu_us / 1000,
-            "maxrss": maxrss,
-            "detail": detail.decode(errors="replace"),
-            "dirty": bool(dirty),
-            "help_files": help_files if help_files >= 0 else None,
-        }
-        return header, out, err
+        reply = self.session.read_reply(wall_s + REPLY_GRACE_S)
+        if reply is None:
+            if self.session.eof:
+                raise self._gone()
+            raise SandboxError("arena's runner stopped answering")
+        return reply
 
     def _names(self, argv: Sequence[str], arenas_files: Collection[str]) -> tuple[str, bytes]:
         """The request's sizes field and its NUL-separated argv and names, encoded once while they repeat."""
@@ -108,37 +109,3 @@ class Runner:
         return SandboxError(
             f"arena's runner is gone ({problem[-500:]})" if problem else "arena's runner is gone"
         )
-
-    def _receive(self, deadline: float) -> tuple[str, list[int], bytes, bytes, bytes]:
-        """The reply's status, its numbers, its detail line, stdout and stderr (one read, usually)."""
-        buffer = self.session.buffer
-        while True:
-            first = buffer.find(b"\n")
-            second = buffer.find(b"\n", first + 1) if first >= 0 else -1
-            if second >= 0:
-                line = bytes(buffer[:first])
-                fields = line.split()
-                try:
-                    out_len, err_len = int(fields[8]), int(fields[9])
-                    numbers = [int(field) for field in fields[1:8]]
-                except (IndexError, ValueError):
-                    numbers = []
-                if len(fields) != 10 or len(numbers) != 7 or min(out_len, err_len) < 0:
-                    raise SandboxError(f"arena's runner answered {line!r}")
-                end = second + 1 + out_len + err_len
-                if len(buffer) >= end:
-                    detail = bytes(buffer[first + 1 : second])
-                    out = bytes(buffer[second + 1 : second + 1 + out_len])
-                    err = bytes(buffer[second + 1 + out_len : end])
-                    del buffer[:end]
-                    return fields[0].decode(), numbers, detail, out, err
-            left = deadline - time.monotonic()
-            if left <= 0 or not self.poller.poll(left * 1000):
-                raise SandboxError("arena's runner stopped answering")
-            try:
-                chunk = os.read(self.session.stdout_r, READ_CHUNK)
-            except BlockingIOError:
-                continue
-            if not chunk:
-                raise self._gone()
-            buffer += chunk
