@@ -9,8 +9,14 @@ never holds anything of a decision. A program's stdout and stderr go to files in
 named by the arena, which reads them itself (the server never opens them, so no output of one decision is
 in the memory the next one is forked from; ``/tmp`` is emptied after every decision); and each program
 gets descriptors of its own (a fresh ``/dev/null`` on stdin, nothing else of the server's open), so no
-file status flag carries either. The server runs as the team's user: a program that kills or stops it
-loses its own decision (the arena judges it, then starts a new server), never arena's.
+file status flag carries either.
+
+Under arena's runner the server runs as arena's machinery uid (``--team=UID:GID`` names the team's), with
+only the capabilities to give each child the team's uid and gid and to end it, and is not dumpable: a
+program can neither signal, stop nor trace it (EPERM), so a warm decision is judged like a cold one. Each
+child takes the team's identity and gives up every capability before any of the team's code runs. Without
+a machinery uid (no runner, or not root) the server runs as the team's user: a program that kills or stops
+it loses its own decision (the arena judges it, then starts a new server), never arena's.
 
 The server is arena's machinery: the sandbox helper starts it outside the programs' cgroup and with no CPU
 limit (``--cgroup-fds=3,4`` names the descriptors of the decision cgroup's ``cgroup.procs`` files). Each
@@ -69,11 +75,13 @@ def serve(arguments: list[str]) -> None:
     cgroup_fds = [int(fd) for fds in named for fd in fds.split(",") if fd]
     cpu_fd = next((int(arg[9:]) for arg in arguments if arg.startswith("--cpu-fd=")), None)
     preloads = [arg for arg in arguments if not arg.startswith("--")]
+    team = next((arg[7:].split(":") for arg in arguments if arg.startswith("--team=")), None)
     for fd in [*cgroup_fds, *([cpu_fd] if cpu_fd is not None else [])]:
         os.set_inheritable(fd, False)
     for arg in arguments:  # the decision cgroup's kill and events files: the helper ends decisions, not this
         if arg.startswith(("--kill-fd=", "--events-fd=")):
             os.close(int(arg.partition("=")[2]))
+    _prctl.prctl(_prctl.PR_SET_DUMPABLE, 0)  # the programs it starts cannot ptrace it
     for name in preloads:
         importlib.import_module(name)
     control_in = os.fdopen(os.dup(0), "rb", buffering=0)
@@ -81,7 +89,6 @@ def serve(arguments: list[str]) -> None:
     devnull = os.open(os.devnull, os.O_RDWR)
     os.dup2(devnull, 0)
     os.dup2(devnull, 1)
-    _prctl.prctl(_prctl.PR_SET_DUMPABLE, 0)  # the programs it starts cannot ptrace it
     control_out.write(b'{"ready": true}\n')
     while True:
         line = control_in.readline()
@@ -92,6 +99,7 @@ def serve(arguments: list[str]) -> None:
         decision.out_path, decision.err_path = request["out"], request["err"]
         decision.budget_ms = request.get("budget_ms") if cpu_fd is not None else None
         decision.cgroup_fds, decision.cpu_fd = cgroup_fds, cpu_fd
+        decision.team = (int(team[0]), int(team[1])) if team else None
         control_out.write(RECORD.encode(run_one(decision, (control_in, control_out))))
         reap_strays()
 
@@ -105,6 +113,7 @@ class Decision:
         self.budget_ms: float | None = None  # the decision's CPU budget, judged on the cgroup's clock
         self.cgroup_fds: list[int] = []
         self.cpu_fd: int | None = None
+        self.team: tuple[int, int] | None = None  # the team's uid and gid, when the server is not the team
 
     def cpu_us(self) -> int:
         return CLOCK.cgroup_cpu_us(self.cpu_fd) if self.cpu_fd is not None else 0
@@ -175,6 +184,8 @@ def child(
         _prctl.prctl(_prctl.PR_SET_DUMPABLE, 1)  # its /proc entries become its own, to write:
         with open("/proc/self/oom_score_adj", "w") as adjust:
             adjust.write("1000")  # the decision goes first under memory pressure, never the server (-1000)
+        if decision.team is not None:
+            become_team(*decision.team)
     except OSError as error:
         os.write(setup, f"the decision could not be contained: {error}".encode())
         os._exit(1)
@@ -213,6 +224,17 @@ def child(
             sys.stderr.flush()
         finally:
             os._exit(code)
+
+
+def become_team(uid: int, gid: int) -> None:
+    """The team's uid and gid (no supplementary group), no capability, no new privilege: what a program
+    of the runner's becomes before its exec. Its ``/proc`` entries stay its own, as a fresh interpreter's."""
+    os.setgroups([])
+    os.setresgid(gid, gid, gid)
+    os.setresuid(uid, uid, uid)
+    _prctl.drop_all_capabilities()
+    _prctl.prctl(_prctl.PR_SET_NO_NEW_PRIVS, 1)
+    _prctl.prctl(_prctl.PR_SET_DUMPABLE, 1)  # a change of uid cleared it
 
 
 def run_main(script: str, path: str) -> int:

@@ -46,6 +46,8 @@ class Helper:
         self.mode = mode
         self.uid: int | None = None
         self.gid: int | None = None
+        self.machinery_uid: int | None = None  # arena's own uid (the runner's, the fork server's)
+        self.kept_caps = 0  # what the helper keeps, unused, to give the fork server its identity
         self.cwd = "."
         self.env: dict[str, str] = {}
         self.rlimits: list[tuple[int, int]] = []
@@ -131,6 +133,7 @@ class Helper:
         """Take the sandbox's settings, drop root; the runner's session when asked to start it."""
         self.uid = request.get("uid")
         self.gid = request.get("gid")
+        self.machinery_uid = request.get("machinery_uid")
         self.cwd = request["cwd"]
         self.env = request["env"]
         self.output_bytes = request["output_bytes"]
@@ -156,7 +159,9 @@ class Helper:
         runner = None
         if request.get("runner") and request.get("machinery_uid") is not None and os.getuid() == 0:
             # arena's runner, started while the helper may still give it an identity of its own
-            runner = self.open_session(request["runner"], machinery=True, owner=request["machinery_uid"])
+            runner = self.open_session(
+                request["runner"], machinery=True, owner=(request["machinery_uid"], MACHINERY_CAPS)
+            )
         if self.mode == "ns" and self.uid is not None and os.getuid() == 0:
             self.become_sandbox_user()
         self.cpu_mark_us = self.cgroup_cpu_us()
@@ -173,7 +178,11 @@ class Helper:
         """
         os.chdir(self.cwd)
         self.become_user(saved_uid=0)  # a saved uid of 0: programs may not prlimit or ptrace it
-        drop_all_capabilities()  # a saved uid of 0 keeps them otherwise, and programs would inherit them
+        # A saved uid of 0 keeps every capability otherwise: all go but, with a machinery uid, the ones the
+        # fork server is started with (permitted only: none is effective, and no program inherits them)
+        self.kept_caps = capability_mask(SERVER_CAPS) if self.machinery_uid is not None else 0
+        prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL)
+        _PRCTL.set_capabilities(0, self.kept_caps, 0)
         set_dumpable(False)
         prctl(PR_SET_PDEATHSIG, signal.SIGKILL)  # a change of credentials cleared bubblewrap's setting
         for which, value in self.rlimits:
@@ -192,22 +201,21 @@ class Helper:
         os.setresuid(uid, uid, uid if saved_uid is None else saved_uid)
 
     @staticmethod
-    def become_machinery(uid: int) -> None:
-        """Take arena's machinery uid, keeping only the capabilities a runner needs (across its exec).
+    def become_machinery(uid: int, caps: tuple[int, ...]) -> None:
+        """Take arena's machinery uid, keeping only ``caps`` (what a runner or a fork server needs) across
+        its exec.
 
         No program shares that uid or holds a capability, so none can signal, stop or trace the process.
         """
+        mask = capability_mask(caps)
+        _PRCTL.set_capabilities(mask, mask, 0)  # effective now (root, or the helper's kept set)
         os.setgroups([])
         os.setresgid(uid, uid, uid)
-        prctl(PR_SET_KEEPCAPS, 1)
+        prctl(_PRCTL.PR_SET_KEEPCAPS, 1)
         os.setresuid(uid, uid, uid)
-        mask = sum(1 << cap for cap in MACHINERY_CAPS)
-        header = CapHeader(LINUX_CAPABILITY_VERSION_3, 0)
-        data = (CapData * 2)(CapData(mask, mask, mask), CapData(0, 0, 0))
-        if LIBC.capset(ctypes.byref(header), data) != 0:
-            raise OSError(ctypes.get_errno(), "capset failed")
-        for cap in MACHINERY_CAPS:
-            prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_RAISE, cap)
+        _PRCTL.set_capabilities(mask, mask, mask)
+        for cap in caps:
+            prctl(PR_CAP_AMBIENT, _PRCTL.PR_CAP_AMBIENT_RAISE, cap)
 
     # -- starting a program
     def spawn(
@@ -219,7 +227,7 @@ class Helper:
         cpu: int | None = None,
         *,
         machinery: bool = False,
-        owner: int | None = None,
+        owner: Owner | None = None,
     ) -> tuple[int, str]:
         """Start ``argv``; return (pid, "") or (-1, reason).
 
@@ -227,7 +235,8 @@ class Helper:
         forked child moves itself and sets them before ``execve``, and any failure is reported, never
         swallowed (the run is then not started). ``machinery`` (the fork server, the runner) stays in arena's
         cgroup with no CPU limit, and is given the run cgroup's descriptors to place each decision it forks;
-        ``owner`` is the machinery uid it runs as instead of the sandbox's (the runner).
+        ``owner`` is the machinery uid it runs as instead of the sandbox's, and the capabilities it keeps
+        (the runner, the fork server).
         """
         err_r, err_w = os.pipe2(os.O_CLOEXEC)
         cpu = cpu if cpu is not None else self.default_cpu()
@@ -267,7 +276,7 @@ class Helper:
         stderr_fd: int,
         cpu: int | None,
         machinery: bool,
-        owner: int | None = None,
+        owner: Owner | None = None,
     ) -> None:
         """In the forked child: own session, decision cgroup, limits, unprivileged user, standard fds."""
         for number in DEFAULT_SIGNALS:
@@ -292,9 +301,11 @@ class Helper:
                 resource.setrlimit(which, (value, value))
         os.chdir(self.cwd)  # before dropping root: the fallback's folder may sit below a private parent
         if owner is not None:
-            self.become_machinery(owner)
+            self.become_machinery(*owner)
         elif self.uid is not None and os.getuid() == 0:
             self.become_user()
+        if owner is None and self.kept_caps:
+            drop_all_capabilities()  # the helper's kept set is the fork server's alone
         os.dup2(stdin_fd, 0)
         os.dup2(stdout_fd, 1)
         os.dup2(stderr_fd, 2)
@@ -514,13 +525,18 @@ class Helper:
 
     # -- persistent sessions
     def start(self, argv: list[str], *, machinery: bool) -> None:
-        started = self.open_session(argv, machinery=machinery)
+        """Start a persistent process; arena's own (the fork server) under the machinery uid when there is
+        one, keeping what it needs to give each decision it forks the team's uid and gid, and to end it."""
+        owner = None
+        if machinery and self.machinery_uid is not None and (os.getuid() == 0 or self.kept_caps):
+            owner = (self.machinery_uid, SERVER_CAPS)
+        started = self.open_session(argv, machinery=machinery, owner=owner)
         if isinstance(started, str):
             self.reply({"ok": False, "detail": started})
         else:
             self.send_session(started, {"ok": True})
 
-    def open_session(self, argv: list[str], *, machinery: bool, owner: int | None = None) -> Started | str:
+    def open_session(self, argv: list[str], *, machinery: bool, owner: Owner | None = None) -> Started | str:
         """Start a persistent process; its session, or why it did not start."""
         in_r, in_w = os.pipe2(os.O_CLOEXEC)
         out_r, out_w = os.pipe2(os.O_CLOEXEC)
@@ -601,27 +617,19 @@ def join_fresh_session_keyring() -> None:
         raise OSError(ctypes.get_errno(), "could not join a fresh session keyring")
 
 
-# What arena's runner keeps under its own uid: give a program the team's uid and gid, signal it, empty /tmp.
+# What arena's runner keeps under its own uid: give a program the team's uid and gid, signal it, empty /tmp;
+# the fork server: give each decision the team's uid and gid, end it.
 CAP_FOWNER, CAP_KILL, CAP_SETGID, CAP_SETUID = 3, 5, 6, 7
 MACHINERY_CAPS = (CAP_FOWNER, CAP_KILL, CAP_SETGID, CAP_SETUID)
-PR_SET_KEEPCAPS = 8
-PR_CAP_AMBIENT_RAISE = 2
+SERVER_CAPS = (CAP_KILL, CAP_SETGID, CAP_SETUID)
+Owner = tuple[int, tuple[int, ...]]  # a machinery process's uid and the capabilities it keeps
 MACHINERY_FDS = ("cpu", "kill", "events")  # after the cgroup.procs descriptors, from fd 3 on, in this order
 DEFAULT_SIGNALS = (signal.SIGINT, signal.SIGPIPE, signal.SIGXFSZ)
-LINUX_CAPABILITY_VERSION_3 = 0x20080522
 LIBC = ctypes.CDLL(None, use_errno=True)
 
 
-class CapHeader(ctypes.Structure):
-    _fields_ = [("version", ctypes.c_uint32), ("pid", ctypes.c_int)]
-
-
-class CapData(ctypes.Structure):
-    _fields_ = [
-        ("effective", ctypes.c_uint32),
-        ("permitted", ctypes.c_uint32),
-        ("inheritable", ctypes.c_uint32),
-    ]
+def capability_mask(caps: Iterable[int]) -> int:
+    return sum(1 << cap for cap in caps)
 
 
 def _load_beside(name: str) -> types.ModuleType:
@@ -658,15 +666,7 @@ PR_SET_DUMPABLE = _PRCTL.PR_SET_DUMPABLE
 PR_SET_NO_NEW_PRIVS = _PRCTL.PR_SET_NO_NEW_PRIVS
 PR_CAP_AMBIENT = _PRCTL.PR_CAP_AMBIENT
 PR_CAP_AMBIENT_CLEAR_ALL = _PRCTL.PR_CAP_AMBIENT_CLEAR_ALL
-
-
-def drop_all_capabilities() -> None:
-    """Empty the ambient, effective, permitted and inheritable capability sets of this process."""
-    prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL)
-    header = CapHeader(LINUX_CAPABILITY_VERSION_3, 0)
-    data = (CapData * 2)()
-    if LIBC.capset(ctypes.byref(header), data) != 0:
-        raise OSError(ctypes.get_errno(), "capset failed")
+drop_all_capabilities = _PRCTL.drop_all_capabilities
 
 
 def set_dumpable(flag: bool) -> None:

@@ -1,4 +1,4 @@
-"""prctl(2): the one wrapper that arena's processes use, inside the sandbox and out.
+"""prctl(2) and capset(2): the one wrapper that arena's processes use, inside the sandbox and out.
 
 The sandbox helper (run as ``python -I -S helper.py``) and the Python fork server run as scripts inside
 the sandbox, where arena cannot be imported: they load this file from beside themselves (it is bound
@@ -13,9 +13,12 @@ import ctypes
 
 PR_SET_PDEATHSIG = 1
 PR_SET_DUMPABLE = 4
+PR_SET_KEEPCAPS = 8
 PR_SET_NO_NEW_PRIVS = 38
 PR_CAP_AMBIENT = 47
+PR_CAP_AMBIENT_RAISE = 2
 PR_CAP_AMBIENT_CLEAR_ALL = 4
+LINUX_CAPABILITY_VERSION_3 = 0x20080522
 
 _LIBC = ctypes.CDLL(None, use_errno=True)
 
@@ -24,3 +27,29 @@ def prctl(option: int, value: int, extra: int = 0) -> None:
     """Call ``prctl(option, value, extra, 0, 0)``; an ``OSError`` with the errno when it fails."""
     if _LIBC.prctl(option, value, extra, 0, 0) != 0:
         raise OSError(ctypes.get_errno(), f"prctl({option}) failed")
+
+
+class CapHeader(ctypes.Structure):
+    _fields_ = [("version", ctypes.c_uint32), ("pid", ctypes.c_int)]
+
+
+class CapData(ctypes.Structure):
+    _fields_ = [
+        ("effective", ctypes.c_uint32),
+        ("permitted", ctypes.c_uint32),
+        ("inheritable", ctypes.c_uint32),
+    ]
+
+
+def set_capabilities(effective: int, permitted: int, inheritable: int) -> None:
+    """capset(2) this process's three sets (bit masks of the capabilities below 32)."""
+    header = CapHeader(LINUX_CAPABILITY_VERSION_3, 0)
+    data = (CapData * 2)(CapData(effective, permitted, inheritable), CapData(0, 0, 0))
+    if _LIBC.capset(ctypes.byref(header), data) != 0:
+        raise OSError(ctypes.get_errno(), "capset failed")
+
+
+def drop_all_capabilities() -> None:
+    """Empty the ambient, effective, permitted and inheritable capability sets of this process."""
+    prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL)
+    set_capabilities(0, 0, 0)
