@@ -49,7 +49,11 @@ def set_capabilities(effective: int, permitted: int, inheritable: int) -> None:
         raise OSError(ctypes.get_errno(), "capset failed")
 
 
+_NONE = (CapHeader(LINUX_CAPABILITY_VERSION_3, 0), (CapData * 2)())  # built once: a forked child only calls
+
+
 def drop_all_capabilities() -> None:
     """Empty the ambient, effective, permitted and inheritable capability sets of this process."""
     prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL)
-    set_capabilities(0, 0, 0)
+    if _LIBC.capset(ctypes.byref(_NONE[0]), _NONE[1]) != 0:
+        raise OSError(ctypes.get_errno(), "capset failed")
