@@ -3,7 +3,7 @@
     python benchmarks/bench_formats.py [--teams 1000] [--contests 200] [--spread 10] [--cores 100]
                                        [--noise-tables 60] [--cpu-deals 60] [--progress K]
                                        [--formats round-robin,swiss,groups] [--table-cpu S,S]
-                                       [--value adjusted|chips] [--noise S]
+                                       [--value adjusted|chips] [--noise S] [--budget TABLES]
 
 1. The noise: ``--noise-tables`` engine tables of six equal scripted policies, 1000 deals each
    (``arena.tournament.scripted.table_noise``): the standard deviation of a team's profit per deal at a
@@ -102,6 +102,9 @@ def main() -> None:
         "--value", choices=("adjusted", "chips"), default="adjusted", help="whose noise the contests use"
     )
     parser.add_argument("--noise", type=float, help="the noise a deal, as an earlier run measured it")
+    parser.add_argument(
+        "--budget", type=int, help="the most tables of swiss or groups (default: a fifth of RR)"
+    )
     parser.add_argument("--progress", type=int, default=0, metavar="K", help="a line every K contests")
     parser.add_argument(
         "--first", type=int, default=0, metavar="C", help="the first contest's number (split a run in parts)"
@@ -150,7 +153,7 @@ def main() -> None:
         )
     load = os.getloadavg()[0]
     rr_tables = round_robin_tables(args.teams)
-    budget = default_budget(args.teams)
+    budget = args.budget or default_budget(args.teams)
     print(
         f"{args.contests} contests of {args.teams} teams, strengths normal (sd {args.spread} chips a deal); "
         f"round-robin {rr_tables} tables, budget {budget}; load average {load:.1f}"
