@@ -261,9 +261,14 @@ class _Walk:
             shares = even_shares(layers)
         else:
             seats, strengths = self.strengths(board)
-            shares = showdown_shares(seats, strengths, layers)
+            everyone = tuple(self.live)
+            equity = showdown_shares(seats, strengths, [Layer(1, everyone)])
+            if all(layer.sharers == everyone for layer in layers):  # no side pot: one split
+                total = sum(layer.amount for layer in layers)
+                shares = {seat: part * total for seat, part in equity.items()}
+            else:
+                shares = showdown_shares(seats, strengths, layers)
             bettors = [s for s in self.live if s not in self.capped]
-            equity = showdown_shares(seats, strengths, [Layer(1, tuple(self.live))])
             behind = sorted(self.stacks[s - 1] - self.put_in[s] for s in bettors)
             at_stake = behind[-2] if len(behind) >= 2 else 0
             for seat, edge in edges(equity, bettors).items():
