@@ -1,4 +1,4 @@
-"""arena's own C code (the sandbox's runner, the rollout kernel): built once with the system's C compiler.
+"""arena's own C code (the runner, the rollouts, the hand loop): built once with the system's C compiler.
 
 A build is cached per source, compiler and flags under a folder only its owner can write: root's
 ``/var/lib/arena/<kind>/`` or, for another user, ``$XDG_CACHE_HOME/arena/<kind>/``. A cached file is used

@@ -28,7 +28,7 @@ from rich.table import Table
 
 from arena.cards import card_text
 from arena.evaluator import evaluate, evaluate_batch
-from arena.rollouts import rollout_outcomes
+from arena.evaluator.rollouts import rollout_outcomes
 
 GOALS = {
     "batch vs phevaluator": 5.0,

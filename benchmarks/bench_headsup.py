@@ -1,8 +1,8 @@
 """Heads-up judge CPU per hand, for the texas.h statement's example1 and example2, against a plain-Python Bob.
 
 Each player plays a real match (sandboxed program, line session) twice in the same run: with the
-judge as shipped (vectorised ``arena.rollouts`` for Bob and RATE), and with the readable plain-Python
-rollouts of ``arena.games.headsup.reference`` as the same-run reference. The figure is the judge
+judge as shipped (vectorised ``arena.evaluator.rollouts`` for Bob and RATE), and with the readable
+plain-Python rollouts of ``arena.games.headsup.reference`` as the same-run reference. The figure is the judge
 process's own CPU time (``time.process_time``) per hand; the player's CPU is not in it.
 
     python benchmarks/bench_headsup.py [--hands N] [--reference-hands M] [--seed S]

@@ -26,7 +26,7 @@ from rich.console import Console
 from rich.table import Table
 
 from arena.engines.twocard.generator import generate, random_strategy
-from arena.engines.twocard.simulate import simulate
+from arena.engines.twocard.monte_carlo import simulate
 from arena.engines.twocard.strategy import write_strategy
 from arena.engines.twocard.value import best_response, strategy_value
 

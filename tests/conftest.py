@@ -10,8 +10,12 @@ import shutil
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
+
+if TYPE_CHECKING:  # the browser's modules are imported by the fixtures that use them, not by every test run
+    from playwright.sync_api import Browser, Page
 
 
 @pytest.fixture
@@ -24,3 +28,22 @@ def open_root(tmp_path: Path) -> Iterator[Path]:
         yield folder
     finally:
         shutil.rmtree(folder, ignore_errors=True)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    """Debian's Chromium, one per test module (see support.viewer.CHROMIUM; modules skip without it)."""
+    from support.viewer import chromium
+
+    with chromium() as opened:
+        yield opened
+
+
+@pytest.fixture
+def page(browser: Browser, request: pytest.FixtureRequest) -> Iterator[Page]:
+    """A fresh page of ``browser``, sized by the test module's ``VIEWPORT`` (width, height) if it has one;
+    a script error or a dialog on it fails the test."""
+    from support.viewer import VIEWPORT, checked_page
+
+    with checked_page(browser, getattr(request.module, "VIEWPORT", VIEWPORT)) as opened:
+        yield opened

@@ -41,7 +41,8 @@ def test_workers_are_single_threaded_processes_with_the_sandbox_privileges(servi
 
 
 def test_every_connection_is_tls_with_the_contest_certificates(services: dict) -> None:
-    """The scheduler and the workers refuse peers without a certificate of the CA (tests/test_cluster.py)."""
+    """The scheduler and the workers refuse peers without a certificate of the CA
+    (tests/tournament/test_cluster.py)."""
     for name, role in (("scheduler", "scheduler"), ("worker", "worker")):
         command = services[name]["command"]
         flags = {

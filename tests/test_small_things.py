@@ -85,14 +85,17 @@ def test_doctor_says_where_tables_run_and_how_rollouts_are_computed(
     assert report["pinning"]["cpu"] is None or report["pinning"]["cpu"] in os.sched_getaffinity(0)
     kernel = report["rollout_kernel"]
     assert (kernel is None) == (tool_path("gcc") is None)
-    if kernel is not None:
-        assert Path(kernel).is_file() and not Path(kernel).stat().st_mode & 0o022
+    loop = report["headsup_loop"]
+    assert (loop is None) == (kernel is None)
+    for built in (kernel, loop):
+        assert built is None or (Path(built).is_file() and not Path(built).stat().st_mode & 0o022)
     monkeypatch.setenv("ARENA_ALL_CORES", "1")
     main(["doctor"])
     shown = capsys.readouterr().out.replace("\n", "")
     if cpus > 1:
         assert "tables and matches: not pinned now" in shown
     assert ("heads-up rollouts: compiled" in shown) == (kernel is not None)
+    assert ("heads-up hand loop: compiled" in shown) == (loop is not None)
 
 
 @needs_namespaces

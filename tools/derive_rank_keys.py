@@ -1,9 +1,9 @@
-"""Find the evaluator's rank keys again: the offline search behind ``arena.evaluator.keys.RANK_KEYS``.
+"""Find the evaluator's rank keys again: the offline search behind ``arena.evaluator.card_keys.RANK_KEYS``.
 
     python tools/derive_rank_keys.py [--ranks 13]
 
 prints the keys it finds and whether they are the ones the evaluator uses (exit status 1 when not). The
-search takes about a minute for all 13 ranks; tests/test_evaluator.py runs it for the first seven.
+search takes about a minute for all 13 ranks; tests/evaluator/test_evaluator.py runs it for the first seven.
 Scripts in tools/ are run from a checkout, never imported by the arena package.
 """
 
@@ -17,7 +17,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # runnable from a checkout without installing
 
-from arena.evaluator.keys import MAX_CARDS, MAX_OF_A_RANK, RANK_KEYS
+from arena.evaluator.card_keys import MAX_CARDS, MAX_OF_A_RANK, RANK_KEYS
 from arena.evaluator.ranking import RANKS
 
 
@@ -66,7 +66,7 @@ def main(argv: list[str] | None = None) -> int:
     same = keys == list(RANK_KEYS[: args.ranks])
     print(", ".join(map(str, keys)))
     verdict = "the same as" if same else "DIFFERENT from"
-    print(f"{verdict} arena.evaluator.keys.RANK_KEYS")
+    print(f"{verdict} arena.evaluator.card_keys.RANK_KEYS")
     return 0 if same else 1
 
 

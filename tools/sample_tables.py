@@ -7,7 +7,7 @@ Each team below is a bot of bots/codem/ with exact text edits: a header line say
 changed constant for a variant, the deliberate fault of Pr0012. An edit whose text no longer appears in
 its bot stops the script with one line naming the bot and the text, so that a change to a bot is carried
 into sample_tables/ on purpose. Pr0011 is written for the folder itself and is not generated.
-sample_tables/README.md describes every team; tests/test_sample_tables.py runs the check.
+sample_tables/README.md describes every team; tests/games/codem/test_sample_tables.py runs the check.
 """
 
 from __future__ import annotations

@@ -55,7 +55,7 @@ def run_new(args: argparse.Namespace) -> int:
     """Make the folder; print where things are (never a credential)."""
     from arena.contest.settings import default_settings, read_settings
     from arena.contest.setup import create_contest
-    from arena.contest.store import now
+    from arena.contest.state import now
     from arena.contest.teams import read_teams
 
     teams = read_teams(args.teams)

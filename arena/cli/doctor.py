@@ -8,8 +8,9 @@ import json
 from rich.console import Console
 from rich.table import Table
 
-from arena.machine import diagnose
+from arena.games.headsup.hand_loop import loop_kernel
 from arena.sandbox.cores import DISABLE as DISABLE_PINNING
+from arena.seats.machine import diagnose
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -22,6 +23,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 def run(args: argparse.Namespace) -> int:
     """Print the report; exit 1 when no sandbox could run a program here."""
     report = diagnose()
+    loop = loop_kernel()  # the heads-up game's own build, beside the machine's report
+    report["headsup_loop"] = str(loop.path) if loop is not None else None
     if args.json:
         print(json.dumps(report, indent=2))
         return 0 if report["probe"]["ok"] else 1
@@ -48,6 +51,9 @@ def run(args: argparse.Namespace) -> int:
     kernel = report["rollout_kernel"]
     rollouts = f"compiled ({kernel})" if kernel else "numpy (no C compiler)"
     console.print(f"  heads-up rollouts: {rollouts}", markup=False)
+    loop = report["headsup_loop"]
+    hands = f"compiled ({loop})" if loop else "the judge's Python loop (no C compiler)"
+    console.print(f"  heads-up hand loop: {hands}", markup=False)
     found = report["leftovers"]
     console.print(f"  leftovers of dead runs: {len(found)}{' (removed)' if found else ''}")
     for path in found:

@@ -24,7 +24,7 @@ from arena.faults import stage_text
 from arena.games.codem.decisions import Decision, decision_inputs, decisions
 from arena.games.codem.protocol import DEAL_FILE, INPUT_FILE, MONEY_FILE, OUTPUT_FILE, PROTOCOL_FILES
 from arena.games.codem.table import TABLE_LIMITS
-from arena.names import name_problem
+from arena.languages.filenames import name_problem
 from arena.sandbox.team_folder import copy_given
 from arena.seats import open_player
 

@@ -12,7 +12,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from arena.cli.decks import add_deck_options, check_deck_options
 from arena.cli.options import folder, refuse_other_run, require_program
 from arena.cli.say import say
-from arena.cli.tables import FittingTable, fitting_table
+from arena.cli.terminal_tables import FittingTable, fitting_table
 from arena.decks.commitment import reveal, start_single_table
 from arena.games.codem.table import PlayerSpec, TableConfig, TableResult, run_table, validate_players
 

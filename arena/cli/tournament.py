@@ -36,7 +36,7 @@ from arena.cli.options import (
     seconds,
 )
 from arena.cli.say import say
-from arena.cli.tables import FittingTable, fitting_table
+from arena.cli.terminal_tables import FittingTable, fitting_table
 from arena.cli.tournament_view import announce_plan, fault_line, print_outcome, print_standings
 from arena.errors import ConfigError
 from arena.faults import Fault

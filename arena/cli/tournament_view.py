@@ -13,9 +13,9 @@ from pathlib import Path
 from rich.console import Console
 
 from arena.cli.say import say
-from arena.cli.tables import FittingTable, fitting_table
+from arena.cli.terminal_tables import FittingTable, fitting_table
 from arena.faults import Fault, stage_text
-from arena.names import REPORT_SUFFIX
+from arena.languages.filenames import REPORT_SUFFIX
 from arena.sandbox import NAMESPACES, RLIMITS_ONLY
 from arena.sandbox.isolation import namespaces_available
 from arena.tournament.host import SUBMISSIONS_CSV, TournamentPlan, TournamentReport

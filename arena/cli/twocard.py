@@ -22,7 +22,7 @@ from arena.cli.options import (
     require_program,
 )
 from arena.cli.say import say
-from arena.cli.tables import fitting_table
+from arena.cli.terminal_tables import fitting_table
 from arena.decks.commitment import reveal
 from arena.engines.twocard.generator import generate
 from arena.engines.twocard.rules import HANDS, OUTCOMES

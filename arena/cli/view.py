@@ -61,7 +61,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _export(run_dir: Path, site_dir: Path, console: Console) -> int:
-    from arena.viewer.export import export_site
+    from arena.viewer.static_site import export_site
 
     with Progress(
         TextColumn("[bold]pages"),

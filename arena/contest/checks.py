@@ -22,7 +22,7 @@ from pathlib import Path
 
 from arena.contest.folder import ContestFolder
 from arena.contest.settings import ContestSettings, read_settings
-from arena.contest.store import ContestStore, SubmissionRecord
+from arena.contest.state import ContestStore, SubmissionRecord
 from arena.errors import ArenaError
 from arena.games.codem.check import check_program, render_report
 from arena.games.codem.table import TableConfig

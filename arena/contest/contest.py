@@ -36,10 +36,10 @@ from arena.contest.accounts import (
 )
 from arena.contest.certificates import Certificate, awards_of, render_certificate
 from arena.contest.folder import ContestFolder
+from arena.contest.launch import FINAL, TOURNAMENT, StageRunner
 from arena.contest.mail import Mailer, queue_signin, queue_to_teams
-from arena.contest.runs import FINAL, TOURNAMENT, StageRunner
 from arena.contest.settings import DEADLINES, ContestSettings, read_settings
-from arena.contest.store import (
+from arena.contest.state import (
     CheckStatus,
     ContestStore,
     OutboxRecord,
@@ -55,7 +55,7 @@ from arena.decks.commitment import reveal
 from arena.decks.keys import SECRET_DIR
 from arena.errors import ArenaError
 from arena.exports.run import ExportFormat, export_run
-from arena.names import name_problem
+from arena.languages.filenames import name_problem
 from arena.seats import check_given_help_files
 from arena.tournament.standings import compute_standings
 from arena.tournament.store import DB_NAME as TOURNAMENT_DB

@@ -17,7 +17,7 @@ from email.message import EmailMessage
 from arena.contest.accounts import read_credentials
 from arena.contest.folder import ContestFolder
 from arena.contest.settings import read_settings
-from arena.contest.store import ContestStore, OutboxRecord, SubmissionRecord, TeamRecord, now
+from arena.contest.state import ContestStore, OutboxRecord, SubmissionRecord, TeamRecord, now
 from arena.errors import ConfigError
 
 ATTEMPTS = 5

@@ -19,7 +19,7 @@ from arena.contest.accounts import (
 from arena.contest.folder import ContestFolder
 from arena.contest.mail import queue_signin
 from arena.contest.settings import ContestSettings, settings_toml
-from arena.contest.store import ContestStore
+from arena.contest.state import ContestStore
 from arena.contest.teams import ORGANISER, TeamEntry
 from arena.errors import ConfigError
 

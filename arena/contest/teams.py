@@ -1,8 +1,8 @@
 """The teams file: CSV with the header ``team,name,email``, one team a line.
 
-A team id follows the submission naming rule (:func:`arena.names.team_id_problem`), so ``<team>.<ext>``
-is a program the tournament plays. ``organiser`` is the organiser's sign-in and no team's. A bad row is
-refused with its line number.
+A team id follows the submission naming rule (:func:`~arena.languages.filenames.team_id_problem`), so
+``<team>.<ext>`` is a program the tournament plays. ``organiser`` is the organiser's sign-in and no
+team's. A bad row is refused with its line number.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from arena.errors import ConfigError
-from arena.names import team_id_problem
+from arena.languages.filenames import team_id_problem
 
 ORGANISER = "organiser"
 HEADER = ["team", "name", "email"]

@@ -17,9 +17,9 @@ The rank keys were found offline by ``tools/derive_rank_keys.py``.
 """
 
 from arena.evaluator.batch import evaluate_batch, few_strengths_from_sums
-from arena.evaluator.hands import evaluate, evaluate_holes
-from arena.evaluator.keys import CARD_KEYS, RANK_KEYS, card_bit_array, card_key_array
+from arena.evaluator.card_keys import CARD_KEYS, RANK_KEYS, card_bit_array, card_key_array
 from arena.evaluator.ranking import HandCategory, category
+from arena.evaluator.single import evaluate, evaluate_holes
 
 __all__ = [
     "CARD_KEYS",

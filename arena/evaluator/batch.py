@@ -8,7 +8,7 @@ A hand without a flush is ranked by its rank-key sum through a perfect hash inst
 displacement per 256 consecutive (biased) sums, then one table of 100,857 slots, both int32 (690 KB in
 all) so that they stay in cache. The tables are built on the first call that needs them (about 0.25 s).
 How the sums are made from ``uint8`` rows, and the measurements behind each choice, are in
-docs/performance.md ("Evaluator").
+docs/performance-log.md ("Evaluator").
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from arena.evaluator.keys import (
+from arena.evaluator.card_keys import (
     FLUSH_BITS,
     FLUSH_OFFSET,
     FLUSH_STRENGTHS_ARRAY,

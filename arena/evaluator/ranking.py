@@ -7,8 +7,8 @@ and K-A-2-3-4 is none; suits never break ties.
 A strength is an ``int``, higher is stronger and equal means a tie:
 ``category << 20 | r1 << 16 | r2 << 12 | r3 << 8 | r4 << 4 | r5`` with the ranks (0..12 for 2..A) in the
 order they are compared and unused places 0. ``plain_strengths`` and ``flush_strengths`` apply these rules
-to every rank multiset and every suit's rank mask at once; ``arena.evaluator.keys`` turns the results into
-the lookup tables that the fast paths read.
+to every rank multiset and every suit's rank mask at once; ``arena.evaluator.card_keys`` turns the results
+into the lookup tables that the fast paths read.
 """
 
 from __future__ import annotations

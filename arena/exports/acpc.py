@@ -22,7 +22,7 @@ from arena.cards import parse_cards
 from arena.engines.headsup import START_STACK
 from arena.engines.nlhe.events import ActionKind, Event
 from arena.engines.nlhe.rules import TableRules
-from arena.exports.hand import Hand, compact, gather_hand
+from arena.exports.deal_shape import Hand, compact, gather_hand
 from arena.exports.logs import HeadsUpLog, TableLog
 from arena.exports.phh import HEADSUP_ANTE
 

@@ -3,7 +3,7 @@
 One ``.phhs`` file per table: a TOML document with one table ``[N]`` per deal, ``N`` the deal number.
 Each hand holds the required fields of variant ``NT`` (antes, blinds, minimum bet, starting stacks,
 actions) and the optional ones arena knows (hand, table, seat count, seats, players, finishing stacks).
-Players ``p1..pn`` are the dealt seats from the dealer's left, the dealer last (``arena.exports.hand``).
+Players ``p1..pn`` are the dealt seats from the dealer's left, the dealer last (``arena.exports.deal_shape``).
 
 Actions: ``d dh pK XxYy`` deals hole cards (``????`` when hidden from the viewing team), ``d db ...`` the
 board, ``pK f`` / ``pK cc`` / ``pK cbr T`` fold, check-or-call and bet-or-raise to a street total ``T``,
@@ -23,7 +23,7 @@ from arena.cards import parse_cards
 from arena.engines.headsup import START_STACK
 from arena.engines.nlhe.events import ActionKind, Event
 from arena.engines.nlhe.rules import TableRules
-from arena.exports.hand import Hand, compact, gather_hand
+from arena.exports.deal_shape import Hand, compact, gather_hand
 from arena.exports.logs import HeadsUpLog, TableLog
 
 HIDDEN = "????"

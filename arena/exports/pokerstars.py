@@ -22,7 +22,7 @@ from arena.cards import card_text
 from arena.engines.nlhe.events import ActionKind, ActionTaken, Event, HandShown, Street
 from arena.engines.nlhe.rules import TableRules
 from arena.evaluator import HandCategory, category
-from arena.exports.hand import Hand, gather_hand
+from arena.exports.deal_shape import Hand, gather_hand
 from arena.exports.logs import TableLog
 
 EPOCH = datetime(2000, 1, 1)

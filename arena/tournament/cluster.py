@@ -4,8 +4,8 @@ The organiser's process connects to a ``dask scheduler``; ``dask worker`` proces
 machines play the tables. Programs travel as content with their SHA-256 (never through a shared
 filesystem): a worker writes each one once under its own folder, builds it through its own build
 cache (keyed by content), plays the table in its own sandboxes and sends back the table's result and
-its folder packed (:func:`~arena.tournament.runner.pack_table`). The organiser unpacks it and commits it
-exactly as a local table (:mod:`arena.tournament.runner`), so resume after ``kill -9`` works the same.
+its folder packed (:func:`~arena.tournament.pool.pack_table`). The organiser unpacks it and commits it
+exactly as a local table (:mod:`arena.tournament.workers`), so resume after ``kill -9`` works the same.
 
 A worker lost mid-table is Dask's to handle: the scheduler gives the table to another worker, and
 since a result reaches the store only through the organiser's one future per table, no result is
@@ -36,8 +36,8 @@ from arena.games.codem.table import PlayerSpec
 from arena.languages import LANGUAGES, language_for, missing_toolchains
 from arena.seats import namespaces_sandbox
 from arena.tournament.certs import CA, cert_path, key_path
+from arena.tournament.pool import TableOutcome, TableRunner, TableTask, pack_table
 from arena.tournament.progress import Progress
-from arena.tournament.runner import TableOutcome, TableRunner, TableTask, pack_table
 
 try:
     import distributed

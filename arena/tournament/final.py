@@ -26,13 +26,14 @@ from arena.tournament.finalists import FinalistChoice, choose_finalists
 from arena.tournament.finals_logs import open_finished, require_tournament
 from arena.tournament.host import TournamentSettings, registered_players, table_config, table_decks
 from arena.tournament.places import TIE_RULES, Place, final_places
+from arena.tournament.pool import TableRunner, TableTask
 from arena.tournament.progress import Progress, Quiet
 from arena.tournament.rounds import format_standings
-from arena.tournament.runner import TABLES_DIR, TableRunner, TableTask, execute, run_lock
 from arena.tournament.schedule import TableJob
 from arena.tournament.standings import compute_standings
 from arena.tournament.store import Store, TableKind, TableStatus
 from arena.tournament.submissions import find_submissions
+from arena.tournament.workers import TABLES_DIR, execute, run_lock
 
 FINAL = "final"  # the final table's name in the store, the label its seed is derived with, its deck stage
 INPUTS_NOTE = "final_inputs"

@@ -20,6 +20,7 @@ from arena.games.codem.stats import PlayerStats, stats_csv, team_stats
 from arena.games.codem.table import PlayerSpec, TableConfig
 from arena.tournament.awards import AWARDS, awards_csv, tournament_awards
 from arena.tournament.formats import Format
+from arena.tournament.pool import TableRunner, TableTask
 from arena.tournament.progress import Progress, Quiet
 from arena.tournament.reports import write_team_reports
 from arena.tournament.rounds import (
@@ -29,11 +30,11 @@ from arena.tournament.rounds import (
     round_jobs,
     schedule_next_round,
 )
-from arena.tournament.runner import TABLES_DIR, TableRunner, TableTask, execute, run_lock
 from arena.tournament.schedule import TableJob, plan_tournament
 from arena.tournament.standings import RankBy, Separation, Standing, separated_standings, standings_csv
 from arena.tournament.store import DB_NAME, Store, TableKind, TableRow, TableStatus, TeamRow
 from arena.tournament.submissions import Skipped, Submission, find_submissions, submissions_csv
+from arena.tournament.workers import TABLES_DIR, execute, run_lock
 
 TOURNAMENT = "tournament"
 SUBMISSIONS_CSV = "submissions.csv"

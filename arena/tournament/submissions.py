@@ -1,6 +1,6 @@
 """Find the teams' programs in a submissions folder, and every file that will not be played, with why.
 
-The naming rule is :mod:`arena.names`, shared with ``arena check`` and ``arena watch``.
+The naming rule is :mod:`arena.languages.filenames`, shared with ``arena check`` and ``arena watch``.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from pathlib import Path
 from arena import untrusted
 from arena.errors import ConfigError
 from arena.languages import language_for
-from arena.names import name_problem
+from arena.languages.filenames import name_problem
 
 
 @dataclass(frozen=True, slots=True)

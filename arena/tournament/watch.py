@@ -6,8 +6,8 @@ the check runs once the timer runs out, so a program is checked once, after its 
 bytes did not change since its last check is not checked again.
 
 Every file gets its report ``<file name>.report.txt``, always: a file the tournament would not play
-(by :mod:`arena.names`) says why; a second program of one team says which; a check that itself fails
-says so instead of ending the watcher's thread.
+(by :mod:`arena.languages.filenames`) says why; a second program of one team says which; a check that
+itself fails says so instead of ending the watcher's thread.
 
 Nothing a team puts in the folder is followed: a program is queued by its name in the folder (never
 resolved), read once with ``O_NOFOLLOW`` (a link, or a file swapped for one, is reported "not checked"),
@@ -35,7 +35,7 @@ from arena.atomic import write_atomically
 from arena.errors import ArenaError
 from arena.games.codem.check import check_program, render_report
 from arena.games.codem.table import TableConfig
-from arena.names import REPORT_SUFFIX, name_problem
+from arena.languages.filenames import REPORT_SUFFIX, name_problem
 
 Checker = Callable[[Path], str]
 CHECK_DEALS = 50

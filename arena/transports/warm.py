@@ -3,7 +3,7 @@
 ``WarmPythonTransport`` is a :class:`FileTransport` whose run step asks a fork server (started once in
 the team's sandbox with the team's interpreter and flags, with heavy modules such as numpy preloaded)
 for a fresh child per decision instead of starting a new interpreter. Files are written, policed and read
-exactly as by :class:`FileTransport`; ``tests/test_transports_warm.py`` runs one program both ways and
+exactly as by :class:`FileTransport`; ``tests/sandbox/test_transports_warm.py`` runs one program both ways and
 compares every answer and every help file.
 """
 

@@ -17,8 +17,8 @@ from enum import StrEnum, unique
 from pathlib import Path
 
 from arena.errors import ConfigError
-from arena.tournament.runner import LOCK_NAME
 from arena.tournament.store import DB_NAME, Store, TableStatus
+from arena.tournament.workers import LOCK_NAME
 from arena.viewer.tables import EVENTS, SEATS, TableLog, read_json, table_log
 
 SINGLE_TABLE = "table"

@@ -9,7 +9,7 @@ import pytest
 
 from arena.cli import main
 from arena.contest.accounts import hash_password, password_matches, read_credentials, token_digest
-from arena.contest.store import ContestStore
+from arena.contest.state import ContestStore
 
 
 def test_a_password_matches_its_hash_only() -> None:

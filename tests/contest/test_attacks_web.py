@@ -14,7 +14,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from arena.contest.store import ContestStore, stamp
+from arena.contest.state import ContestStore, stamp
 
 from support.contest import Server, make_contest, serve
 from support.contest_pages import Client

@@ -12,10 +12,10 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, Page, expect, sync_playwright
+from playwright.sync_api import Browser, Page, expect
 
 from support.contest import Server, make_contest, serve
-from support.viewer import CHROMIUM, screenshot
+from support.viewer import CHROMIUM, checked_page, screenshot
 
 ROOT = Path(__file__).parents[2]
 TIGHT_C = ROOT / "bots" / "codem" / "Tight.c"
@@ -30,14 +30,6 @@ pytestmark = [
 ]
 
 
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
-        yield chromium
-        chromium.close()
-
-
 @pytest.fixture
 def site(tmp_path: Path) -> Iterator[tuple[Server, dict[str, str]]]:
     """A contest of three teams (TeamA, TeamB, TeamC) served for one test; its passwords."""
@@ -46,25 +38,11 @@ def site(tmp_path: Path) -> Iterator[tuple[Server, dict[str, str]]]:
         yield server, passwords
 
 
-def new_page(browser: Browser) -> Iterator[Page]:
-    """A fresh browser context (its own cookies); no script error may happen on any page."""
-    context = browser.new_context(viewport={"width": 1280, "height": 900})
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    yield page
-    context.close()
-    assert errors == []
-
-
-@pytest.fixture
-def page(browser: Browser) -> Iterator[Page]:
-    yield from new_page(browser)
-
-
 @pytest.fixture
 def other_page(browser: Browser) -> Iterator[Page]:
-    yield from new_page(browser)
+    """A second page with its own cookies (the conftest's ``page`` is the first)."""
+    with checked_page(browser) as opened:
+        yield opened
 
 
 def sign_in(page: Page, server: Server, team: str, password: str) -> None:

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from arena.contest.store import ContestStore
+from arena.contest.state import ContestStore
 
 from support.contest import make_contest, poll, start, stop
 

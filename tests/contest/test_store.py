@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from arena.contest.store import CheckStatus, ContestStore, Stage, now
+from arena.contest.state import CheckStatus, ContestStore, Stage, now
 from arena.errors import ConfigError
 
 

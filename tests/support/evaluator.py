@@ -13,7 +13,7 @@ from collections.abc import Callable, Sequence
 import numpy as np
 
 from arena.evaluator import CARD_KEYS
-from arena.evaluator.keys import (
+from arena.evaluator.card_keys import (
     FLUSH_BITS,
     FLUSH_OFFSET,
     FLUSH_STRENGTHS,

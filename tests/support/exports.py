@@ -31,7 +31,7 @@ from pokerkit.notation import ACPCProtocolParser, PokerStarsParser
 from arena.cards import card_text, make_card
 from arena.engines.nlhe import CheckCall, Deal, Fold, RaiseTo, TableRules
 from arena.engines.nlhe.events import ActionKind, ActionTaken, Event
-from arena.exports.hand import Hand, gather_hand
+from arena.exports.deal_shape import Hand, gather_hand
 from arena.exports.phh import NOT_ASKED as PHH_NOT_ASKED
 
 ODD_CHIPS, REOPENING, NOT_ASKED, SHORT_BIG_BLIND = "odd chips", "re-opening", "not asked", "short big blind"

@@ -14,9 +14,11 @@ from typing import Any
 
 import pytest
 
+from arena.evaluator.kernel import DISABLE, rollout_kernel
 from arena.games.headsup import judge as judge_module
+from arena.games.headsup.hand_loop import loop_kernel
+from arena.games.headsup.loop_match import LoopResult
 from arena.games.headsup.match import HeadsUpSettings, MatchReport, play_headsup
-from arena.kernels import DISABLE, rollout_kernel
 
 CLOCKS = {"player_cpu_s", "player_wait_s", "judge_cpu_s"}
 
@@ -26,9 +28,9 @@ def play(program: Path, out: Path, compiled: bool, monkeypatch: pytest.MonkeyPat
     used: list[bool] = []
     real = judge_module.play_compiled
 
-    def spy(*args: Any, **kwargs: Any) -> None:
+    def spy(*args: Any, **kwargs: Any) -> LoopResult:
         used.append(True)
-        real(*args, **kwargs)
+        return real(*args, **kwargs)
 
     monkeypatch.setattr(judge_module, "play_compiled", spy)
     if compiled:
@@ -36,11 +38,14 @@ def play(program: Path, out: Path, compiled: bool, monkeypatch: pytest.MonkeyPat
     else:
         monkeypatch.setenv(DISABLE, "1")
     rollout_kernel.cache_clear()
+    loop_kernel.cache_clear()
     try:
         report = play_headsup(program, HeadsUpSettings(**{"hands": 120, "seed": 11, **kw}), out)
     finally:
         monkeypatch.delenv(DISABLE, raising=False)
         rollout_kernel.cache_clear()
+        loop_kernel.cache_clear()
+    loop_kernel.cache_clear()
     assert used == ([True] if compiled else []), "the match was not played by the loop meant"
     return report
 

@@ -14,7 +14,7 @@ from arena.sandbox import Sandbox
 from arena.sandbox.isolation import RUNNER_PATH, namespaces_available
 
 PROGRAMS = Path(__file__).resolve().parent.parent / "programs"
-HOSTILE = PROGRAMS / "hostile"
+HOSTILE = PROGRAMS / "attacks"
 TINY = PROGRAMS / "tiny"
 
 needs_namespaces = pytest.mark.skipif(

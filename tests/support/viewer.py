@@ -1,4 +1,7 @@
-"""Helpers for the viewer's browser tests: the viewer served from a thread, Chromium, screenshots."""
+"""Helpers for the browser tests: the viewer served from a thread, Chromium, checked pages, screenshots.
+
+The ``browser`` and ``page`` fixtures of tests/conftest.py are :func:`chromium` and :func:`checked_page`.
+"""
 
 from __future__ import annotations
 
@@ -9,12 +12,41 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import uvicorn
-from playwright.sync_api import Page
+from playwright.sync_api import Browser, Page, sync_playwright
 
 from arena.viewer.app import create_app
 
 CHROMIUM = "/usr/bin/chromium"
 ARTIFACTS = Path(__file__).parents[1] / "artifacts"
+VIEWPORT = (1280, 900)  # width and height of a page, unless its test module sets its own VIEWPORT
+
+
+@contextmanager
+def chromium() -> Iterator[Browser]:
+    """Debian's Chromium driven by Playwright, closed on leaving."""
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        try:
+            yield browser
+        finally:
+            browser.close()
+
+
+@contextmanager
+def checked_page(browser: Browser, viewport: tuple[int, int] = VIEWPORT) -> Iterator[Page]:
+    """A page in a fresh context (its own cookies); a script error or a dialog on it fails the test.
+
+    The check is made after the context is closed, so it also fails a test that passed its own asserts.
+    """
+    width, height = viewport
+    context = browser.new_context(viewport={"width": width, "height": height})
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.on("dialog", lambda dialog: (errors.append(f"dialog: {dialog.message}"), dialog.dismiss()))
+    yield page
+    context.close()
+    assert errors == []
 
 
 @contextmanager

@@ -35,8 +35,8 @@ from arena.contest.contest import (
     Viewer,
 )
 from arena.contest.folder import ContestFolder
+from arena.contest.launch import StageRunner
 from arena.contest.mail import Mailer, mail_verdict
-from arena.contest.runs import StageRunner
 from arena.contest.web import api, pages
 from arena.contest.web.access import Access, Endpoint, Row, Surface
 from arena.errors import ArenaError

@@ -46,7 +46,7 @@ from arena.contest.contest import (
     TooLarge,
     Viewer,
 )
-from arena.contest.store import CheckStatus, now
+from arena.contest.state import CheckStatus, now
 from arena.contest.web.access import Access, Row, Surface, rows_into
 from arena.contest.web.api import call, contest_of, read_upload, viewer_of
 from arena.tournament.final import FINAL as FINAL_TABLE

@@ -36,7 +36,7 @@ from arena.engines.nlhe.seating import seating_for
 from arena.evaluator import evaluate_holes
 
 # Hot-path constants: enum members bound once, the events that never vary made once and shared, and
-# ``_new``, which builds an event NamedTuple from its values in field order (docs/performance.md, "Rules
+# ``_new``, which builds an event NamedTuple from its values in field order (docs/performance-log.md, "Rules
 # engine", says why each is here).
 _PRE_FLOP, _FLOP, _TURN, _RIVER, _SHOWDOWN = (
     Street.PRE_FLOP,
@@ -409,8 +409,9 @@ class Deal:
             previous, before, stack = self.current_bet, bet[seat], self._stack[seat]
             full, high = previous + self._raise_size, before + stack
             # The fast path of verify_raise_to: the raise rule (one call) and the limits of min_raise_to and
-            # max_raise_to; verify_raise_to runs only to name what failed. tests/test_nlhe_properties.py
-            # checks that apply accepts exactly the amounts can_raise_to accepts.
+            # max_raise_to; verify_raise_to runs only to name what failed.
+            # tests/engine/test_nlhe_properties.py checks that apply accepts exactly the amounts can_raise_to
+            # accepts.
             if (
                 type(amount) is not int
                 or self._why_no_raise(seat) is not None

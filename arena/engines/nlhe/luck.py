@@ -43,7 +43,7 @@ from arena.engines.nlhe.events import (
     UncalledBetReturned,
 )
 from arena.evaluator.batch import few_strengths_from_sums
-from arena.evaluator.keys import card_bit_array, card_key_array
+from arena.evaluator.card_keys import card_bit_array, card_key_array
 
 PRE_FLOP_SAMPLES = 10_000
 """Boards drawn for an equity before the flop (its standard error is at most half a percent of a pot)."""

@@ -99,7 +99,7 @@ def make_seating(small_blind: int, big_blind: int, dealer: int, stacks: tuple[in
 #: Seatings without a short blind, per (small blind, big blind, dealer, seats, the seats without chips).
 #: A remembered one was made from a dealer and stacks that passed the checks, which any stacks with the
 #: same key pass too (negative amounts are checked every deal). Values are the Seating's fields as a plain
-#: tuple (docs/performance.md, "Rules engine").
+#: tuple (docs/performance-log.md, "Rules engine").
 REMEMBERED: dict[tuple[int, int, int, int, tuple[int, ...]], tuple[Any, ...]] = {}
 _SMALL, _BIG = Seating._fields.index("small"), Seating._fields.index("big")
 

@@ -31,7 +31,7 @@ from arena.games.codem.protocol import DEAL_FILE, INPUT_FILE, MONEY_FILE, help_f
 from arena.games.codem.results import TableResult, TeamResult
 from arena.games.codem.table import PlayerSpec, TableConfig, run_table
 from arena.languages import language_for
-from arena.names import name_problem
+from arena.languages.filenames import name_problem
 from arena.sandbox import Limits
 
 HOUSE_BOTS = ("Tight.c", "Raiser.cpp", "Bluffer.pl", "Caller.py", "Tracker.rb", "Learner.py")

@@ -22,7 +22,8 @@ from arena.decks.derive import StreamSeeds
 from arena.engines.headsup import BobActed, BobPolicy, HandCards, HandEvent, HeadsUpHand, Move
 from arena.faults import Fault, FaultKind
 from arena.games.headsup import protocol
-from arena.games.headsup.compiled import compiled_loop, play_compiled
+from arena.games.headsup.hand_loop import Fault as LoopCode
+from arena.games.headsup.loop_match import LoopFault, compiled_loop, play_compiled
 from arena.games.headsup.streams import DeckStream, bob_stream, rate_stream
 from arena.sandbox import Session
 
@@ -130,16 +131,22 @@ class Judge:
         out = self.outcome
         try:
             self._send(str(self._config.hands))
-            session = compiled_loop(self, self._channel, self._rates, self._bob)
+            transcript = out.transcript is not None
+            session = compiled_loop(self._config.hands, transcript, self._channel, self._rates, self._bob)
             if session is not None:  # the same hands, lines and faults, played by compiled code
-                play_compiled(
-                    self,
+                played = play_compiled(
+                    self._config,
                     session,
                     pending=self._take_pending(),
                     deck_for=self._deck_for,
                     rate_rng=self._rate_rng,
                     finished=self._finished,
+                    unsent=self.queue_sent,
                 )
+                out.rate_used, out.rate_queries = played.rate_used, played.rate_queries
+                out.raises, out.calls, out.think_s = played.raises, played.calls, played.think_s
+                if played.fault is not None:
+                    raise self._loop_fault(played.fault)
             for hand in range(len(out.deltas) + 1, self._config.hands + 1):
                 self._play_hand(hand)
             mean = sum(out.deltas) / len(out.deltas) if out.deltas else 0.0
@@ -247,6 +254,19 @@ class Judge:
             return protocol.parse_reply(line)
         except protocol.MalformedLine as error:
             raise self.malformed(error, hand, round_) from None
+
+    def _loop_fault(self, fault: LoopFault) -> _Ended:
+        """The fault of the compiled loop's typed ``fault``, worded as the Python loop words it."""
+        hand, round_ = fault.hand, fault.round
+        if fault.kind in (LoopCode.TIMEOUT, LoopCode.NO_ANSWER):
+            over = fault.kind == LoopCode.TIMEOUT
+            return self.no_reply(over, hand, round_, overlong_cap=fault.overlong_cap)
+        if fault.kind == LoopCode.PROTOCOL:
+            assert fault.error is not None
+            return self.malformed(fault.error, hand, round_)
+        if fault.kind == LoopCode.INVALID_RAISE:
+            return self.bad_raise(fault.value, fault.limit, hand, round_)
+        return self.over_budget(fault.value, hand, round_)
 
     def no_reply(self, over: bool, hand: int, round_: int, *, overlong_cap: int = 0) -> _Ended:
         """The fault of a reply that did not come: the wait was ``over``, the line went on past the output

@@ -15,13 +15,13 @@ import pydantic
 from arena.decks.commitment import StageDecks, TableDeck, start_stage
 from arena.engines.headsup import BobPolicy, Outcomes
 from arena.errors import ConfigError
+from arena.evaluator.rollouts import rollout_outcomes, win_tie_rates
 from arena.faults import Fault, FaultKind
 from arena.games.headsup.judge import HandRecord, Judge, JudgeConfig, MatchOutcome, RateFn
 from arena.games.headsup.log import HandLog, write_results
 from arena.games.headsup.player import HeadsUpInterface, build_player, guess_interface
 from arena.games.headsup.scoring import points
 from arena.intervals import MeanInterval, mean_interval, sample_stdev
-from arena.rollouts import rollout_outcomes, win_tie_rates
 from arena.sandbox import Limits, RunResult, RunStatus
 from arena.sandbox.cores import one_core
 from arena.seats import kept_stderr, open_player, run_fault_kind

@@ -1,6 +1,6 @@
 """Plain-Python rollouts: the readable statement of Bob's procedure and of RATE, used as a reference.
 
-The judge uses the vectorised :mod:`arena.rollouts`; tests compare the two in distribution and the
+The judge uses the vectorised :mod:`arena.evaluator.rollouts`; tests compare the two in distribution and the
 benchmark measures the judge with these as its same-run reference.
 """
 

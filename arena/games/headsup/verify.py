@@ -15,8 +15,8 @@ from typing import Any
 from arena.cards import cards_text, parse_cards
 from arena.decks.derive import StreamSeeds
 from arena.engines.headsup import BOARD_SHOWN, BobPolicy, HandCards
+from arena.evaluator.rollouts import rollout_outcomes
 from arena.games.headsup.streams import DeckStream, bob_stream
-from arena.rollouts import rollout_outcomes
 
 
 def _cards_differ(who: str, recorded: str, dealt: Sequence[int]) -> str | None:
