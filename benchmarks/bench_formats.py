@@ -4,6 +4,7 @@
                                        [--noise-tables 60] [--cpu-deals 60] [--progress K]
                                        [--formats round-robin,swiss,groups] [--table-cpu S,S]
                                        [--value adjusted|chips] [--noise S] [--budget TABLES]
+                                       [--round-tables N]
 
 1. The noise: ``--noise-tables`` engine tables of six equal scripted policies, 1000 deals each
    (``arena.tournament.scripted.table_noise``): the standard deviation of a team's profit per deal at a
@@ -105,6 +106,9 @@ def main() -> None:
     parser.add_argument(
         "--budget", type=int, help="the most tables of swiss or groups (default: a fifth of RR)"
     )
+    parser.add_argument(
+        "--round-tables", type=int, help="swiss: tables in every round after the first (default: n/6 in legs)"
+    )
     parser.add_argument("--progress", type=int, default=0, metavar="K", help="a line every K contests")
     parser.add_argument(
         "--first", type=int, default=0, metavar="C", help="the first contest's number (split a run in parts)"
@@ -165,7 +169,9 @@ def main() -> None:
         hours: dict[str, list[float]] = {mix: [] for mix in MIXES}
         for done, contest in enumerate(range(args.first, args.first + args.contests)):
             strengths = normal_field(args.teams, args.spread, seed=contest)
-            outcome = simulate(format, strengths, noise, seed=contest, budget=budget)
+            outcome = simulate(
+                format, strengths, noise, seed=contest, budget=budget, round_tables=args.round_tables
+            )
             exact += outcome.top_six_exact
             taus.append(outcome.kendall_tau)
             tables.append(outcome.tables)

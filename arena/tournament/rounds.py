@@ -23,9 +23,9 @@ from arena.tournament.store import Store, TableKind, TableStatus
 ROUNDS_NOTE = "rounds"
 
 
-def planner_for(format: Format, teams: int, seed: int) -> Planner:
+def planner_for(format: Format, teams: int, seed: int, round_tables: int | None = None) -> Planner:
     """The planner of a field of ``teams`` (indices in name order) with the default budget."""
-    return Planner(format, teams, seed, default_budget(teams))
+    return Planner(format, teams, seed, default_budget(teams), round_tables)
 
 
 def recorded_rounds(store: Store) -> list[list[str]]:
