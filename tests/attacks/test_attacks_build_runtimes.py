@@ -111,6 +111,7 @@ def test_ruby_begin_is_not_run_at_build_and_daemons_end_with_their_decision(tmp_
     assert _tagged_lines_stay_in_their_decision(outcome.team_folder / "linger.txt") > 3
 
 
+@pytest.mark.slow
 def test_java_processes_threads_and_hooks_end_with_the_decision_and_classes_stay_arenas(
     tmp_path: Path,
 ) -> None:

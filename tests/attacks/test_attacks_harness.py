@@ -31,6 +31,7 @@ REDTEAM = ROOT / "tests" / "programs" / "attacks"
 ENV = {**os.environ, "PYTHONPATH": str(ROOT)}
 
 
+@pytest.mark.slow
 def test_protocol_files_cannot_be_renamed_over_unlinked_or_kept(tmp_path: Path) -> None:
     """A forged answer renamed over ``outputf.txt`` (or a forged deal over ``deal.txt``) never counts."""
     outcome = play_hostile(REDTEAM / "RenameOver.c", tmp_path, deals=6, baseline=CHECKER)
@@ -53,6 +54,7 @@ def test_the_compiler_shows_nothing_of_the_host_or_the_helper(tmp_path: Path, mo
         assert leak not in output
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not hasattr(os, "pidfd_open"), reason="the warm start needs pidfd_open")
 def test_a_stopped_fork_server_neither_hangs_the_table_nor_stays(tmp_path: Path) -> None:
     """SIGSTOP to arena's Python fork server: the table completes, nothing stopped is left."""
@@ -123,6 +125,7 @@ def staged(program: Path, name: str, folder: Path) -> Path:
     return copy
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("attacker", ["DoubleTime.py", "DoubleTimeFifo.py"])
 def test_breaking_the_fork_server_gives_no_second_run(tmp_path: Path, attacker: str) -> None:
     """A decision that kills or hangs arena's fork server must not be run again with the CPU it spent."""
@@ -146,6 +149,7 @@ play_hostile(Path(sys.argv[1]), Path(sys.argv[2]), deals=3, baseline=CHECKER)
 """
 
 
+@pytest.mark.slow
 def test_a_stopped_prepared_process_never_hangs_the_helper(tmp_path: Path) -> None:
     """A warm decision stops the helper's prepared process (SIGSTOP): the table must still complete.
 
@@ -195,6 +199,7 @@ def test_killing_the_runner_gives_no_second_run(tmp_path: Path) -> None:
         assert any("arena's runner failed" in line for line in _incidents(outcome))
 
 
+@pytest.mark.slow
 def test_a_stopped_runner_neither_hangs_the_table_nor_stays(tmp_path: Path) -> None:
     """SIGSTOP to arena's runner in every decision: arena's incident (at most three times a sandbox, then
     the helper runs the decisions), never the team's fault; the table completes, nothing stopped is left."""

@@ -85,6 +85,7 @@ def _table_process(attacker: Path, root: Path) -> dict:
     return json.loads(done.stdout.splitlines()[-1])
 
 
+@pytest.mark.slow
 def test_a_folder_of_long_paths_costs_the_table_process_little(tmp_path: Path) -> None:
     """``LongPaths.c`` floods once: seven folders with 255-byte names, then empty files as long as 0.7 s of
     CPU lasts. The table process must not grow by more than 64 MB over the same table with ``Checker.py``."""

@@ -87,6 +87,7 @@ def _table(tmp_path: Path, name: str, *extra: str) -> Path:
     return out
 
 
+@pytest.mark.slow
 def test_a_seed_searcher_reads_every_card_with_a_known_seed_and_guesses_at_chance_with_a_secret_key(
     tmp_path: Path, capsys
 ) -> None:

@@ -25,6 +25,7 @@ CONTAIN = PROGRAMS / "attacks"
 CALLER = ROOT / "bots" / "codem" / "Caller.py"
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(cgroup.hierarchies().unified is None, reason="no cgroup v2 (cgroup.kill) here")
 @pytest.mark.parametrize("attacker", ["outlive.c", "outlive_warm.py"])
 def test_survivors_of_every_kind_end_with_their_decision(tmp_path: Path, attacker: str) -> None:

@@ -48,6 +48,7 @@ def test_links_and_a_swapped_folder_never_lead_the_arena_out(tmp_path: Path) -> 
     assert not (outcome.team_folder / "secret").exists()
 
 
+@pytest.mark.slow
 def test_fifos_sockets_deep_chains_and_locked_folders_end_nothing(tmp_path: Path) -> None:
     outcome = play_hostile(ATTACKS / "OddFiles.py", tmp_path, deals=6, baseline=CHECKER)
     reasons = " ".join(f.reason for f in outcome.faults)
@@ -60,6 +61,7 @@ def test_fifos_sockets_deep_chains_and_locked_folders_end_nothing(tmp_path: Path
     assert not (outcome.team_folder / "pipe").exists()
 
 
+@pytest.mark.slow
 def test_a_3000_deep_chain_in_the_folder_and_in_tmp_every_decision(tmp_path: Path) -> None:
     outcome = play_hostile(ATTACKS / "DeepChain.c", tmp_path, deals=4, baseline=CHECKER)
     assert kinds(outcome) == {FaultKind.HELP_FILE_LIMIT}
@@ -77,6 +79,7 @@ def test_sparse_files_and_a_binary_turned_folder_copy_out_small(tmp_path: Path) 
     assert written <= (16 << 20) + binary.stat().st_size + 4096
 
 
+@pytest.mark.slow
 def test_30000_help_files_a_decision_give_short_reasons(tmp_path: Path) -> None:
     outcome = play_hostile(ATTACKS / "ManyFiles.c", tmp_path, deals=3, baseline=CHECKER)
     assert kinds(outcome) == {FaultKind.HELP_FILE_LIMIT}

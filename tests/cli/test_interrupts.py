@@ -112,6 +112,7 @@ def test_watch_stops_on_ctrl_c(tmp_path: Path) -> None:
     assert (exit_code, rest) == (130, ["arena watch: interrupted (Ctrl-C)"])
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("number", "code", "words"),
     [(signal.SIGINT, 130, "interrupted (Ctrl-C)"), (signal.SIGTERM, 143, "terminated (SIGTERM)")],

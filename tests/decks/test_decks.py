@@ -121,6 +121,7 @@ def tournament(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return run
 
 
+@pytest.mark.slow
 def test_no_file_of_a_run_but_its_key_file_holds_the_key(tournament: Path) -> None:
     key = (tournament / "deck-keys" / "tournament.key").read_text().strip()
     secrets_ = {key, *(table_secret(bytes.fromhex(key), f"table{n:03d}").hex() for n in range(1, 4))}
@@ -130,11 +131,13 @@ def test_no_file_of_a_run_but_its_key_file_holds_the_key(tournament: Path) -> No
             assert not any(s.encode() in data or bytes.fromhex(s) in data for s in secrets_), path
 
 
+@pytest.mark.slow
 def test_verify_before_the_reveal_says_the_key_is_not_revealed(tournament: Path, capsys) -> None:
     assert main(["verify", str(tournament)]) == 1
     assert "the key is not revealed yet" in capsys.readouterr().out
 
 
+@pytest.mark.slow
 def test_verify_passes_after_the_reveal_and_names_the_table_and_deal_of_an_altered_card(
     tournament: Path, tmp_path: Path, capsys
 ) -> None:
@@ -169,6 +172,7 @@ def test_verify_passes_after_the_reveal_and_names_the_table_and_deal_of_an_alter
     assert main(["verify", str(tournament)]) == 0
 
 
+@pytest.mark.slow
 def test_verify_checks_the_database_record_too(tournament: Path, capsys) -> None:
     import sqlite3
     import zlib
@@ -197,6 +201,7 @@ def test_verify_checks_the_database_record_too(tournament: Path, capsys) -> None
         conn.close()
 
 
+@pytest.mark.slow
 def test_a_key_that_does_not_match_its_commitment_fails_every_table(tournament: Path, capsys) -> None:
     assert main(["reveal", str(tournament)]) == 0
     path = tournament / "reveal.json"
@@ -213,6 +218,7 @@ def test_a_key_that_does_not_match_its_commitment_fails_every_table(tournament: 
     assert os.access(tournament / "deck-keys" / "tournament.key", os.R_OK)
 
 
+@pytest.mark.slow
 def test_a_finished_tournament_runs_again_after_its_reveal_without_dealing(tournament: Path, capsys) -> None:
     assert main(["reveal", str(tournament)]) == 0
     submissions = tournament.parent / "submissions"
@@ -237,6 +243,7 @@ def test_a_table_revealed_at_its_end_verifies_and_its_json_names_only_the_decks_
     assert capsys.readouterr().out.splitlines()[0].startswith("ok   table table: ")
 
 
+@pytest.mark.slow
 def test_a_checks_seat_tables_are_committed_and_verify_after_the_reveal(tmp_path: Path, capsys) -> None:
     out = tmp_path / "check"
     assert (

@@ -89,6 +89,7 @@ def _report(capsys: pytest.CaptureFixture[str], *lines: str) -> None:
             print(line)
 
 
+@pytest.mark.slow
 def test_every_demo_hand_reads_back_in_every_format(demo_run: Path, tmp_path: Path, capsys) -> None:
     tables = {name: read_table(folder) for name, folder in table_folders(demo_run)}
     assert len(tables) == 6
@@ -140,6 +141,7 @@ def test_every_demo_hand_reads_back_in_every_format(demo_run: Path, tmp_path: Pa
     )
 
 
+@pytest.mark.slow
 def test_random_engine_deals_read_back_naming_each_rule_difference(capsys) -> None:
     rng = random.Random("exports-readback")
     tallies = {fmt: Tally() for fmt in ("PHH", "PokerStars", "ACPC")}
@@ -178,6 +180,7 @@ def test_a_headsup_match_reads_back_in_phh_and_acpc(headsup_run: Path, tmp_path:
     _report(capsys, tally.line("heads-up match, PHH and ACPC"))
 
 
+@pytest.mark.slow
 def test_a_teams_view_shows_opponents_cards_only_when_shown_down(demo_run: Path, tmp_path: Path) -> None:
     log = read_table(demo_run / "tables" / "table001")
     team = log.teams[2]
@@ -201,6 +204,7 @@ def test_a_teams_view_shows_opponents_cards_only_when_shown_down(demo_run: Path,
     assert hidden and shown
 
 
+@pytest.mark.slow
 def test_export_errors_are_one_line(demo_run: Path, headsup_run: Path, tmp_path: Path, capsys) -> None:
     broken = tmp_path / "broken"
     broken.mkdir()
@@ -223,6 +227,7 @@ def test_export_errors_are_one_line(demo_run: Path, headsup_run: Path, tmp_path:
         assert message in err and len(err.splitlines()) == 1, err
 
 
+@pytest.mark.slow
 def test_a_single_table_run_and_a_copy_export_the_same_bytes(demo_run: Path, tmp_path: Path) -> None:
     single = tmp_path / "table002"
     shutil.copytree(demo_run / "tables" / "table002", single)
@@ -232,6 +237,7 @@ def test_a_single_table_run_and_a_copy_export_the_same_bytes(demo_run: Path, tmp
         assert alone.read_bytes() == within.read_bytes()
 
 
+@pytest.mark.slow
 def test_stats_csv_has_every_team_and_the_profits_pokerkit_computes(demo_run: Path, tmp_path: Path) -> None:
     rows = {row["team"]: row for row in csv.DictReader((demo_run / "stats.csv").open())}
     standings = {row["team"]: row for row in csv.DictReader((demo_run / "standings.csv").open())}
@@ -259,6 +265,7 @@ def test_stats_csv_has_every_team_and_the_profits_pokerkit_computes(demo_run: Pa
         assert sum(int(row[f"hands_{p}"]) for p in POSITIONS) == int(row["hands"])
 
 
+@pytest.mark.slow
 def test_the_final_table_exports_like_any_table(demo_run: Path, tmp_path: Path, capsys) -> None:
     """Played last: it adds ``tables/final`` to the demo run."""
     assert main(["final", str(demo_run), "--deals", "8"]) == 0

@@ -48,6 +48,7 @@ def cgroups_of(pid: int) -> list[Path]:
     return [child for parent in parents for child in parent.glob(f"{cgroup.PREFIX}{pid}-*")]
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not cgroup.SandboxCgroup.available(), reason="no writable cgroup hierarchy")
 def test_sigterm_cleans_up_and_the_next_start_removes_what_sigkill_left(tmp_path: Path) -> None:
     terminated = start_table(tmp_path / "terminated")

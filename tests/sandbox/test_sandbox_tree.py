@@ -54,6 +54,7 @@ def test_scan_keeps_files_and_folders_and_names_the_rest(root: tuple[Path, int],
     }
 
 
+@pytest.mark.slow
 def test_a_5000_deep_chain_is_scanned_to_the_cap_and_removed(root: tuple[Path, int]) -> None:
     folder, fd = root
     (folder / "top").mkdir()

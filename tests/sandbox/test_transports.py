@@ -118,6 +118,7 @@ def test_the_build_is_never_counted_as_help_files(sandbox: Sandbox) -> None:
     assert reply.help_files == 0
 
 
+@pytest.mark.slow
 @needs_namespaces
 def test_the_runners_count_of_help_files_is_the_policing_one(open_root: Path) -> None:
     """Where arena's runner counts the help files (no rule broken), the count is the one policing the

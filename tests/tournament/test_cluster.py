@@ -176,6 +176,7 @@ class DealWatch(Quiet):
             self.on_first_deal()
 
 
+@pytest.mark.slow
 def test_a_cluster_tournament_gives_the_rows_of_a_local_one(
     cluster: Cluster, submissions: Path, local_rows: list[tuple], tmp_path: Path
 ) -> None:
@@ -199,6 +200,7 @@ def test_a_cluster_tournament_gives_the_rows_of_a_local_one(
         assert len(list((folder / "deals").iterdir())) == SETTINGS.deals
 
 
+@pytest.mark.slow
 def test_a_worker_killed_mid_table_changes_nothing(
     cluster: Cluster, submissions: Path, local_rows: list[tuple], tmp_path: Path
 ) -> None:
@@ -224,6 +226,7 @@ def test_a_worker_killed_mid_table_changes_nothing(
     assert all(w.poll() is None for w in survivors)
 
 
+@pytest.mark.slow
 def test_the_organiser_killed_and_started_again_resumes(
     cluster: Cluster, submissions: Path, local_rows: list[tuple], tmp_path: Path
 ) -> None:
@@ -274,6 +277,7 @@ def test_a_table_folder_travels_with_regular_files_and_folders_only(tmp_path: Pa
     assert (back / "Team1" / "help1.txt").read_bytes() == b"\x00memory"
 
 
+@pytest.mark.slow
 def test_a_worker_without_java_says_so_and_gets_no_java_table(cluster: Cluster, tmp_path: Path) -> None:
     cluster.add_worker("worker-c", "support.worker_without_java")
     cluster.wait_for_workers(3)

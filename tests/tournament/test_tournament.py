@@ -18,6 +18,8 @@ from support.field import make_field
 DEALS = 2
 TEAMS = 12
 
+pytestmark = pytest.mark.slow  # the module's tournament of real programs takes over 5 s to play
+
 
 def tournament_args(submissions: Path, run_dir: Path) -> list[str]:
     """The one tournament command both the first run and the re-run use."""

@@ -108,6 +108,7 @@ def _csv(path: Path) -> list[dict[str, str]]:
     return list(csv.DictReader(path.open()))
 
 
+@pytest.mark.slow
 def test_the_standings_name_each_teams_disqualified_tables(run: Path) -> None:
     results = json.loads((run / "results.json").read_text())
     banned = {(t["name"], r["team"]) for t in results["tables"] for r in t["results"] if r["disqualified"]}
@@ -118,6 +119,7 @@ def test_the_standings_name_each_teams_disqualified_tables(run: Path) -> None:
         assert int(row["disqualified"]) == len(expected)
 
 
+@pytest.mark.slow
 def test_awards_before_the_final_honour_the_finalists_and_the_faultless(run: Path) -> None:
     awards = _csv(run / "awards.csv")
     excellence = [a["team"] for a in awards if a["certificate"] == "excellence"]
@@ -129,6 +131,7 @@ def test_awards_before_the_final_honour_the_finalists_and_the_faultless(run: Pat
     assert participation == {f"Pr{i:04d}" for i in range(1, 6)} - faulty
 
 
+@pytest.mark.slow
 def test_finals_logs_skip_the_disqualified_unless_allowed(run: Path, tmp_path: Path, capsys) -> None:
     assert main(["finals-logs", str(run), "--out", str(tmp_path / "a")]) == 0
     out = capsys.readouterr().out
@@ -139,6 +142,7 @@ def test_finals_logs_skip_the_disqualified_unless_allowed(run: Path, tmp_path: P
     assert "Tiny" in {p.name for p in (tmp_path / "b").iterdir()}
 
 
+@pytest.mark.slow
 def test_the_final_places_the_finalists_says_how_many_deals_and_is_replayed_only_on_request(
     run: Path, tmp_path: Path, capsys
 ) -> None:

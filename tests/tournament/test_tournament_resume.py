@@ -10,6 +10,8 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
 from arena.tournament.store import DB_NAME, Store
 
 from support.field import make_field
@@ -73,6 +75,7 @@ def wait_until_tables_done(process: subprocess.Popen, run_dir: Path, count: int)
     return False
 
 
+@pytest.mark.slow
 def test_killed_repeatedly_then_resumed_matches_an_uninterrupted_run(tmp_path: Path) -> None:
     submissions = tmp_path / "submissions"
     make_field(submissions, 7)

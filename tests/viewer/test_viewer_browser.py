@@ -31,7 +31,10 @@ SCRIPT_TEAM = "<script>"
 IMG_TEAM = '<img src=x onerror="document.title=2">'
 
 VIEWPORT = (1440, 900)  # the conftest page's size here
-pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="needs Debian's chromium")
+pytestmark = [
+    pytest.mark.slow,  # real tables and a tournament played for the module, then a browser over them
+    pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="needs Debian's chromium"),
+]
 
 
 def _arena(*args: str, timeout: float = 300) -> subprocess.CompletedProcess:

@@ -25,6 +25,7 @@ def check(capsys: pytest.CaptureFixture[str], program: Path, *extra: str) -> tup
     return code, json.loads(capsys.readouterr().out)
 
 
+@pytest.mark.slow
 def test_a_sample_bot_passes(capsys: pytest.CaptureFixture[str]) -> None:
     code, report = check(capsys, BOTS / "Tight.c", "--deals", "3")
     assert code == 0
@@ -132,6 +133,7 @@ def test_a_build_error_fails_with_the_compilers_output(
     assert "the program does not build" in report["reasons"]
 
 
+@pytest.mark.slow
 def test_the_text_report_names_the_fault_and_the_deal_file(capsys: pytest.CaptureFixture[str]) -> None:
     argv = ["check", str(HOSTILE / "sleeper.c"), "--deals", "1", "--seats", "2", "--time-limit", "0.2"]
     code = main([*argv, "--seed", "0"])

@@ -28,6 +28,7 @@ def six_language_table(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return out
 
 
+@pytest.mark.slow
 def test_every_language_plays_without_a_fault(six_language_table: Path) -> None:
     results = json.loads((six_language_table / "results.json").read_text())
     teams = {t["team"]: t for t in results["teams"]}

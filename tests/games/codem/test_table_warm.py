@@ -2,6 +2,8 @@
 
 from pathlib import Path
 
+import pytest
+
 from arena.games.codem.table import PlayerSpec, TableConfig, run_table
 
 BOTS = Path(__file__).parents[3] / "bots" / "codem"
@@ -26,6 +28,7 @@ def _help_files(team_dir: Path) -> dict[str, bytes]:
     }
 
 
+@pytest.mark.slow
 def test_warm_and_cold_python_tables_are_identical(tmp_path: Path) -> None:
     warm = _play(tmp_path / "warm", warm=True)
     cold = _play(tmp_path / "cold", warm=False)

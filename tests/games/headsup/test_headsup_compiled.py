@@ -142,7 +142,13 @@ def test_odd_but_valid_replies_are_read_alike(tmp_path: Path, monkeypatch: pytes
     assert report.run is not None and b"thinking about" in report.run.stderr
 
 
-@pytest.mark.parametrize("case", sorted(FAULTS))
+SLOW_FAULTS = {"silent", "never reads"}  # each waits out a player's wall cap, both ways: over 5 s
+
+
+@pytest.mark.parametrize(
+    "case",
+    [pytest.param(name, marks=pytest.mark.slow) if name in SLOW_FAULTS else name for name in sorted(FAULTS)],
+)
 def test_a_fault_is_found_and_worded_alike(
     case: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
