@@ -3,10 +3,14 @@
     python benchmarks/bench_formats.py [--teams 1000] [--contests 200] [--spread 10] [--cores 100]
                                        [--noise-tables 60] [--cpu-deals 60] [--progress K]
                                        [--formats round-robin,swiss,groups] [--table-cpu S,S]
+                                       [--value adjusted|chips] [--noise S] [--budget TABLES]
+                                       [--round-tables N]
 
 1. The noise: ``--noise-tables`` engine tables of six equal scripted policies, 1000 deals each
    (``arena.tournament.scripted.table_noise``): the standard deviation of a team's profit per deal at a
-   table, the luck the statistical table model adds (``arena.tournament.simulate``).
+   table, the luck the statistical table model adds (``arena.tournament.simulate``), in chips and in the
+   luck-adjusted value at the same tables; the contests use the one ``--value`` names (``adjusted``, what a
+   swiss or groups tournament rates teams by), or ``--noise`` as an earlier run measured it.
 2. The CPU of a real table: six sample programs (``sample_tables/``: Python, C, C++, Perl, Ruby and Java,
    or C in Java's place)
    at a real sandboxed table in a child process, played for ``--cpu-deals`` + 10 deals and for 10 deals;
@@ -95,6 +99,16 @@ def main() -> None:
         metavar="S,S",
         help="the seconds of a table per mix, as an earlier run measured them (skips step 2)",
     )
+    parser.add_argument(
+        "--value", choices=("adjusted", "chips"), default="adjusted", help="whose noise the contests use"
+    )
+    parser.add_argument("--noise", type=float, help="the noise a deal, as an earlier run measured it")
+    parser.add_argument(
+        "--budget", type=int, help="the most tables of swiss or groups (default: a fifth of RR)"
+    )
+    parser.add_argument(
+        "--round-tables", type=int, help="swiss: tables in every round after the first (default: n/6 in legs)"
+    )
     parser.add_argument("--progress", type=int, default=0, metavar="K", help="a line every K contests")
     parser.add_argument(
         "--first", type=int, default=0, metavar="C", help="the first contest's number (split a run in parts)"
@@ -109,12 +123,22 @@ def main() -> None:
     from arena.tournament.scripted import table_noise
     from arena.tournament.simulate import normal_field, simulate
 
-    started = time.process_time()
-    noise = table_noise(args.noise_tables, 1000, seed=2026)
-    print(
-        f"noise: {noise:.3f} chips a deal (one team at a 1000-deal table of six equal scripted policies, "
-        f"{args.noise_tables} tables, {time.process_time() - started:.1f} s CPU)"
-    )
+    if args.noise is not None:
+        noise = args.noise
+        print(f"noise as measured before: {noise:.3f} a deal ({args.value})")
+    else:
+        started = time.process_time()
+        noises = {
+            value: table_noise(args.noise_tables, 1000, seed=2026, adjusted=value == "adjusted")
+            for value in ("chips", "adjusted")
+        }
+        print(
+            f"noise: {noises['chips']:.3f} chips a deal, {noises['adjusted']:.3f} adjusted (one team at a "
+            f"1000-deal table of six equal scripted policies, {args.noise_tables} tables, "
+            f"{time.process_time() - started:.1f} s CPU); the contests use {args.value}",
+            flush=True,
+        )
+        noise = noises[args.value]
 
     table_s: dict[str, float] = {}
     if args.table_cpu:
@@ -133,7 +157,7 @@ def main() -> None:
         )
     load = os.getloadavg()[0]
     rr_tables = round_robin_tables(args.teams)
-    budget = default_budget(args.teams)
+    budget = args.budget or default_budget(args.teams)
     print(
         f"{args.contests} contests of {args.teams} teams, strengths normal (sd {args.spread} chips a deal); "
         f"round-robin {rr_tables} tables, budget {budget}; load average {load:.1f}"
@@ -145,7 +169,9 @@ def main() -> None:
         hours: dict[str, list[float]] = {mix: [] for mix in MIXES}
         for done, contest in enumerate(range(args.first, args.first + args.contests)):
             strengths = normal_field(args.teams, args.spread, seed=contest)
-            outcome = simulate(format, strengths, noise, seed=contest, budget=budget)
+            outcome = simulate(
+                format, strengths, noise, seed=contest, budget=budget, round_tables=args.round_tables
+            )
             exact += outcome.top_six_exact
             taus.append(outcome.kendall_tau)
             tables.append(outcome.tables)

@@ -3,6 +3,12 @@ and what computing it costs a deal.
 
 Run: ``python benchmarks/bench_luck.py`` (``--tables``, ``--deals`` to choose; defaults 100 and 100).
 
+The adjusted value is computed with the value function of :data:`arena.engines.nlhe.luck.MODEL` (the pot
+shared by equity, plus the chips still to bet) and, for comparison, with the pot shared by equity alone
+(``NO_BETTING``): the width ratio of each is printed. ``--fit N`` first plays ``N`` tables of the sample
+programs apart from every other table here (their own seeds) and prints the weights
+:func:`arena.engines.nlhe.luck.fit_model` finds on them: how ``MODEL``'s weights were made.
+
 Six scripted teams of known style (the engine with policies that read their own cards, no sandbox) play
 ``--tables`` six-seat tables of ``--deals`` deals, seats rotated from table to table, every deal from
 1,500-chip stacks. Per team it prints the mean per deal in chips and adjusted with their 95% intervals
@@ -23,16 +29,17 @@ import argparse
 import json
 import math
 import random
+import shutil
 import statistics
 import tempfile
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
 from arena.cards import derive_seed, rank_of, shuffled_deck
 from arena.engines.nlhe import CheckCall, Deal, Fold, RaiseTo, TableRules
-from arena.engines.nlhe.events import DealEnded, event_from_dict
-from arena.engines.nlhe.luck import deal_luck
+from arena.engines.nlhe.events import DealEnded, Event, event_from_dict
+from arena.engines.nlhe.luck import NO_BETTING, deal_luck, fit_model
 from arena.evaluator import evaluate
 from arena.evaluator.ranking import HandCategory, category
 from arena.games.codem.table import PlayerSpec, TableConfig, run_table
@@ -120,12 +127,16 @@ TEAMS: dict[str, Policy] = {
 }
 
 
+Values = dict[str, list[float]]
+
+
 def play_tables(
-    tables: int, deals: int, seed: int = 0
-) -> tuple[dict[str, list[float]], dict[str, list[float]], list[float], list[float]]:
-    """Chips and adjusted per team per deal; seconds per deal for the engine and for the adjustment."""
-    chips: dict[str, list[float]] = {team: [] for team in TEAMS}
-    adjusted: dict[str, list[float]] = {team: [] for team in TEAMS}
+    tables: int, deals: int, seed: int = 0, plain: Values | None = None
+) -> tuple[Values, Values, list[float], list[float]]:
+    """Chips and adjusted per team per deal; seconds per deal for the engine and for the adjustment;
+    ``plain`` gets the adjusted value by the pot shared by equity alone."""
+    chips: Values = {team: [] for team in TEAMS}
+    adjusted: Values = {team: [] for team in TEAMS}
     engine_s: list[float] = []
     luck_s: list[float] = []
     names = list(TEAMS)
@@ -145,9 +156,12 @@ def play_tables(
             luck = deal_luck(deal.events)
             luck_s.append(time.perf_counter() - played)
             engine_s.append(played - started)
+            alone = deal_luck(deal.events, NO_BETTING).adjusted if plain is not None else ()
             for seat, team in enumerate(seated):
                 chips[team].append(luck.chips[seat])
                 adjusted[team].append(luck.adjusted[seat])
+                if plain is not None:
+                    plain.setdefault(team, []).append(alone[seat])
     return chips, adjusted, engine_s, luck_s
 
 
@@ -155,40 +169,52 @@ BOTS = Path(__file__).resolve().parent.parent / "bots" / "codem"
 PROGRAMS = ("Bluffer.pl", "Caller.py", "Learner.py", "Raiser.cpp", "Tight.c", "Tracker.rb")
 
 
+def program_deals(
+    seeds: Sequence[int], deals: int, scratch: Path, table_s: list[float]
+) -> Iterator[tuple[list[str], list[Event]]]:
+    """Play a real table of the sample programs per seed (seats rotated) and yield each deal's seated
+    teams and events; ``table_s`` gets each table's wall seconds per deal."""
+    for table, seed in enumerate(seeds):
+        seated = PROGRAMS[table % 6 :] + PROGRAMS[: table % 6]
+        players = [PlayerSpec(Path(p).stem, BOTS / p) for p in seated]
+        config = TableConfig(deals=deals, seed=seed, build_cache=scratch / "builds")
+        started = time.perf_counter()
+        run_table(players, scratch / f"table{table}", config)
+        table_s.append((time.perf_counter() - started) / deals)
+        with (scratch / f"table{table}" / "events.jsonl").open() as lines:
+            for line in lines:
+                yield [Path(p).stem for p in seated], [event_from_dict(e) for e in json.loads(line)["events"]]
+        shutil.rmtree(scratch / f"table{table}")
+
+
 def play_programs(
-    tables: int, deals: int, seats: list[tuple[bool, bool, float, float, float, float]]
-) -> tuple[dict[str, list[float]], dict[str, list[float]], list[float], list[float]]:
+    tables: int, deals: int, seats: list[tuple[bool, bool, float, float, float, float]], plain: Values
+) -> tuple[Values, Values, list[float], list[float]]:
     """Chips and adjusted per team per deal at real tables; wall seconds per deal of each table (the
     build included in the first) and of each deal's adjustment. ``seats`` gets, per seat of every deal,
-    (saw a flop, reached a showdown, chips, adjusted, the hole cards' correction, the board's)."""
-    chips: dict[str, list[float]] = {Path(p).stem: [] for p in PROGRAMS}
-    adjusted: dict[str, list[float]] = {Path(p).stem: [] for p in PROGRAMS}
-    table_s: list[float] = []
+    (saw a flop, reached a showdown, chips, adjusted, the hole cards' correction, the board's); ``plain``
+    the adjusted value by the pot shared by equity alone."""
+    chips: Values = {Path(p).stem: [] for p in PROGRAMS}
+    adjusted: Values = {Path(p).stem: [] for p in PROGRAMS}
     luck_s: list[float] = []
+    table_s: list[float] = []
+    seeds = [derive_seed("bench_luck", "programs", table) for table in range(tables)]
     with tempfile.TemporaryDirectory(prefix="bench_luck.") as scratch:
-        for table in range(tables):
-            seated = PROGRAMS[table % 6 :] + PROGRAMS[: table % 6]
-            players = [PlayerSpec(Path(p).stem, BOTS / p) for p in seated]
-            seed = derive_seed("bench_luck", "programs", table)
-            config = TableConfig(deals=deals, seed=seed, build_cache=Path(scratch) / "builds")
+        for seated, events in program_deals(seeds, deals, Path(scratch), table_s):
             started = time.perf_counter()
-            run_table(players, Path(scratch) / f"table{table}", config)
-            table_s.append((time.perf_counter() - started) / deals)
-            with (Path(scratch) / f"table{table}" / "events.jsonl").open() as lines:
-                for line in lines:
-                    events = [event_from_dict(e) for e in json.loads(line)["events"]]
-                    started = time.perf_counter()
-                    luck = deal_luck(events)
-                    luck_s.append(time.perf_counter() - started)
-                    end = events[-1]
-                    showdown = isinstance(end, DealEnded) and end.showdown
-                    for seat, program in enumerate(seated):
-                        chips[Path(program).stem].append(luck.chips[seat])
-                        adjusted[Path(program).stem].append(luck.adjusted[seat])
-                        hole = luck.corrections[0].luck[seat] if luck.corrections else 0.0
-                        board = math.fsum(c.luck[seat] for c in luck.corrections[1:])
-                        flop = len(luck.corrections) > 1
-                        seats.append((flop, showdown, luck.chips[seat], luck.adjusted[seat], hole, board))
+            luck = deal_luck(events)
+            luck_s.append(time.perf_counter() - started)
+            alone = deal_luck(events, NO_BETTING).adjusted
+            end = events[-1]
+            showdown = isinstance(end, DealEnded) and end.showdown
+            for seat, team in enumerate(seated):
+                chips[team].append(luck.chips[seat])
+                adjusted[team].append(luck.adjusted[seat])
+                plain.setdefault(team, []).append(alone[seat])
+                hole = luck.corrections[0].luck[seat] if luck.corrections else 0.0
+                board = math.fsum(c.luck[seat] for c in luck.corrections[1:])
+                flop = len(luck.corrections) > 1
+                seats.append((flop, showdown, luck.chips[seat], luck.adjusted[seat], hole, board))
     return chips, adjusted, table_s, luck_s
 
 
@@ -205,11 +231,11 @@ def where_the_noise_is(seats: list[tuple[bool, bool, float, float, float, float]
     )
 
 
-def report(chips: dict[str, list[float]], adjusted: dict[str, list[float]]) -> list[float]:
+def report(chips: Values, adjusted: Values, plain: Values) -> list[float]:
     """Print the per-team table; return the width ratios."""
     print(
         f"{'team':8} {'chips/deal':>18} {'adjusted/deal':>18} {'width ratio':>11} {'adj in chips CI':>15} "
-        f"{'mean correction':>20}"
+        f"{'mean correction':>20} {'pot alone':>9}"
     )
     ratios = []
     for team in chips:
@@ -219,18 +245,21 @@ def report(chips: dict[str, list[float]], adjusted: dict[str, list[float]]) -> l
         ratios.append(ratio)
         inside = "yes" if c.low <= a.mean <= c.high else "NO"
         c_half, a_half = (c.high - c.low) / 2, (a.high - a.low) / 2
+        p = mean_interval(plain[team])
         print(
             f"{team:8} {c.mean:+8.2f} ±{c_half:7.2f} {a.mean:+8.2f} ±{a_half:7.2f} "
-            f"{ratio:10.2f}x {inside:>15} {luck.mean:+9.2f} ±{(luck.high - luck.low) / 2:7.2f}"
+            f"{ratio:10.2f}x {inside:>15} {luck.mean:+9.2f} ±{(luck.high - luck.low) / 2:7.2f} "
+            f"{(c.high - c.low) / (p.high - p.low):8.2f}x"
         )
     return ratios
 
 
 def scripted(tables: int, deals: int, seed: int) -> None:
     """Play and print the scripted teams' part."""
-    chips, adjusted, engine_s, luck_s = play_tables(tables, deals, seed)
+    plain: Values = {}
+    chips, adjusted, engine_s, luck_s = play_tables(tables, deals, seed, plain)
     print(f"{tables} tables of {deals} deals, six scripted teams ({tables * deals} deals per team)")
-    ratios = report(chips, adjusted)
+    ratios = report(chips, adjusted, plain)
     print(
         f"interval width, chips / adjusted: median {statistics.median(ratios):.2f}x, "
         f"least {min(ratios):.2f}x ({min(ratios) ** 2:.1f}x fewer deals for the same interval)"
@@ -249,7 +278,14 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--seed", type=int, default=0, help="another seed: other cards, other choices")
     parser.add_argument("--program-tables", type=int, default=6)
     parser.add_argument("--program-deals", type=int, default=200)
+    parser.add_argument("--fit", type=int, default=0, metavar="N", help="fit the weights on N tables first")
     args = parser.parse_args(argv)
+    if args.fit:
+        seeds = [derive_seed("luck calibration", table) for table in range(args.fit)]
+        with tempfile.TemporaryDirectory(prefix="bench_luck.") as scratch:
+            played = program_deals(seeds, args.program_deals, Path(scratch), [])
+            deals = [events for _, events in played]
+        print(f"weights fitted on {len(deals)} deals: {fit_model(deals).weights}")
     deal_luck(
         Deal(rules=TableRules(seats=2), deal_number=1, dealer=1, stacks=[9, 9], deck=list(range(52))).events
     )
@@ -258,12 +294,15 @@ def main(argv: Sequence[str] | None = None) -> None:
 
     if args.program_tables and args.program_deals:
         seats: list[tuple[bool, bool, float, float, float, float]] = []
-        chips, adjusted, table_s, luck_s = play_programs(args.program_tables, args.program_deals, seats)
+        plain: Values = {}
+        chips, adjusted, table_s, luck_s = play_programs(
+            args.program_tables, args.program_deals, seats, plain
+        )
         print(
             f"\nsample programs: {args.program_tables} tables of {args.program_deals} deals, "
             f"{args.program_tables * args.program_deals} deals per team"
         )
-        ratios = report(chips, adjusted)
+        ratios = report(chips, adjusted, plain)
         median, least = statistics.median(ratios), min(ratios)
         print(f"interval width, chips / adjusted: median {median:.2f}x, least {least:.2f}x")
         table, luck = statistics.median(table_s) * 1e3, statistics.mean(luck_s) * 1e3

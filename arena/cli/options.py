@@ -200,7 +200,11 @@ def refuse_other_run(out: Path, command: str) -> None:
 
 
 def rule_settings(
-    args: argparse.Namespace, *, duplicate: bool = False, format: str = "round-robin"
+    args: argparse.Namespace,
+    *,
+    duplicate: bool = False,
+    format: str = "round-robin",
+    round_tables: int | None = None,
 ) -> TournamentSettings:
     """The tournament's settings from :func:`add_rule_options`' options (validated once, there)."""
     from arena.tournament.formats import Format
@@ -217,4 +221,5 @@ def rule_settings(
         big_blind=big,
         stack=args.stack,
         format=Format(format),
+        round_tables=round_tables,
     )

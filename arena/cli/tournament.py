@@ -95,6 +95,13 @@ def register(subparsers: Any) -> None:
         "seating teams of similar standing until the top six are separated (docs/tournament.md)",
     )
     tournament.add_argument(
+        "--round-tables",
+        type=int,
+        metavar="N",
+        help="swiss: the tables of every round after the first (default: the field seated once); a "
+        "multiple of the cluster's cores keeps every wave of tables full (docs/tournament.md)",
+    )
+    tournament.add_argument(
         "--standings-format",
         choices=STANDINGS_FORMATS,
         default="table",
@@ -293,7 +300,12 @@ def _tournament(args: argparse.Namespace) -> int:
     from arena.tournament.host import run_tournament
 
     check_deck_options(args)
-    settings = rule_settings(args, duplicate=args.duplicate, format=tournament_format(args.format))
+    settings = rule_settings(
+        args,
+        duplicate=args.duplicate,
+        format=tournament_format(args.format),
+        round_tables=args.round_tables,
+    )
     refuse_other_run(args.out, "arena tournament")
     if args.scheduler:
         reach_scheduler(args.scheduler)

@@ -66,6 +66,16 @@ class Planner:
     teams: int
     seed: int
     budget: int
+    round_tables: int | None = None
+    """Swiss only: tables in every round after the first (legs repeated, the last one cut, so the
+    lowest-rated teams of a round's seating may sit it out) until the budget is spent; None:
+    ``ceil(n/6)`` rounded up to whole legs. A multiple of the cluster's cores keeps every wave full."""
+
+    def __post_init__(self) -> None:
+        if self.round_tables is not None and (self.format is not Format.SWISS or self.round_tables < 1):
+            raise ValueError(
+                f"round_tables is for swiss, at least 1 (got {self.format}, {self.round_tables})"
+            )
 
     def next_round(self, rounds: Sequence[Round]) -> list[tuple[int, ...]]:
         """The tables of the next round (teams by index, in seat order); empty when the format is over.
@@ -102,8 +112,13 @@ class Planner:
         first = leg(0)
         if not rounds:
             return first
+        left = self.budget - sum(len(r) for r in rounds)
+        if self.round_tables is not None:
+            size = min(self.round_tables, left)
+            count = math.ceil(size / len(first))
+            return [table for index in range(count) for table in (first if index == 0 else leg(index))][:size]
         wanted = math.ceil(math.ceil(self.teams / TABLE_SIZE) / len(first))
-        count = min(wanted, (self.budget - sum(len(r) for r in rounds)) // len(first))
+        count = min(wanted, left // len(first))
         return [table for index in range(count) for table in (first if index == 0 else leg(index))]
 
     def order(self, rounds: Sequence[Round]) -> list[int]:

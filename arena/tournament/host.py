@@ -66,6 +66,8 @@ class TournamentSettings(BaseModel):
     stack: int = Field(1500, ge=1)
     format: Format = Format.ROUND_ROBIN
     """Round-robin (every pair meets), groups or swiss (``arena.tournament.formats``)."""
+    round_tables: int | None = Field(None, ge=1)
+    """Swiss: the tables of every round after the first (``Planner.round_tables``); None: n/6 in legs."""
 
     @model_validator(mode="after")
     def _blinds_fit(self) -> TournamentSettings:
@@ -75,6 +77,8 @@ class TournamentSettings(BaseModel):
             )
         if self.stack < 2 * self.big_blind:
             raise ValueError(f"--stack: {self.stack} is less than two big blinds ({2 * self.big_blind})")
+        if self.round_tables is not None and self.format is not Format.SWISS:
+            raise ValueError(f"--round-tables is for --format swiss, not {self.format}")
         return self
 
     def rules(self) -> TableRules:
@@ -236,7 +240,9 @@ def run_tournament(
             else:
                 progress.note(decks.describe())
             played_now, failures = play(tables)
-            planner = planner_for(settings.format, len(store.teams()), decks.schedule_seed)
+            planner = planner_for(
+                settings.format, len(store.teams()), decks.schedule_seed, settings.round_tables
+            )
             while settings.format is not Format.ROUND_ROBIN and not failures:
                 new = schedule_next_round(store, planner, seed=decks.schedule_seed, deals=settings.deals)
                 if not new:
@@ -278,7 +284,10 @@ def _first_round(settings: TournamentSettings, teams: list[str], seed: int) -> l
         )
     named = sorted(teams)
     return round_jobs(
-        planner_for(settings.format, len(named), seed).next_round([]), named, first=1, seed=seed
+        planner_for(settings.format, len(named), seed, settings.round_tables).next_round([]),
+        named,
+        first=1,
+        seed=seed,
     )
 
 

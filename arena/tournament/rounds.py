@@ -1,13 +1,15 @@
 """A swiss or groups tournament's rounds in the store: what was played, and the next round to schedule.
 
 The rounds are kept as the note ``rounds`` (a list of table names per round) beside the tables. The
-next round follows only from the stored results (each team's profit per deal at each finished table)
-and the key, so a run killed while scheduling a round schedules the same tables again (tables already
-stored are kept, ``Store.add_table``).
+next round follows only from the stored results (each team's luck-adjusted value per deal at each
+finished table: unbiased like chips, with less of the cards' noise, so fewer tables separate the top
+six; ``arena.engines.nlhe.luck``) and the key, so a run killed while scheduling a round schedules the
+same tables again (tables already stored are kept, ``Store.add_table``).
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import replace
 
@@ -21,9 +23,9 @@ from arena.tournament.store import Store, TableKind, TableStatus
 ROUNDS_NOTE = "rounds"
 
 
-def planner_for(format: Format, teams: int, seed: int) -> Planner:
+def planner_for(format: Format, teams: int, seed: int, round_tables: int | None = None) -> Planner:
     """The planner of a field of ``teams`` (indices in name order) with the default budget."""
-    return Planner(format, teams, seed, default_budget(teams))
+    return Planner(format, teams, seed, default_budget(teams), round_tables)
 
 
 def recorded_rounds(store: Store) -> list[list[str]]:
@@ -33,12 +35,10 @@ def recorded_rounds(store: Store) -> list[list[str]]:
 
 
 def played_rounds(store: Store) -> list[list[PlayedTable]]:
-    """Each scheduled round's finished tables as the planner sees them (teams by index in name order)."""
+    """Each scheduled round's finished tables as the planner sees them (teams by index in name order),
+    each team's result its luck-adjusted value per deal."""
     index = {t.team: i for i, t in enumerate(store.teams())}
     tables = {t.name: t for t in store.tables(TableKind.ROUND)}
-    profits: dict[str, dict[str, int]] = {}
-    for row in store.results(TableKind.ROUND):
-        profits.setdefault(row.table_name, {})[row.team] = row.profit
     rounds = []
     for names in recorded_rounds(store):
         played = []
@@ -47,7 +47,8 @@ def played_rounds(store: Store) -> list[list[PlayedTable]]:
             if table.status is not TableStatus.DONE:
                 continue
             deals = max(table.deals_played, 1)
-            results = tuple(profits.get(name, {}).get(team, 0) / deals for team in table.teams)
+            values = [adjusted for _deal, _chips, adjusted in store.deal_values(name)]
+            results = tuple(math.fsum(v[seat] for v in values) / deals for seat in range(len(table.teams)))
             played.append(PlayedTable(tuple(index[team] for team in table.teams), results))
         rounds.append(played)
     return rounds

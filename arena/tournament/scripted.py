@@ -18,6 +18,7 @@ from collections.abc import Callable, Sequence
 from arena.cards import derive_seed, rank_of, shuffled_deck, suit_of
 from arena.engines.nlhe.actions import Action, CheckCall, Fold, RaiseTo
 from arena.engines.nlhe.deal import Deal
+from arena.engines.nlhe.luck import deal_luck
 from arena.engines.nlhe.rules import TableRules, next_dealer
 
 Policy = Callable[[Deal, int], Action]
@@ -51,8 +52,11 @@ def threshold_policy(play_at: int, raise_at: int) -> Policy:
     return decide
 
 
-def play_engine_table(policies: Sequence[Policy], deals: int, *, seed: int, rules: TableRules) -> list[int]:
-    """Each seat's profit after ``deals`` deals (stacks carry over; a busted seat sits out, as at a table)."""
+def play_engine_table(
+    policies: Sequence[Policy], deals: int, *, seed: int, rules: TableRules, adjusted: bool = False
+) -> list[float]:
+    """Each seat's profit after ``deals`` deals (stacks carry over; a busted seat sits out, as at a table);
+    ``adjusted``: its luck-adjusted value summed over the deals instead (``arena.engines.nlhe.luck``)."""
     seats = len(policies)
     rules = TableRules(
         seats=seats,
@@ -61,6 +65,7 @@ def play_engine_table(policies: Sequence[Policy], deals: int, *, seed: int, rule
         starting_stack=rules.starting_stack,
     )
     stacks = [rules.starting_stack] * seats
+    values = [0.0] * seats
     dealer = 1 + derive_seed(seed, "dealer") % seats
     for number in range(1, deals + 1):
         if sum(1 for s in stacks if s > 0) < 2:
@@ -79,13 +84,22 @@ def play_engine_table(policies: Sequence[Policy], deals: int, *, seed: int, rule
             assert actor is not None
             deal.apply(policies[actor - 1](deal, actor))
         stacks = list(deal.final_stacks)
-    return [chips - rules.starting_stack for chips in stacks]
+        if adjusted:
+            values = [v + a for v, a in zip(values, deal_luck(deal.events).adjusted, strict=True)]
+    return values if adjusted else [chips - rules.starting_stack for chips in stacks]
 
 
 def table_noise(
-    tables: int, deals: int, *, seed: int, rules: TableRules | None = None, policy: Policy | None = None
+    tables: int,
+    deals: int,
+    *,
+    seed: int,
+    rules: TableRules | None = None,
+    policy: Policy | None = None,
+    adjusted: bool = False,
 ) -> float:
-    """The standard deviation of one team's profit per deal at a table of six equal scripted policies.
+    """The standard deviation of one team's profit per deal at a table of six equal scripted policies
+    (``adjusted``: of its luck-adjusted value per deal, at the same tables).
 
     Measured over ``tables`` tables of ``deals`` deals; each table's six results sum to zero, so the
     variance of a result is ``(5/6)`` of the independent noise's, which is what is returned (its root).
@@ -94,6 +108,8 @@ def table_noise(
     policy = policy or threshold_policy(play_at=9, raise_at=12)
     results: list[float] = []
     for table in range(tables):
-        profits = play_engine_table([policy] * 6, deals, seed=derive_seed(seed, "noise", table), rules=rules)
+        profits = play_engine_table(
+            [policy] * 6, deals, seed=derive_seed(seed, "noise", table), rules=rules, adjusted=adjusted
+        )
         results.extend(p / deals for p in profits)
     return math.sqrt(statistics.pvariance(results, mu=0.0) * 6 / 5)

@@ -46,12 +46,21 @@ def play_table(
     return PlayedTable(tuple(teams), tuple(float(r) for r in results))
 
 
-def simulate(format: Format, strengths: np.ndarray, noise: float, *, seed: int, budget: int) -> Outcome:
-    """Play one contest of ``format`` over teams of ``strengths`` (chips a deal) and score its ranking."""
+def simulate(
+    format: Format,
+    strengths: np.ndarray,
+    noise: float,
+    *,
+    seed: int,
+    budget: int,
+    round_tables: int | None = None,
+) -> Outcome:
+    """Play one contest of ``format`` over teams of ``strengths`` (chips a deal) and score its ranking
+    (``round_tables``: :attr:`Planner.round_tables`)."""
     n = len(strengths)
     rng = np.random.default_rng(derive_seed(seed, "noise") % 2**63)
     rounds: list[list[PlayedTable]] = []
-    planner = Planner(format, n, seed, budget)
+    planner = Planner(format, n, seed, budget, round_tables)
     if format is Format.ROUND_ROBIN:
         shuffler = random.Random(derive_seed(seed, "round-robin"))
         for _ in range(math.ceil((n - 1) / (TABLE_SIZE - 1))):

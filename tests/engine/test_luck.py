@@ -15,10 +15,15 @@ from hypothesis import strategies as st
 from arena.engines.nlhe import CheckCall, Deal, Fold, RaiseTo, TableRules
 from arena.engines.nlhe.events import DealEnded, Event, HoleCardsDealt, Street, StreetStarted
 from arena.engines.nlhe.luck import (
+    MODEL,
+    NO_BETTING,
     Layer,
+    ValueModel,
     board_strengths,
     deal_luck,
+    edges,
     even_shares,
+    fit_model,
     pot_layers,
     showdown_shares,
 )
@@ -62,33 +67,75 @@ def _board_event(events: Sequence[Event], street: Street) -> int:
     return next(i for i, e in enumerate(events) if isinstance(e, StreetStarted) and e.street is street)
 
 
+BETTING = ValueModel({street: 0.5 for street in Street})
+"""A value function counting the chips still to bet heavily: every correction must keep its zero mean."""
+
+
 @settings(max_examples=15, deadline=None)
-@given(seed=st.integers(0, 2**32), seats=st.integers(2, 4))
-def test_the_mean_of_a_turn_or_river_correction_over_every_card_is_zero(seed: int, seats: int) -> None:
-    """Enumerate every card the turn (or river) could have been: the values after it average to the value
-    before it, so the correction has mean zero whatever the players do."""
+@given(
+    seed=st.integers(0, 2**32), seats=st.integers(2, 4), model=st.sampled_from([NO_BETTING, MODEL, BETTING])
+)
+def test_the_mean_of_a_turn_or_river_correction_over_every_card_is_zero(
+    seed: int, seats: int, model: ValueModel
+) -> None:
+    """Enumerate every card the turn (or river) could have been: the values after it, the chips still to
+    bet included, average to the value before it, so the correction has mean zero whatever the players
+    do and whatever the weights."""
     rng = random.Random(seed)
     deal = next(
         (d for d in random_deals(rng, seats=seats, deals=40) if len(deal_luck(d).corrections) == 4), None
     )
     if deal is None:
         return
-    luck = deal_luck(deal)
+    luck = deal_luck(deal, model)
     holes = {e.seat: e.cards for e in deal if isinstance(e, HoleCardsDealt)}
     board = tuple(c for e in deal if isinstance(e, StreetStarted) for c in e.board)
     street, shown = rng.choice([(Street.TURN, 3), (Street.RIVER, 4)])
     correction = luck.corrections[[c.street for c in luck.corrections].index(street)]
     put_in, live, capped = _state_before(deal, _board_event(deal, street))
     layers = pot_layers(put_in, live, capped)
+    stacks = deal[0].stacks  # type: ignore[union-attr]
+    bettors = [s for s in live if s not in capped]
+    behind = sorted(stacks[s - 1] - put_in[s] for s in bettors)
+    at_stake = behind[-2] if len(behind) > 1 else 0
     dead = {c for cards in holes.values() for c in cards} | set(board[:shown])
     after = []
     for card in (c for c in range(52) if c not in dead):
         seats_, strengths = board_strengths(holes, (*board[:shown], card), None)
         shares = showdown_shares(seats_, strengths, layers)
-        after.append([shares.get(s, 0.0) - put_in.get(s, 0) for s in range(1, len(deal[0].stacks) + 1)])
+        equity = showdown_shares(seats_, strengths, [Layer(1, tuple(live))])
+        edge = edges(equity, bettors)
+        weight = model.weights.get(street, 0.0)
+        after.append(
+            [
+                shares.get(s, 0.0) - put_in.get(s, 0) + weight * edge.get(s, 0.0) * at_stake
+                for s in range(1, len(stacks) + 1)
+            ]
+        )
     mean = np.mean(after, axis=0)
-    assert np.allclose(mean, correction.before, atol=1e-9)
-    assert any(np.allclose(row, correction.after, atol=1e-9) for row in after)  # the card that came
+    assert np.allclose(mean, correction.before, atol=1e-6)
+    assert any(np.allclose(row, correction.after, atol=1e-6) for row in after)  # the card that came
+    assert math.isclose(math.fsum(correction.luck), 0.0, abs_tol=1e-6)
+
+
+def test_the_fitted_weights_leave_nothing_the_stakes_could_still_predict() -> None:
+    """Least squares: with the fitted weights, the chips a seat still wins after each chance event beyond
+    its value there are uncorrelated with its edge times the chips at stake (the normal equation), and
+    the weights are not all zero on deals where chips are bet after the cards."""
+    deals = list(random_deals(random.Random(8), seats=3, deals=80))
+    model = fit_model(deals)
+    assert model.weights and any(model.weights.values())
+    left: dict[Street, float] = {}
+    scale: dict[Street, float] = {}
+    for events in deals:
+        luck = deal_luck(events, model)
+        for c in luck.corrections:
+            for seat, stake in enumerate(c.stakes):
+                left[c.street] = left.get(c.street, 0.0) + stake * (luck.chips[seat] - c.after[seat])
+                scale[c.street] = scale.get(c.street, 0.0) + abs(stake * luck.chips[seat])
+    for street in model.weights:
+        assert abs(left[street]) < 1e-3 * scale[street], street  # the weights are rounded to 4 places
+    assert fit_model([]) == NO_BETTING
 
 
 def _state_before(events: Sequence[Event], index: int) -> tuple[dict[int, int], list[int], list[int]]:
@@ -111,8 +158,9 @@ def _state_before(events: Sequence[Event], index: int) -> tuple[dict[int, int], 
 
 
 def test_the_hole_cards_correction_has_mean_zero_over_every_deal_of_two_hands() -> None:
-    """The value before the hole cards is each seat's even share: enumerate every pair of heads-up hands
-    on a fixed board (the board's own cards cannot favour a seat) and compare the mean share."""
+    """The value before the hole cards is each seat's even share, with no chips still to bet: enumerate
+    every pair of heads-up hands on a fixed board (the board's own cards cannot favour a seat) and
+    compare the mean share and the mean edge."""
     board = np.array([0, 13, 27, 40, 8], dtype=np.uint8)  # a deuce of each suit but one, and a ten
     left = [c for c in range(52) if c not in board]
     hands = np.array(list(combinations(left, 2)), dtype=np.uint8)
@@ -121,8 +169,12 @@ def test_the_hole_cards_correction_has_mean_zero_over_every_deal_of_two_hands() 
     first, second = np.nonzero((masks[:, None] & masks[None, :]) == 0)
     a, b = strengths[first], strengths[second]
     layers = [Layer(15, (1, 2)), Layer(5, (2,))]  # small blind all-in for 5 against the big blind's 10
-    share_one = 15 * np.mean(np.where(a > b, 1.0, np.where(a == b, 0.5, 0.0)))
+    wins_one = np.where(a > b, 1.0, np.where(a == b, 0.5, 0.0))
+    share_one = 15 * np.mean(wins_one)
     assert math.isclose(share_one, even_shares(layers)[1], rel_tol=1e-12)
+    # the value function's edge at the hole cards (equity less the mean equity) has mean zero too
+    wins_two = 1 - wins_one
+    assert math.isclose(np.mean(wins_one - (wins_one + wins_two) / 2), 0.0, abs_tol=1e-12)
     assert even_shares(layers) == {1: 7.5, 2: 12.5}
 
 
@@ -167,11 +219,14 @@ def _all_in_on(street: Street, folds: int) -> Script:
 def test_an_all_in_deal_is_valued_at_the_equity_the_engine_pays_over_every_run_out(
     deck: list[int], stacks: list[int], folds: int, street: Street
 ) -> None:
-    """Once nobody can bet, chips less the corrections of the cards still to come is the mean of what the
-    engine itself pays the seat over every run-out (differential: the engine's pots and odd chips)."""
+    """Once the chips are in (the rest checked down), chips less the corrections of the cards still to
+    come is the mean of what the engine itself pays the seat over every run-out (differential: the
+    engine's pots and odd chips); the value function counts no chips still to bet where nobody can."""
     script = _all_in_on(street, min(folds, len(stacks) - 2))
     deal = _play(deck, stacks, script)
-    luck = deal_luck(deal.events)
+    luck = deal_luck(deal.events, NO_BETTING)
+    if not any(any(c.stakes) for c in deal_luck(deal.events).corrections[1:]):
+        assert deal_luck(deal.events).adjusted == luck.adjusted  # nobody can bet: no chips still to bet
     streets = [c.street for c in luck.corrections]
     if street not in streets or deal.events[-1].showdown is False:  # type: ignore[union-attr]
         return

@@ -21,6 +21,7 @@ from arena.games.codem.results import TableResult
 from arena.intervals import Cluster, ahead_probabilities, bootstrap_means, rank_probabilities
 from arena.tournament.host import TournamentSettings, results_document, tournament_stats
 from arena.tournament.reports import write_team_reports
+from arena.tournament.rounds import ROUNDS_NOTE, played_rounds
 from arena.tournament.schedule import TableJob
 from arena.tournament.standings import RankBy, compute_standings, separated_standings, standings_csv
 from arena.tournament.store import Store, TeamRow
@@ -249,3 +250,18 @@ def test_past_most_pairs_teams_who_is_ahead_is_left_out(
     store.close()
     assert separation.ahead == () and document["ahead"] == {}
     assert all(s.ahead_of == "" for s in standings) and standings[0].rank_probability == 1.0
+
+
+def test_a_swiss_or_groups_round_rates_teams_by_their_adjusted_value(unlucky: Path) -> None:
+    """The planner of the next round sees each team's luck-adjusted value per deal, not its chips: A,
+    unlucky at every deal, is rated above B."""
+    store = Store(unlucky)
+    store.set_note(ROUNDS_NOTE, [["table001", "table002"]])
+    [played] = played_rounds(store)
+    assert [t.teams for t in played] == [(0, 1), (0, 1)]
+    for name, table in zip(("table001", "table002"), played, strict=True):
+        deals = store.deal_values(name)
+        assert table.results == pytest.approx([sum(d[2][seat] for d in deals) / 12 for seat in (0, 1)])
+        assert table.results[0] > 0 > table.results[1]
+    assert all(row.profit < 0 for row in store.results() if row.team == "A")  # chips say the opposite
+    store.close()

@@ -116,6 +116,19 @@ def test_a_format_passes_its_table_budget_only_with_its_first_round(format: Form
     assert budget == max(round_robin_tables(90) // 5, 3 * 15)
 
 
+def test_swiss_rounds_after_the_first_play_exactly_the_tables_asked_for() -> None:
+    """``round_tables``: every later round fills that many tables (a cluster's waves stay full), legs
+    repeated and the last one cut, until the budget is spent; swiss only."""
+    strengths = np.random.default_rng(7).normal(0, 1, 90)
+    played = play_rounds(Planner(Format.SWISS, 90, 4, budget=100, round_tables=12), strengths, 5.0, 200)
+    assert len(played[0]) == 15  # the first round seats the field once, as without the option
+    assert [len(r) for r in played[1:]] == [12] * 7 + [1]  # the budget's last table
+    for table in (t for r in played for t in r):
+        assert len(set(table.teams)) == len(table.teams)  # a team sits once at a table
+    with pytest.raises(ValueError, match="swiss"):
+        Planner(Format.GROUPS, 90, 4, budget=100, round_tables=12)
+
+
 def test_ratings_recover_strengths_measured_against_tablemates() -> None:
     strengths = np.random.default_rng(4).normal(0, 5, 30)
     tables = [(i, (i + 1) % 30, (i + 3) % 30, (i + 7) % 30, (i + 12) % 30, (i + 20) % 30) for i in range(30)]
@@ -182,6 +195,7 @@ def test_a_real_tournament_in_a_format_through_the_cli_and_resumed(
     run = tmp_path / "run"
     argv = ["tournament", str(subs), "--out", str(run), "--format", format, "--deals", "12", "--seed", "5"]
     argv += ["--time-limit", "5", "--standings-format", "json"]
+    argv += ["--round-tables", "1"] if format == "swiss" else []
     assert main(argv) == 0
     standings = json.loads(capsys.readouterr().out)
     assert sorted(s["team"] for s in standings) == names
@@ -199,10 +213,28 @@ def test_a_real_tournament_in_a_format_through_the_cli_and_resumed(
     assert first == set(names)  # every team plays the first round
     if format == "swiss":
         assert len(rounds) >= 2
+        assert [len(r) for r in rounds[1:]] == [1] * (len(rounds) - 1)  # --round-tables 1
     results = json.loads((run / "results.json").read_text())
     assert [s["team"] for s in results["standings"]] == [s["team"] for s in standings]
     assert main(argv) == 0  # run again: every round is recorded, nothing is played anew
     assert json.loads(capsys.readouterr().out) == standings
+
+
+@pytest.mark.parametrize(
+    ("extra", "message"),
+    [
+        (["--format", "groups", "--round-tables", "5"], "--round-tables is for --format swiss, not groups"),
+        (["--format", "swiss", "--round-tables", "0"], "--round-tables"),
+    ],
+)
+def test_round_tables_is_for_swiss_and_positive(
+    tmp_path: Path, capsys, extra: list[str], message: str
+) -> None:
+    make_field(tmp_path / "subs", 3, faulty=False)
+    assert main(["tournament", str(tmp_path / "subs"), "--out", str(tmp_path / "run"), *extra]) == 2
+    lines = capsys.readouterr().err.strip().splitlines()
+    assert len(lines) == 1 and message in lines[0], lines
+    assert not (tmp_path / "run" / "tournament.sqlite").exists()
 
 
 def test_every_pair_meets_in_a_groups_round_robin() -> None:
