@@ -189,6 +189,7 @@ def test_a_stopped_prepared_process_never_hangs_the_helper(tmp_path: Path) -> No
 RUNNER = runner_binary() is not None and cgroup.hierarchies().unified is not None
 
 
+@pytest.mark.slow
 def test_killing_the_runner_gives_no_second_run(tmp_path: Path) -> None:
     """A decision that tries to kill arena's runner cannot (another uid): it is judged as it ends, never
     run again; a program spending 0.7 s, then trying, then 0.7 s more never answers unpunished."""

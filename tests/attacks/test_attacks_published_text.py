@@ -309,6 +309,7 @@ def test_bidi_controls_from_a_program_are_escaped_like_rlo(markup_run: Path) -> 
     assert not [c for c in "\u202a\u202b\u202c\u202d\u2066\u2067\u2068\u2069" if c in page + report]
 
 
+@pytest.mark.slow
 def test_the_watcher_writes_no_report_through_a_planted_link(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

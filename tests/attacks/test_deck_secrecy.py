@@ -30,6 +30,7 @@ pytestmark = pytest.mark.skipif(
 )
 
 
+@pytest.mark.slow
 def test_a_program_hunting_for_the_deck_key_finds_no_trace_of_it(tmp_path: Path) -> None:
     submissions = tmp_path / "submissions"
     make_field(submissions, 3, faulty=False)

@@ -14,6 +14,9 @@ SIX = ["Caller.py", "Tight.c", "Raiser.cpp", "Bluffer.pl", "Tracker.rb", "Equity
 DEALS = 60
 
 
+pytestmark = pytest.mark.slow  # every test plays a six-language table (Java included)
+
+
 @pytest.fixture(scope="module")
 def six_language_table(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("six")
@@ -28,7 +31,6 @@ def six_language_table(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return out
 
 
-@pytest.mark.slow
 def test_every_language_plays_without_a_fault(six_language_table: Path) -> None:
     results = json.loads((six_language_table / "results.json").read_text())
     teams = {t["team"]: t for t in results["teams"]}
