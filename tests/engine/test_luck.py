@@ -9,7 +9,7 @@ from collections.abc import Callable, Sequence
 from itertools import chain, combinations
 
 import numpy as np
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from arena.engines.nlhe import CheckCall, Deal, Fold, RaiseTo, TableRules
@@ -216,6 +216,66 @@ def _all_in_on(street: Street, folds: int) -> Script:
     folds=st.integers(0, 1),
     street=st.sampled_from([Street.FLOP, Street.TURN]),
 )
+# Four equal stacks all in on the flop: three-way splits, whose odd chips the engine pays whole.
+@example(
+    deck=[
+        41,
+        1,
+        2,
+        15,
+        4,
+        8,
+        10,
+        5,
+        7,
+        29,
+        6,
+        11,
+        12,
+        43,
+        14,
+        18,
+        16,
+        17,
+        3,
+        19,
+        20,
+        21,
+        22,
+        23,
+        24,
+        25,
+        26,
+        27,
+        28,
+        9,
+        30,
+        31,
+        32,
+        33,
+        34,
+        35,
+        36,
+        37,
+        38,
+        39,
+        40,
+        0,
+        42,
+        13,
+        44,
+        45,
+        46,
+        47,
+        48,
+        49,
+        50,
+        51,
+    ],
+    stacks=[40, 40, 40, 40],
+    folds=0,
+    street=Street.FLOP,
+)
 def test_an_all_in_deal_is_valued_at_the_equity_the_engine_pays_over_every_run_out(
     deck: list[int], stacks: list[int], folds: int, street: Street
 ) -> None:
@@ -245,7 +305,9 @@ def test_an_all_in_deal_is_valued_at_the_equity_the_engine_pays_over_every_run_o
         assert isinstance(end, DealEnded)
         payouts.append([after - before for after, before in zip(end.stacks, stacks, strict=True)])
     exact = np.mean(payouts, axis=0)
-    assert np.allclose(valued, exact, atol=0.5), (valued, exact)  # a split's odd chip: a fraction here
+    # The engine pays a split's odd chips whole, to the seats nearest the button; the equity pays each of k
+    # winners a k-th: a seat's mean can differ by up to (k - 1) / k of a chip (2/3 in a three-way split).
+    assert np.allclose(valued, exact, atol=1.0), (valued, exact)
 
 
 def test_an_all_in_before_the_flop_is_valued_at_its_equity_within_the_stated_sample() -> None:
