@@ -158,15 +158,7 @@ def run_one(decision: Decision, control: tuple[BinaryIO, BinaryIO]) -> Any:
     _, status, usage = os.wait4(pid, 0)
     wall_ms = (time.monotonic() - started) * 1000
     os.close(pidfd)
-    code = os.waitstatus_to_exitcode(status)
-    return RECORD.Reply(
-        status=reason or ("ok" if code == 0 else "exited"),
-        exit_code=code if code >= 0 else None,
-        signal=-code if code < 0 else None,
-        wall_us=round(wall_ms * 1000),
-        cpu_us=round((usage.ru_utime + usage.ru_stime) * 1e6),
-        maxrss_kb=usage.ru_maxrss,
-    )
+    return RECORD.ended(status, usage, wall_ms, reason)
 
 
 def child(

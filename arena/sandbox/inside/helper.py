@@ -511,17 +511,7 @@ class Helper:
     ) -> Any:
         """The ``Reply`` of a program that ended with wait ``status`` (the larger of its own CPU time and
         ``cpu_us``, the decision cgroup's)."""
-        code = os.waitstatus_to_exitcode(status)
-        return record.Reply(
-            status=reason or ("ok" if code == 0 else "exited"),
-            exit_code=code if code >= 0 else None,
-            signal=-code if code < 0 else None,
-            wall_us=round(wall_ms * 1000),
-            cpu_us=max(round((usage.ru_utime + usage.ru_stime) * 1e6), cpu_us),
-            maxrss_kb=usage.ru_maxrss,
-            stdout=bytes(out),
-            stderr=bytes(err),
-        )
+        return record.ended(status, usage, wall_ms, reason, cpu_us=cpu_us, out=out, err=err)
 
     # -- persistent sessions
     def start(self, argv: list[str], *, machinery: bool) -> None:

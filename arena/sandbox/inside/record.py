@@ -15,6 +15,8 @@ not counted). Standard library only: the helper and the fork server load it from
 
 from __future__ import annotations
 
+import os
+import resource
 from dataclasses import dataclass
 
 STATUSES = ("ok", "exited", "timeout", "cpu", "output", "not_started")
@@ -45,6 +47,31 @@ class Reply:
     @property
     def cpu_ms(self) -> float:
         return self.cpu_us / 1000
+
+
+def ended(
+    status: int,
+    usage: resource.struct_rusage,
+    wall_ms: float,
+    reason: str,
+    *,
+    cpu_us: int = 0,
+    out: bytes | bytearray = b"",
+    err: bytes | bytearray = b"",
+) -> Reply:
+    """The reply for a program that ended with wait ``status`` and ``usage`` (its CPU time the larger of
+    its own and ``cpu_us``, the decision cgroup's); ``reason`` names a limit it met, if any."""
+    code = os.waitstatus_to_exitcode(status)
+    return Reply(
+        status=reason or ("ok" if code == 0 else "exited"),
+        exit_code=code if code >= 0 else None,
+        signal=-code if code < 0 else None,
+        wall_us=round(wall_ms * 1000),
+        cpu_us=max(round((usage.ru_utime + usage.ru_stime) * 1e6), cpu_us),
+        maxrss_kb=usage.ru_maxrss,
+        stdout=bytes(out),
+        stderr=bytes(err),
+    )
 
 
 def encode(reply: Reply) -> bytes:
