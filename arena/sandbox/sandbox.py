@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import dataclasses
+import functools
 import json
+import logging
 import os
 import select
 import signal
@@ -34,6 +36,10 @@ TEAM_EXTRA_MB = 128
 SESSION_GRACE_S = 0.2
 NO_ENVIRONMENT: dict[str, str] = {}  # bubblewrap and the helper start with nothing of the arena's
 COPY_EXTRA_ENTRIES = 16  # the protocol files, with room to spare
+PAGE_CACHE_KEPT = (
+    "no memory cgroup reclaims what a closed sandbox left in the page cache: "
+    "a table can pass information to the next through it (docs/sandbox.md)"
+)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -85,6 +91,8 @@ class Sandbox:
                 self.cgroup = SandboxCgroup(limits.memory_mb << 20, limits.max_processes + 8)
             except OSError as error:
                 raise SandboxError(f"could not make the sandbox's cgroups: {error}") from error
+        if self.cgroup is None or self.cgroup.reclaim_knob is None:
+            _page_cache_kept()
         self.judge = Judge(limits, self.cgroup)
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
         enter = self.cgroup.enter if self.cgroup is not None else None
@@ -646,6 +654,12 @@ class Session:
         self.result = self.sandbox.judge.result(reply, 0.0)
         self.sandbox.sessions.remove(self)
         return self.result
+
+
+@functools.cache
+def _page_cache_kept() -> None:
+    """Say once per process that what a sandbox brings into the page cache outlives it here."""
+    logging.getLogger("arena.sandbox").warning(PAGE_CACHE_KEPT)
 
 
 def _require_reachable(workdir: Path) -> None:
