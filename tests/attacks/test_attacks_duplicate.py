@@ -1,4 +1,4 @@
-"""Issue 24: the page cache of the system's shared files cannot be read back exactly or emptied.
+"""Issue 24: the page cache of the system's shared files: not read back exactly, not emptied, not kept.
 
 In ``--duplicate`` mode one team, alone, read its opponents' hole cards from its own earlier rotations of
 the same deck (40 of 47 right): it wrote them into the page cache of a shared library with
@@ -11,12 +11,8 @@ memory cgroup when it closes, so the next table finds the cache as the sender fo
 
 from __future__ import annotations
 
-import ctypes
 import errno
 import itertools
-import mmap
-import os
-import random
 import time
 from pathlib import Path
 from typing import Any
@@ -24,19 +20,18 @@ from typing import Any
 import pytest
 
 from arena.games.codem.table import run_table
-from arena.sandbox import Limits, Sandbox, open_sandbox
-from arena.sandbox.sandbox import PAGE_CACHE_KEPT
+from arena.sandbox import Limits, open_sandbox
 from arena.tournament.host import TournamentSettings, run_tournament
 from arena.transports.files import FileTransport
 
 from support.field import make_field
 from support.hostile import ATTACKS
+from support.page_cache import INPUTS, probe, resident, uncached_window
 from support.roads import road  # noqa: F401 (the fixture, used by name)
 from support.sandbox import build, needs_namespaces
 
 pytestmark = needs_namespaces
 
-INPUTS = {"inputf.txt": "1          2          3          15", "deals_money.txt": "Deal 1\n", "deal.txt": ""}
 DENIED = (
     "fadvise64",
     "mincore",
@@ -62,77 +57,27 @@ def test_the_page_cache_can_be_neither_read_back_nor_emptied(tmp_path: Path) -> 
     assert reply.text == "0\n"
 
 
-CANDIDATES = ("/usr/lib/x86_64-linux-gnu/libLLVM-15.so.1", "/usr/lib/aarch64-linux-gnu/libLLVM-15.so.1")
-WINDOW = 1024 * mmap.PAGESIZE
-
-
-def _resident(path: str, offset: int) -> int:
-    """How many pages of the window at ``offset`` of ``path`` are in the page cache (mincore, from here)."""
-    libc = ctypes.CDLL(None, use_errno=True)
-    libc.mmap.restype = ctypes.c_void_p
-    libc.mmap.argtypes = [
-        ctypes.c_void_p,
-        ctypes.c_size_t,
-        ctypes.c_int,
-        ctypes.c_int,
-        ctypes.c_int,
-        ctypes.c_long,
-    ]
-    libc.munmap.argtypes = [ctypes.c_void_p, ctypes.c_size_t]
-    libc.mincore.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_char_p]
-    with open(path, "rb") as source:
-        address = libc.mmap(None, WINDOW, mmap.PROT_READ, mmap.MAP_SHARED, source.fileno(), offset)
-        vector = ctypes.create_string_buffer(WINDOW // mmap.PAGESIZE)
-        libc.mincore(address, WINDOW, vector)
-        libc.munmap(address, WINDOW)
-    return sum(byte & 1 for byte in vector.raw)
-
-
-def _uncached_window() -> tuple[str, int]:
-    """A shared file of the system folders and a window of it none of whose pages is cached (else skip)."""
-    for path in CANDIDATES:
-        if not os.path.isfile(path):
-            continue
-        size = os.path.getsize(path)
-        for _ in range(64):
-            offset = random.randrange(0, size - WINDOW) // mmap.PAGESIZE * mmap.PAGESIZE
-            if _resident(path, offset) == 0:
-                return path, offset
-    pytest.skip("no uncached window of a large shared library here")
-
-
-def _probe(sandbox: Sandbox, path: str, offset: int, mode: str) -> int:
-    """Build ``PageCacheFaults.c`` and run it once on the window; how many bits it read right."""
-    if sandbox.cgroup is None or sandbox.cgroup.reclaim_knob is None:
-        pytest.skip(PAGE_CACHE_KEPT)
-    built = build(sandbox, ATTACKS / "PageCacheFaults.c")
-    transport = FileTransport(sandbox, built.run_argv, protected=built.products)
-    reply = transport.exchange({**INPUTS, "probe.txt": f"{path} {offset} {mode}\n"})
-    assert reply.run.ok, reply.run.describe()
-    return int(reply.run.stdout.split()[1])
-
-
 @pytest.mark.usefixtures("road")
 def test_one_table_cannot_read_what_another_left_in_the_page_cache(tmp_path: Path) -> None:
     """A sender at one table, a receiver at the next (as two rotations of a duplicate deck): the receiver
     reads the sender's 1,024 bits no better than chance."""
-    path, offset = _uncached_window()
+    path, offset = uncached_window()
     right = []
     for mode in ("send", "read"):
         with open_sandbox(tmp_path / mode, Limits(wall_time_s=10), isolation="namespaces") as sandbox:
-            right.append(_probe(sandbox, path, offset, mode))
+            right.append(probe(sandbox, path, offset, mode))
     assert right[1] < 0.6 * 1024
 
 
 @pytest.mark.usefixtures("road")
 def test_what_a_sandbox_brought_into_the_page_cache_leaves_when_it_closes(tmp_path: Path) -> None:
     """The sender's pages are cached while its sandbox is open, and none is once it has closed."""
-    path, offset = _uncached_window()
+    path, offset = uncached_window()
     with open_sandbox(tmp_path / "send", Limits(wall_time_s=10), isolation="namespaces") as sandbox:
-        _probe(sandbox, path, offset, "send")
-        cached = _resident(path, offset)
+        probe(sandbox, path, offset, "send")
+        cached = resident(path, offset)
     assert cached > 400  # the one bits of the pattern: about half of the 1,024 pages
-    assert _resident(path, offset) == 0
+    assert resident(path, offset) == 0
 
 
 def spans_recorded(players: list[Any], folder: Path, config: Any, **kwargs: Any) -> Any:
