@@ -64,6 +64,9 @@ class Sandbox:
         self.cut = False  # a request was interrupted before its reply was read: the channel is out of step
         # Names (relative to the team folder) of the program and what its build made: never help files.
         self.build_products: set[str] = set()
+        # Of those, what a compiler made (a binary, class files): left out of the copy out, since the
+        # build cache keeps one copy for every table (a 15 MB binary is not copied at each).
+        self.compiled: set[str] = set()
         # What the copies in and out left behind (links, FIFOs, past the caps), for the table to record.
         self.dropped: list[tree.Stray] = []
         self.process: subprocess.Popen[bytes] | None = None
@@ -252,7 +255,7 @@ class Sandbox:
             tree.empty(target)
             source = tree.open_folder(self.folder) if source is None else source
             try:
-                self.dropped += tree.copy_tree(source, target, self._copy_caps())
+                self.dropped += tree.copy_tree(source, target, self._copy_caps(), skip=self.compiled)
             finally:
                 os.close(source)
         finally:
