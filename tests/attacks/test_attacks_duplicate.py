@@ -84,31 +84,34 @@ def test_what_a_sandbox_brought_into_the_page_cache_leaves_when_it_closes(tmp_pa
 
 
 def spans_recorded(players: list[Any], folder: Path, config: Any, **kwargs: Any) -> Any:
-    """``run_table``, noting when each table started and ended (a line each, appended by every worker)."""
+    """``run_table``, noting when each table started and ended and its teams (a line each, appended by
+    every worker)."""
     log = folder.parent.parent / "spans.log"
     start = time.monotonic()
     try:
         return run_table(players, folder, config, **kwargs)
     finally:
+        teams = ",".join(player.team for player in players)
         with log.open("a") as out:
-            out.write(f"{folder.name.split('.')[1]} {start} {time.monotonic()}\n")
+            out.write(f"{folder.name.split('.')[1]} {start} {time.monotonic()} {teams}\n")
 
 
 @pytest.mark.slow
-def test_the_rotations_of_one_deck_are_never_played_at_once(tmp_path: Path) -> None:
+def test_a_team_is_at_one_table_at_a_time_in_duplicate_mode(tmp_path: Path) -> None:
     """Two rotations of one deck played side by side would let a team's two copies talk while they play
-    (timing, the cache): rotations of one group run one after another, other groups beside them."""
+    (timing, the cache), and so would a copy at another deck's table played across the end of one rotation
+    and the start of the next (a relay): a grouped table starts only when none of its teams is playing.
+    Twelve teams make groups with no team in common, played side by side."""
     submissions, run = tmp_path / "submissions", tmp_path / "run"
-    make_field(submissions, 7, faulty=False)
+    make_field(submissions, 12, faulty=False)
     settings = TournamentSettings(deals=1, time_limit_s=10, duplicate=True)
     run_tournament(submissions, run, settings, jobs=2, table_runner=spans_recorded)
-    spans: dict[str, list[tuple[float, float]]] = {}
+    spans: list[tuple[float, float, str, set[str]]] = []
     for line in (run / "spans.log").read_text().splitlines():
-        name, start, end = line.split()
-        spans.setdefault(name.partition("r")[0], []).append((float(start), float(end)))
-    assert sum(len(group) for group in spans.values()) > len(spans) > 1  # several groups, rotated
-    for group in spans.values():
-        ordered = sorted(group)
-        assert all(before[1] <= after[0] for before, after in itertools.pairwise(ordered))
-    every = sorted(span for group in spans.values() for span in group)
-    assert any(before[1] > after[0] for before, after in itertools.pairwise(every)), "no two at once"
+        name, start, end, teams = line.split()
+        spans.append((float(start), float(end), name.partition("r")[0], set(teams.split(","))))
+    spans.sort()
+    assert len({group for _, _, group, _ in spans}) < len(spans)  # several groups, rotated
+    at_once = [(a, b) for a, b in itertools.combinations(spans, 2) if a[1] > b[0]]
+    assert at_once, "no two tables at once"
+    assert all(not (a[3] & b[3]) for a, b in at_once), [(a[2], b[2]) for a, b in at_once if a[3] & b[3]]
