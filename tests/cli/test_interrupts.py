@@ -36,7 +36,14 @@ def start(*argv: str) -> subprocess.Popen[str]:
         text=True,
         env=env,
         start_new_session=True,
+        preexec_fn=_as_in_a_terminal,  # only resets a signal's disposition before exec
     )
+
+
+def _as_in_a_terminal() -> None:
+    """Ctrl-C at its default, as for a command typed at a terminal: a shell starts background jobs (e.g.
+    the suite run with ``&``) with SIGINT ignored, which their children inherit and arena respects."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 def wait_for(process: subprocess.Popen[str], marker: str) -> list[str]:
@@ -59,9 +66,13 @@ def interrupt(process: subprocess.Popen[str], number: int) -> tuple[int, list[st
         os.killpg(process.pid, signal.SIGINT)
     else:
         process.send_signal(number)
-    assert process.stdout is not None
-    rest = [line for line in process.stdout.read().splitlines() if line.strip()]
-    return process.wait(timeout=WAIT_S), rest
+    try:
+        printed, _ = process.communicate(timeout=WAIT_S)
+    except subprocess.TimeoutExpired:
+        os.killpg(process.pid, signal.SIGKILL)
+        process.communicate()
+        raise AssertionError(f"still running {WAIT_S} s after signal {number}") from None
+    return process.returncode, [line for line in printed.splitlines() if line.strip()]
 
 
 COMMANDS = {

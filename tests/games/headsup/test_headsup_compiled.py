@@ -178,6 +178,7 @@ def test_ctrl_c_stops_a_match_while_the_loop_waits_for_the_player(tmp_path: Path
     harness.write_text(
         textwrap.dedent(
             """
+            import signal
             import sys
             from pathlib import Path
             from arena.games.headsup.match import HeadsUpSettings, play_headsup
@@ -190,6 +191,7 @@ def test_ctrl_c_stops_a_match_while_the_loop_waits_for_the_player(tmp_path: Path
                 return real(self, *args)
 
             headsup.HandLoop.play = play
+            signal.signal(signal.SIGINT, signal.default_int_handler)  # even if a shell's & left it ignored
             try:
                 play_headsup(Path(sys.argv[1]), HeadsUpSettings(hands=10, seed=1, time_limit_s=60))
             except KeyboardInterrupt:
