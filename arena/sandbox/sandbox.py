@@ -24,7 +24,7 @@ from arena.sandbox.inside.record import Reply
 from arena.sandbox.judge import Judge
 from arena.sandbox.limits import Limits
 from arena.sandbox.result import RunResult
-from arena.sandbox.runner_client import Runner, runner_binary
+from arena.sandbox.runner_client import Runner, runner_binary, start_library
 from arena.sandbox.uids import next_sandbox_uid
 
 T = TypeVar("T")
@@ -64,6 +64,7 @@ class Sandbox:
         self.runner: Runner | None = None
         self.held: set[int] = set()  # descriptors a transport keeps open for the sandbox's life
         self.runner_binary = runner_binary() if isolation_level == isolation.NAMESPACES else None
+        self.start_library_binary = start_library() if self.runner_binary is not None else None
         try:
             self._start_helper()
         except BaseException:
@@ -96,6 +97,7 @@ class Sandbox:
                     scratch_bytes=SCRATCH_MB << 20,
                     info_fd=info_w,
                     runner=self.runner_binary,
+                    start=self.start_library_binary,
                 )
                 self.process = subprocess.Popen(
                     argv,
@@ -406,14 +408,25 @@ class Sandbox:
         return self.judge.result(reply, wall, budget_ms, output_cap=clocks.cap)
 
     def _runner_argv(self) -> list[str]:
-        """The runner's command line: where the team folder and /tmp are, the rules, the program's uid."""
-        rlimits = {name: value for name, value in self._rlimits().items() if name != "cpu"}
+        """The runner's command line: where the team folder and /tmp are, the rules, how programs start."""
         argv = [isolation.RUNNER_PATH, f"--cwd={isolation.TEAM_DIR}", f"--scratch={isolation.SCRATCH_DIR}"]
         limits = self.limits  # the help-file rules the runner counts by (team_folder.police enforces them)
         argv += [f"--help-files={limits.help_files}", f"--help-bytes={limits.help_bytes_mb << 20}"]
         argv.append(f"--folder-depth={limits.folder_depth}")
-        argv += [f"--rlimit={name}:{value}" for name, value in rlimits.items()]
-        return [*argv, f"--uid={self.uid}", f"--gid={self.uid}"]
+        return [*argv, *self.start_options(team=True)]
+
+    def start_options(self, *, team: bool) -> list[str]:
+        """What arena's machinery (the runner, the fork server) needs to start a program as a cold one
+        starts: every limit but the CPU's (set per decision), and with ``team`` the team's uid and gid (the
+        machinery runs under its own); the fork server's child also loads the runner's start sequence
+        (``--start-library``) where the runner's road is taken."""
+        rlimits = {name: value for name, value in self._rlimits().items() if name != "cpu"}
+        options = [f"--rlimit={name}:{value}" for name, value in rlimits.items()]
+        if team and self.uid is not None:
+            options += [f"--uid={self.uid}", f"--gid={self.uid}"]
+        if self.runner is not None and self.start_library_binary is not None:
+            options.append(f"--start-library={isolation.START_LIBRARY_PATH}")
+        return options
 
     @property
     def clock(self) -> str:

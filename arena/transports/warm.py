@@ -49,8 +49,8 @@ class WarmPythonTransport(FileTransport):
             raise SandboxError(f"a warm start needs '<python> [flags] <script>.py', got {' '.join(argv)}")
         self.script = argv[-1]
         self.server_argv = [*argv[:-1], sandbox.forkserver_path, *preload]
-        if sandbox.machinery_uid is not None:  # the server is arena's, not the team's: it gives each decision
-            self.server_argv.append(f"--team={sandbox.uid}:{sandbox.uid}")  # the team's ids (as the runner)
+        # a cold program's start for each decision; the team's ids when the server is arena's (machinery uid)
+        self.server_argv += sandbox.start_options(team=sandbox.machinery_uid is not None)
         self.server: Session | None = None
         self.failures = 0  # decisions whose server a program killed or stopped
 

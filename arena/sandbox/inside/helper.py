@@ -138,15 +138,7 @@ class Helper:
         self.env = request["env"]
         self.output_bytes = request["output_bytes"]
         self.scratch = request.get("scratch", "")
-        names = {
-            "cpu": resource.RLIMIT_CPU,
-            "fsize": resource.RLIMIT_FSIZE,
-            "nproc": resource.RLIMIT_NPROC,
-            "core": resource.RLIMIT_CORE,
-            "data": resource.RLIMIT_DATA,
-            "stack": resource.RLIMIT_STACK,
-        }
-        self.rlimits = [(names[name], value) for name, value in request["rlimits"].items()]
+        self.rlimits = [(_START.RLIMIT_NAMES[name], value) for name, value in request["rlimits"].items()]
         join_fresh_session_keyring()
         self.oom_protected = False
         if os.geteuid() == 0:
@@ -278,34 +270,21 @@ class Helper:
         machinery: bool,
         owner: Owner | None = None,
     ) -> None:
-        """In the forked child: own session, decision cgroup, limits, unprivileged user, standard fds."""
+        """In the forked child: a program's start sequence (``start.py``: session, decision cgroup, OOM score,
+        limits, folder, the team's identity, no capability), or arena's machinery's (its own session and
+        uid, outside the decision's cgroup and limits); then the standard fds."""
         for number in DEFAULT_SIGNALS:
             signal.signal(number, signal.SIG_DFL)  # the helper ignores some; a program must not inherit that
-        os.setsid()
         procs = self.cgroup_fds.get("procs", [])
         if not machinery:
-            for fd in procs:
-                os.write(fd, b"0")  # into the decision's cgroup: memory limit, CPU clock, killed at its end
-        if not machinery:
-            # Programs go first under memory pressure. Raising needs no privilege (the fast child is not
-            # dumpable, so its /proc entries are root's until it says so); lowering below 0 would.
-            set_dumpable(True)
-            write_oom_score_adj(OOM_FIRST)
-            set_dumpable(False)  # until the program starts: none may open this process's memory meanwhile
-        if not machinery:
-            for which, value in self.rlimits:  # the exact values (the helper's own allow for itself)
-                if which == resource.RLIMIT_CPU:
-                    if cpu is None:
-                        continue  # a prepared process takes it with its program (never above the hard limit)
-                    value = cpu
-                resource.setrlimit(which, (value, value))
-        os.chdir(self.cwd)  # before dropping root: the fallback's folder may sit below a private parent
-        if owner is not None:
-            self.become_machinery(*owner)
-        elif self.uid is not None and os.getuid() == 0:
-            self.become_user()
-        if owner is None and self.kept_caps:
-            drop_all_capabilities()  # the helper's kept set is the fork server's alone
+            _START.start(self.plan(cpu), _PRCTL)
+        else:
+            os.setsid()
+            os.chdir(self.cwd)  # before dropping root: the fallback's folder may sit below a private parent
+            if owner is not None:
+                self.become_machinery(*owner)
+            elif self.uid is not None and os.getuid() == 0:
+                self.become_user()
         os.dup2(stdin_fd, 0)
         os.dup2(stdout_fd, 1)
         os.dup2(stderr_fd, 2)
@@ -316,6 +295,15 @@ class Helper:
             for offset, name in enumerate(MACHINERY_FDS):
                 for fd in self.cgroup_fds.get(name, [])[:1]:
                     os.dup2(fd, 3 + len(procs) + offset)
+
+    def plan(self, cpu: int | None) -> Any:
+        """A program's start (``start.Plan``): the exact limits (the helper's own allow for itself), with
+        ``RLIMIT_CPU`` at ``cpu`` (None: a prepared process takes it with its program)."""
+        limits = [(which, value) for which, value in self.rlimits if which != resource.RLIMIT_CPU]
+        if cpu is not None:
+            limits.append((resource.RLIMIT_CPU, cpu))
+        team = (self.uid, self.gid) if self.uid is not None and self.gid is not None else None
+        return _START.Plan(tuple(self.cgroup_fds.get("procs", [])), tuple(limits), team, self.cwd)
 
     def default_cpu(self) -> int | None:
         """The sandbox's own ``RLIMIT_CPU`` value (a run may ask for another)."""
@@ -343,7 +331,7 @@ class Helper:
                 if request is None:
                     os._exit(0)  # not needed after all
                 if request["cpu"] is not None:  # the last limit, before the program's first instruction
-                    resource.setrlimit(resource.RLIMIT_CPU, (request["cpu"], request["cpu"]))
+                    _START.limit_cpu(request["cpu"])
                 # This process becomes the program (cgroups, limits, score, filter, user, pipes, session are
                 # in place): the helper's own child, whose parent a program sees as PID 1 in the namespaces,
                 # and can neither stop nor kill. The problem pipe closes at exec.
@@ -591,7 +579,7 @@ KEYCTL_JOIN_SESSION_KEYRING = 1
 SYS_KEYCTL = {"x86_64": 250, "aarch64": 219}
 
 
-OOM_NEVER, OOM_FIRST = -1000, 1000
+OOM_NEVER = -1000
 
 
 def write_oom_score_adj(value: int) -> None:
@@ -647,6 +635,7 @@ next_wait = _CLOCK.next_wait
 install_seccomp_filter = _load_beside("seccomp").install_seccomp_filter
 cleanup = _load_beside("cleanup")  # the end of a decision: strays, SysV IPC objects, /tmp
 prepared = _load_beside("prepared")  # the next run's process, made ahead; a session just started
+_START = _load_beside("start")  # a program's start sequence on this road (start.c's on the runner's)
 record = _load_beside("record")  # the one reply format (arena/sandbox/inside/record.py)
 tree = _load_beside("tree")  # beneath a folder without following links (arena/sandbox/tree.py): empties /tmp
 prctl = _PRCTL.prctl
