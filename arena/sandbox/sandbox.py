@@ -141,8 +141,9 @@ class Sandbox:
         as_root = os.geteuid() == 0
         self.uid = next_sandbox_uid() if as_root else None
         runner = self._runner_argv() if self.has_runner and self.uid is not None else None
-        machinery_uid = next_sandbox_uid() if runner is not None else None
-        self.machinery_uid = machinery_uid  # arena's runner's own uid (no program's)
+        # arena's own uid for its machinery (the runner, the fork server), as root on both roads: no program's
+        machinery_uid = next_sandbox_uid() if self.uid is not None else None
+        self.machinery_uid = machinery_uid
         descriptors = self.cgroup.run_descriptors() if self.cgroup is not None else {}
         fds = [fd for group in descriptors.values() for fd in group]
         indexes, position = {}, 0
