@@ -24,7 +24,7 @@ from arena.sandbox.inside.record import Reply
 from arena.sandbox.judge import Judge
 from arena.sandbox.limits import Limits
 from arena.sandbox.result import RunResult
-from arena.sandbox.runner_client import Runner, runner_binary, start_library
+from arena.sandbox.runner_client import Runner, runner_binary, runner_library
 from arena.sandbox.uids import next_sandbox_uid
 
 T = TypeVar("T")
@@ -64,7 +64,7 @@ class Sandbox:
         self.runner: Runner | None = None
         self.held: set[int] = set()  # descriptors a transport keeps open for the sandbox's life
         self.runner_binary = runner_binary() if isolation_level == isolation.NAMESPACES else None
-        self.start_library_binary = start_library() if self.runner_binary is not None else None
+        self.runner_library = runner_library() if self.runner_binary is not None else None
         try:
             self._start_helper()
         except BaseException:
@@ -97,7 +97,7 @@ class Sandbox:
                     scratch_bytes=SCRATCH_MB << 20,
                     info_fd=info_w,
                     runner=self.runner_binary,
-                    start=self.start_library_binary,
+                    library=self.runner_library,
                 )
                 self.process = subprocess.Popen(
                     argv,
@@ -419,14 +419,14 @@ class Sandbox:
     def start_options(self, *, team: bool) -> list[str]:
         """What arena's machinery (the runner, the fork server) needs to start a program as a cold one
         starts: every limit but the CPU's (set per decision), and with ``team`` the team's uid and gid (the
-        machinery runs under its own); the fork server's child also loads the runner's start sequence
-        (``--start-library``) where the runner's road is taken."""
+        machinery runs under its own); the fork server also loads the runner's start sequence and clock
+        (``--runner-library``) where the runner's road is taken."""
         rlimits = {name: value for name, value in self._rlimits().items() if name != "cpu"}
         options = [f"--rlimit={name}:{value}" for name, value in rlimits.items()]
         if team and self.uid is not None:
             options += [f"--uid={self.uid}", f"--gid={self.uid}"]
-        if self.runner is not None and self.start_library_binary is not None:
-            options.append(f"--start-library={isolation.START_LIBRARY_PATH}")
+        if self.runner is not None and self.runner_library is not None:
+            options.append(f"--runner-library={isolation.RUNNER_LIBRARY_PATH}")
         return options
 
     @property

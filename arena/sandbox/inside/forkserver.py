@@ -14,7 +14,7 @@ file status flag carries either.
 When arena runs as root the server runs as arena's machinery uid (``--uid=U --gid=G`` name the team's), with
 only the capabilities to give each child the team's uid and gid and to end it, and is not dumpable: a
 program can neither signal, stop nor trace it (EPERM), so a warm decision is judged like a cold one. Each
-child goes through a cold program's start sequence before any of the team's code runs (``Starter``: the
+child goes through a cold program's start sequence before any of the team's code runs (``Road``: the
 runner's ``start.c`` through its shared object on the runner's road, else ``start.py``, the helper's): its
 session, the decision's cgroup, OOM score and limits, the team's identity, no capability. Without a
 machinery uid (not root) the server runs as arena's user, as the programs do: a program that kills or
@@ -78,7 +78,7 @@ def serve(arguments: list[str]) -> None:
     cgroup_fds = [int(fd) for fds in named for fd in fds.split(",") if fd]
     cpu_fd = next((int(arg[9:]) for arg in arguments if arg.startswith("--cpu-fd=")), None)
     preloads = [arg for arg in arguments if not arg.startswith("--")]
-    starter = Starter(arguments)
+    road = Road(arguments)
     for fd in [*cgroup_fds, *([cpu_fd] if cpu_fd is not None else [])]:
         os.set_inheritable(fd, False)
     for arg in arguments:  # the decision cgroup's kill and events files: the helper ends decisions, not this
@@ -98,7 +98,7 @@ def serve(arguments: list[str]) -> None:
         if not line:
             return
         request = json.loads(line)
-        decision = Decision(request["script"], request["wall"], request.get("cpu"), starter)
+        decision = Decision(request["script"], request["wall"], request.get("cpu"), road)
         decision.out_path, decision.err_path = request["out"], request["err"]
         decision.budget_ms = request.get("budget_ms") if cpu_fd is not None else None
         decision.cgroup_fds, decision.cpu_fd = cgroup_fds, cpu_fd
@@ -109,8 +109,8 @@ def serve(arguments: list[str]) -> None:
 class Decision:
     """One request: the script, its wall and CPU limits, its output files, where its processes go."""
 
-    def __init__(self, script: str, wall: float, cpu: int | None, starter: Starter) -> None:
-        self.script, self.wall, self.cpu, self.starter = script, wall, cpu, starter
+    def __init__(self, script: str, wall: float, cpu: int | None, road: Road) -> None:
+        self.script, self.wall, self.cpu, self.road = script, wall, cpu, road
         self.out_path = self.err_path = ""  # the program's stdout and stderr (the arena reads them)
         self.budget_ms: float | None = None  # the decision's CPU budget, judged on the cgroup's clock
         self.cgroup_fds: list[int] = []
@@ -119,17 +119,18 @@ class Decision:
     def plan(self) -> Any:
         """The start of this decision's process (``start.Plan``): a cold program's, with its CPU limit."""
         cpu = () if self.cpu is None else ((resource.RLIMIT_CPU, self.cpu),)
-        return START.Plan(tuple(self.cgroup_fds), (*self.starter.limits, *cpu), self.starter.team, None, True)
+        return START.Plan(tuple(self.cgroup_fds), (*self.road.limits, *cpu), self.road.team, None, True)
 
     def cpu_us(self) -> int:
         return CLOCK.cgroup_cpu_us(self.cpu_fd) if self.cpu_fd is not None else 0
 
 
-class Starter:
-    """How each decision's process starts, from the server's command line: ``--rlimit=name:value`` (every
-    limit but the CPU's), ``--uid=U --gid=G`` (the team's, when the server runs as arena's machinery uid),
-    and ``--start-library=PATH`` on the runner's road (``start.c``, the runner's own start sequence; else
-    ``start.py``'s, the helper's)."""
+class Road:
+    """How each decision's process starts and is timed, from the server's command line:
+    ``--rlimit=name:value`` (every limit but the CPU's), ``--uid=U --gid=G`` (the team's, when the server
+    runs as arena's machinery uid), and ``--runner-library=PATH`` on the runner's road (the runner's own
+    start sequence and CPU-clock wait, ``start.c`` and ``clock.c``; else the helper's, ``start.py`` and
+    ``clock.py``)."""
 
     def __init__(self, arguments: list[str]) -> None:
         values = [arg[2:].partition("=") for arg in arguments if arg.startswith("--")]
@@ -137,10 +138,12 @@ class Starter:
         self.limits = tuple((START.RLIMIT_NAMES[name], int(value)) for name, _, value in limits)
         ids = {name: int(value) for name, _, value in values if name in ("uid", "gid")}
         self.team = (ids["uid"], ids["gid"]) if ids else None
-        library = next((value for name, _, value in values if name == "start-library"), None)
+        library = next((value for name, _, value in values if name == "runner-library"), None)
         self.compiled = START.Compiled(library) if library else None
+        self.next_wait = CLOCK.Compiled(library).next_wait if library else CLOCK.next_wait
 
     def start(self, plan: Any) -> None:
+        """In a decision's child: a cold program's start sequence, this road's."""
         if self.compiled is not None:
             self.compiled.start(plan)
         else:
@@ -178,7 +181,7 @@ def run_one(decision: Decision, control: tuple[BinaryIO, BinaryIO]) -> Any:
     reason, deadline = "", started + wall
     while True:
         used_ms = (decision.cpu_us() - cpu_mark) / 1000
-        reason, wait_s = CLOCK.next_wait(time.monotonic(), deadline, decision.budget_ms, used_ms)
+        reason, wait_s = decision.road.next_wait(time.monotonic(), deadline, decision.budget_ms, used_ms)
         if reason or select.select([pidfd], [], [], wait_s)[0]:
             break
     if reason:
@@ -194,7 +197,7 @@ def child(
 ) -> None:
     """In the forked child: become what ``python script.py`` would be, run it, exit like it."""
     try:
-        decision.starter.start(decision.plan())  # a cold program's start, before any of the team's code
+        decision.road.start(decision.plan())  # a cold program's start, before any of the team's code
         for fd in [*decision.cgroup_fds, *([decision.cpu_fd] if decision.cpu_fd is not None else [])]:
             os.close(fd)
     except OSError as error:

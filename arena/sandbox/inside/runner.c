@@ -50,17 +50,16 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "start.h"
 
 #define READ_CHUNK 65536
 #define REQUEST_MAX (1 << 20)
 #define KILL_ROUNDS 1000
-#define MIN_WAIT_US 2000
 
 static struct start_plan plan = {.cpu = 0, .uid = -1, .gid = -1, .dumpable = 0}; /* every program's start */
 static int cpu_fd = -1, kill_fd = -1, events_fd = -1;
 static const char *team_dir = ".", *scratch_dir = "";
-static long cpus = 1;
 static long help_files = -1, folder_depth = 8; /* the help-file rules (no tally without them) */
 static long long help_bytes;
 static long long team_uid = -1, team_gid = -1; /* the program's identity, when the runner's is another */
@@ -433,20 +432,11 @@ static void run(char **argv, long cpu, long long wall_us, long long budget_us, s
     int exited = 0, first = 1;
     long long deadline = started + wall_us;
     while (!exited) {
-        long long now = now_us(), remaining = deadline - now, wait_us = remaining;
-        if (remaining <= 0) {
-            reason = "timeout";
+        long long used = first || budget_us < 0 ? 0 : cgroup_cpu_us() - mark, wait_us = 0;
+        int verdict = arena_next_wait(now_us(), deadline, budget_us, used, &wait_us); /* clock.c */
+        if (verdict != CLOCK_GO_ON) {
+            reason = verdict == CLOCK_TIMEOUT ? "timeout" : "cpu";
             break;
-        }
-        if (budget_us >= 0) {
-            long long left = first ? budget_us : budget_us - (cgroup_cpu_us() - mark);
-            if (left <= 0) {
-                reason = "cpu";
-                break;
-            }
-            long long soonest = left / cpus; /* the budget cannot be spent faster than the CPUs run */
-            if (soonest < MIN_WAIT_US) soonest = MIN_WAIT_US;
-            if (soonest < wait_us) wait_us = soonest;
         }
         first = 0;
         int ready = poll(fds, 3, (int)(wait_us / 1000) + 1);
@@ -587,9 +577,6 @@ static void parse_arguments(int argc, char **argv) {
 
 int main(int argc, char **argv) {
     parse_arguments(argc, argv);
-    /* every CPU of the machine, not the runner's: a program may widen its affinity past a pinned table's */
-    long online = sysconf(_SC_NPROCESSORS_ONLN);
-    cpus = online > 0 ? online : 1;
     if (signal(SIGPIPE, SIG_IGN) == SIG_ERR) die("SIGPIPE");
     /* programs can neither ptrace it nor open its /proc */
     if (prctl(PR_SET_DUMPABLE, 0) < 0) die("PR_SET_DUMPABLE");
