@@ -116,6 +116,6 @@ def test_the_tests_marked_slow_are_collected_by_pytest() -> None:
     assert marked == set()  # neither module marks a test slow
     marked = slow_tests.marked_slow(["tests/attacks/test_attacks_duplicate.py"])
     assert (
-        "tests/attacks/test_attacks_duplicate.py::test_the_rotations_of_one_deck_are_never_played_at_once"
+        "tests/attacks/test_attacks_duplicate.py::test_a_team_is_at_one_table_at_a_time_in_duplicate_mode"
         in marked
     )

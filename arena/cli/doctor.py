@@ -34,6 +34,9 @@ def run(args: argparse.Namespace) -> int:
     console.print(f"isolation level: [{style}]{level}[/{style}]")
     console.print(f"  namespaces: {report['namespaces']['detail']}")
     console.print(f"  cgroups: {'yes' if report['memory_cgroup'] else 'no (RLIMIT_DATA, no cgroup.kill)'}")
+    reset = report["page_cache_reset"]
+    kept = "[yellow]kept[/yellow] (no memory cgroup: a table can pass information to the next)"
+    console.print(f"  page cache of a closed sandbox: {f'reclaimed ({reset})' if reset else kept}")
     runner = report["runner"]
     if runner:
         console.print(f"  decisions run by: arena's compiled runner ({runner})", markup=False)

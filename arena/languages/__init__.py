@@ -19,6 +19,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Any
 
 from arena import untrusted
 from arena.errors import ConfigError, ToolchainError
@@ -215,6 +216,11 @@ def _expected_products(language: Language, output: str, names: set[str]) -> set[
             return set()
 
 
+def _compiled(name: str, saved: dict[str, Any]) -> bool:
+    """Whether a cached build's product ``name`` is what its compiler made (not a source)."""
+    return name in saved.get("executables", ()) or name.endswith(".class")
+
+
 def _from_cache(entry: Path, sandbox: Sandbox) -> BuildResult | None:
     try:
         saved = json.loads((entry / "build.json").read_text())
@@ -230,6 +236,7 @@ def _from_cache(entry: Path, sandbox: Sandbox) -> BuildResult | None:
     finally:
         os.close(root)
     sandbox.build_products.update(saved["products"])
+    sandbox.compiled.update(name for name in saved["products"] if _compiled(name, saved))
     return BuildResult(
         saved["ok"],
         saved["output"],
@@ -376,6 +383,7 @@ def build_in_sandbox(
             tree.remove_entry(root, name)
     finally:
         os.close(root)
+    sandbox.compiled.update(products)
     products |= taken_sources
     sandbox.build_products.update(products)
     printed = untrusted.printable(result.stdout + result.stderr)

@@ -19,7 +19,7 @@ A tournament's run folder (``arena tournament --out RUN_DIR``)::
 A table folder (one table of a tournament, or ``arena table --out DIR`` itself), written by
 ``arena/games/codem/output.py`` as the table plays::
 
-    teams/<team>/       each team's folder as it ended (program, build products, help files)
+    teams/<team>/       each team's folder as it ended (program source, help files; not what its build made)
     deals/deal<N>.txt   the final ``deal.txt`` of every deal
     events.jsonl        one line per deal: ``{"deal": N, "events": [...]}`` (read by ``reader.py``)
     times.jsonl         one line per deal: when it started and ended, UTC (``{"deal": N, "started": ...}``);

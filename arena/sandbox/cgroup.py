@@ -11,6 +11,11 @@ The helper gets descriptors (opened here, by root) of ``run``'s ``cgroup.procs``
 ``cgroup.kill``, ``cgroup.events`` and ``cpu.stat``: a program is moved into ``run`` before its first
 instruction, and everything in ``run`` is killed when the decision ends, however it was started. The
 owner pid in the name lets the next start of arena remove what a dead run left (:func:`leftovers`).
+
+Before the folders are removed, once nothing runs in them, every page still charged to the sandbox's memory
+is reclaimed (:func:`reclaim`): a page of the page cache is charged to the cgroup of whoever brought it in,
+so what a sandbox brought into the cache of the shared system files leaves with it, and the next table finds
+the cache as the sandbox found it (issue 24: a team carried its cards to its later rotations of a deck).
 """
 
 from __future__ import annotations
@@ -35,6 +40,8 @@ NAME = re.compile(rf"^{PREFIX}(\d+)-[0-9a-f]+$")
 V1_CONTROLLERS = ("memory", "pids", "cpu")
 KILL_WAIT_S = 10.0
 REMOVE_ATTEMPTS = 20
+# How a cgroup's pages are reclaimed, best first: v2 (Linux 5.19+), v1, v2 before 5.19 (nothing left in it).
+RECLAIM_KNOBS = ("memory.reclaim", "memory.force_empty", "memory.max")
 
 
 @dataclass(frozen=True)
@@ -90,6 +97,26 @@ def _write(path: Path, text: str) -> None:
     path.write_text(text)
 
 
+def reclaim_knob(folder: Path) -> str | None:
+    """The file that reclaims ``folder``'s memory (:data:`RECLAIM_KNOBS`), None without a memory cgroup."""
+    return next((knob for knob in RECLAIM_KNOBS if (folder / knob).exists()), None)
+
+
+def reclaim(folder: Path) -> None:
+    """Reclaim every page charged to ``folder``'s memory and its leaves' (nothing may run in them): the
+    page cache they brought in, the kernel's objects. A folder without memory (v1 pids, cpu) is left."""
+    knob = reclaim_knob(folder)
+    if knob is None:
+        return
+    value = "0"
+    if knob == "memory.reclaim":
+        value = _read(folder / "memory.current").strip() or "0"
+        if value == "0":
+            return
+    with contextlib.suppress(OSError):  # EAGAIN (memory.reclaim): what could be reclaimed was
+        _write(folder / knob, value)
+
+
 class SandboxCgroup:
     """One sandbox's cgroups (see the module docstring); ``remove`` kills what is left and removes them."""
 
@@ -143,6 +170,12 @@ class SandboxCgroup:
         if self.unified is None:
             return []
         return (self.unified / "cgroup.subtree_control").read_text().split()
+
+    @property
+    def reclaim_knob(self) -> str | None:
+        """How this sandbox's pages leave the page cache when it closes (None: they stay, see docs)."""
+        memory = self.unified if self.memory_v2 else self.v1.get("memory")
+        return reclaim_knob(memory) if memory is not None else None
 
     @property
     def paths(self) -> list[Path]:
@@ -300,8 +333,21 @@ def _read(path: Path) -> str:
         return ""
 
 
+def _populated(folder: Path) -> bool:
+    """True while a process is still in the folder or one of its leaves."""
+    return any(
+        _read(place / "cgroup.procs").strip() for place in (folder, folder / HELPER_LEAF, folder / RUN_LEAF)
+    )
+
+
 def _rmdir_all(folder: Path) -> bool:
-    """Remove the leaves, then the folder; False while something still lives in them."""
+    """Reclaim the folder's memory, remove the leaves, then the folder; False while something lives in them.
+
+    Reclaimed before the leaves go: removing a cgroup would leave its pages cached, charged to its parent.
+    """
+    if _populated(folder):
+        return False
+    reclaim(folder)
     try:
         for leaf in (HELPER_LEAF, RUN_LEAF):
             with contextlib.suppress(FileNotFoundError):

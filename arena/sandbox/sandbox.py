@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import dataclasses
+import functools
 import json
+import logging
 import os
 import select
 import signal
@@ -34,6 +36,10 @@ TEAM_EXTRA_MB = 128
 SESSION_GRACE_S = 0.2
 NO_ENVIRONMENT: dict[str, str] = {}  # bubblewrap and the helper start with nothing of the arena's
 COPY_EXTRA_ENTRIES = 16  # the protocol files, with room to spare
+PAGE_CACHE_KEPT = (
+    "no memory cgroup reclaims what a closed sandbox left in the page cache: "
+    "a table can pass information to the next through it (docs/sandbox.md)"
+)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -58,6 +64,9 @@ class Sandbox:
         self.cut = False  # a request was interrupted before its reply was read: the channel is out of step
         # Names (relative to the team folder) of the program and what its build made: never help files.
         self.build_products: set[str] = set()
+        # Of those, what a compiler made (a binary, class files): left out of the copy out, since the
+        # build cache keeps one copy for every table (a 15 MB binary is not copied at each).
+        self.compiled: set[str] = set()
         # What the copies in and out left behind (links, FIFOs, past the caps), for the table to record.
         self.dropped: list[tree.Stray] = []
         self.process: subprocess.Popen[bytes] | None = None
@@ -86,6 +95,8 @@ class Sandbox:
                 self.cgroup = SandboxCgroup(limits.memory_mb << 20, limits.max_processes + 8)
             except OSError as error:
                 raise SandboxError(f"could not make the sandbox's cgroups: {error}") from error
+        if self.cgroup is None or self.cgroup.reclaim_knob is None:
+            _page_cache_kept()
         self.judge = Judge(limits, self.cgroup)
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
         enter = self.cgroup.enter if self.cgroup is not None else None
@@ -247,7 +258,7 @@ class Sandbox:
             tree.empty(target)
             source = tree.open_folder(self.folder) if source is None else source
             try:
-                self.dropped += tree.copy_tree(source, target, self._copy_caps())
+                self.dropped += tree.copy_tree(source, target, self._copy_caps(), skip=self.compiled)
             finally:
                 os.close(source)
         finally:
@@ -660,6 +671,12 @@ class Session:
         self.result = self.sandbox.judge.result(reply, 0.0)
         self.sandbox.sessions.remove(self)
         return self.result
+
+
+@functools.cache
+def _page_cache_kept() -> None:
+    """Say once per process that what a sandbox brings into the page cache outlives it here."""
+    logging.getLogger("arena.sandbox").warning(PAGE_CACHE_KEPT)
 
 
 def _require_reachable(workdir: Path) -> None:

@@ -16,7 +16,7 @@ import contextlib
 import errno
 import os
 import stat
-from collections.abc import Callable, Generator, Iterator
+from collections.abc import Callable, Collection, Generator, Iterator
 from dataclasses import dataclass, field
 
 DIR_FLAGS = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
@@ -289,8 +289,11 @@ class Caps:
     bytes: int
 
 
-def copy_tree(src_fd: int, dst_fd: int, caps: Caps, *, owner: int | None = None) -> list[Stray]:
-    """Copy regular files and folders from one open folder into another; the strays left behind.
+def copy_tree(
+    src_fd: int, dst_fd: int, caps: Caps, *, owner: int | None = None, skip: Collection[str] = ()
+) -> list[Stray]:
+    """Copy regular files and folders from one open folder into another, but the paths in ``skip``; the
+    strays left behind.
 
     Sizes come from reading (at most what is left of ``caps.bytes``), never from a file's claimed
     length, so a sparse file cannot make the copy large. The destination must be one no program can
@@ -301,6 +304,8 @@ def copy_tree(src_fd: int, dst_fd: int, caps: Caps, *, owner: int | None = None)
     found = scan(src_fd, max_depth=caps.depth)
     strays += found.strays
     for entry in found.entries:
+        if entry.path in skip:
+            continue
         if left_entries <= 0:
             strays.append(Stray(entry.path, f"past the {caps.entries} entries copied out"))
             continue

@@ -35,6 +35,7 @@ def diagnose() -> dict[str, Any]:
                 probe = sandbox.run(["/bin/sh", "-c", "id -u"])
                 report["isolation_level"] = sandbox.isolation_level
                 report["runner"] = str(sandbox.runner_binary) if sandbox.has_runner else None
+                report["page_cache_reset"] = sandbox.cgroup.reclaim_knob if sandbox.cgroup else None
                 report["probe"] = {
                     "ok": probe.ok,
                     "uid": probe.stdout.decode().strip(),
@@ -43,6 +44,7 @@ def diagnose() -> dict[str, Any]:
         except ArenaError as error:
             report["isolation_level"] = "none"
             report["runner"] = None
+            report["page_cache_reset"] = None
             report["probe"] = {"ok": False, "error": str(error)}
     cpus = len(os.sched_getaffinity(0))
     with one_core() as cpu:  # what a table started now would be given

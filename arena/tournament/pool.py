@@ -31,8 +31,10 @@ class TableTask:
     name: str
     players: tuple[PlayerSpec, ...]
     config: TableConfig
-    # Tables of one group (the rotations of one duplicate deck) are never played at once: a team's copies
-    # at two of them could talk while they play. "" for a table of its own.
+    # The duplicate deck a table's group (its rotations) plays, "" for a table of its own. A grouped
+    # table's teams are each at no other table while it is played: a team's copy at a table of another
+    # deck, played across the end of one rotation and the start of the next, could carry what the first
+    # left (the page cache, timing) to the second (docs/sandbox.md).
     group: str = ""
 
 

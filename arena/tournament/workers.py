@@ -220,14 +220,14 @@ def execute(
     progress.start(label, tables=len(tasks), deals=sum(t.config.deals for t in tasks))
     try:
         configured = {t.name: t.config.deals for t in tasks}
-        groups = {t.name: t.group for t in tasks}
+        by_name = {t.name: t for t in tasks}
         pending: dict[Future[TableOutcome], str] = {}
-        waiting, playing = list(tasks), Counter[str]()
+        waiting, playing = list(tasks), Counter[str]()  # teams at a grouped table being played
         while waiting or pending:
-            for task in list(waiting):  # in table order, each once no table of its group is being played
-                if not task.group or not playing[task.group]:
+            for task in list(waiting):  # in table order, a grouped one once none of its teams is playing
+                if not task.group or not any(playing[team] for team in _teams(task)):
                     waiting.remove(task)
-                    playing[task.group] += 1
+                    playing.update(_teams(task))
                     pending[pool.submit(task, tables_dir, runner)] = task.name
             done, _ = wait(pending, timeout=0.2, return_when=FIRST_COMPLETED)
             _count_deals(pool.deals_played(), progress, deals_seen)
@@ -236,7 +236,7 @@ def execute(
             pool.poll(progress)
             for future in sorted(done, key=pending.__getitem__):  # in table order: the first failure is told
                 name = pending.pop(future)
-                playing[groups[name]] -= 1
+                playing.subtract(_teams(by_name[name]))
                 _collect(future, name, store, tables_dir, failures, progress)
                 progress.advance(tables=1, deals=configured[name] - deals_seen.get(name, 0))
                 deals_seen[name] = configured[name]
@@ -248,6 +248,11 @@ def execute(
         progress.stop()
     pool.close(cancel=False)
     return failures
+
+
+def _teams(task: TableTask) -> list[str]:
+    """The teams a grouped table keeps from every other table while it is played (none for the others)."""
+    return [player.team for player in task.players] if task.group else []
 
 
 def _open_pool(jobs: int, scheduler: str | None, certs: Path | None, progress: Progress) -> TablePool:

@@ -126,18 +126,18 @@ def test_java_processes_threads_and_hooks_end_with_the_decision_and_classes_stay
     assert decisions > 3
     tries = (folder / "tries.txt").read_text().split()
     assert len(tries) == 4 * decisions and all(word.endswith(":denied") for word in tries), tries
-    assert {"JavaLinger.class", "Note.class", "Tries.class", "Tries$Callable.class"} <= {
-        path.name for path in folder.iterdir()
-    }
+    classes = {"JavaLinger.class", "Note.class", "Tries.class", "Tries$Callable.class"}
+    assert classes <= set(outcome.compiled)  # still in its box when the table ended, and read-only
+    assert all(outcome.compiled[name].st_mode & 0o222 == 0 for name in classes)
 
 
 def test_two_thousand_class_files_are_products_not_help_files(tmp_path: Path) -> None:
     """One source, 2,001 classes: every class file is a build product (never a help file), the table goes
-    on without a fault and the products are all in the folder at the end."""
+    on without a fault and the products are all in its folder at the end."""
     outcome = play_hostile(REDTEAM / "ManyClasses.java", tmp_path, deals=1)
     assert outcome.attacker.built, outcome.attacker.build_output
     assert outcome.faults == ()
-    assert len(list(outcome.team_folder.glob("*.class"))) == 2001
+    assert len([name for name in outcome.compiled if name.endswith(".class")]) == 2001
 
 
 @warm

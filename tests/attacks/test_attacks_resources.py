@@ -99,12 +99,6 @@ def test_a_folder_of_long_paths_costs_the_table_process_little(tmp_path: Path) -
     assert grown < 64, f"the table process grew by {grown:.0f} MB and spent {spent:.1f} s more CPU"
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="open, minor: Sandbox.close() copies build products out with the help files: a 15 MB binary (a "
-    "Java team's class files up to the 144 MB copy cap) lands in tables/<table>/teams/<team>/ at every "
-    "table, no fault (several tests read the copied binary as evidence; left for the next round)",
-)
 def test_a_fat_binary_is_not_copied_into_every_tables_run_folder(tmp_path: Path) -> None:
     """``FatBinary.c`` plays like ``Checker.py`` with 15 MB of initialised data in its binary; the table's
     copy of its folder should hold its source and help files, not a second copy of the build."""

@@ -73,10 +73,10 @@ def test_sparse_files_and_a_binary_turned_folder_copy_out_small(tmp_path: Path) 
     outcome = play_hostile(ATTACKS / "SparseBomb.c", tmp_path, deals=4, baseline=CHECKER)
     assert FaultKind.HELP_FILE_LIMIT in kinds(outcome)
     assert any("help files exceed 16 MB in total" in f.reason for f in outcome.faults)
-    binary = outcome.team_folder / "SparseBomb"
-    assert binary.is_file()  # root's and read-only in a sticky folder: it could be neither moved nor replaced
+    binary = outcome.compiled["SparseBomb"]  # as its box held it when the table ended
+    assert stat.S_ISREG(binary.st_mode)  # root's and read-only in a sticky folder: neither moved nor replaced
     written = sum(path.stat().st_size for path in outcome.team_folder.rglob("*") if path.is_file())
-    assert written <= (16 << 20) + binary.stat().st_size + 4096
+    assert written <= (16 << 20) + 4096  # help files only: what the build made is not copied out
 
 
 @pytest.mark.slow
@@ -110,8 +110,7 @@ def test_a_perl_begin_block_leaving_files_fails_the_build(tmp_path: Path) -> Non
 def test_a_program_cannot_grow_its_own_binary(tmp_path: Path) -> None:
     outcome = play_hostile(ATTACKS / "RewriteBinary.c", tmp_path, deals=3, baseline=CHECKER)
     assert outcome.faults == ()
-    binary = outcome.team_folder / "RewriteBinary"
-    assert binary.stat().st_size < 1 << 20
+    assert outcome.compiled["RewriteBinary"].st_size < 1 << 20  # as its box held it at the end
     events = (outcome.out / "results.json").read_text()
     assert json.loads(events)["teams"][0]["decisions"] == outcome.attacker.decisions > 0
 

@@ -23,7 +23,7 @@ import json
 import os
 import stat
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -57,6 +57,9 @@ class HostileOutcome:
     result: TableResult
     attacker: TeamResult
     baseline: TableResult | None
+    compiled: dict[str, os.stat_result] = field(default_factory=dict)
+    """What the attacker's build made (binaries, class files), as its box held them when the table ended:
+    name to its ``lstat``. The run folder keeps no copy of them (the build cache does)."""
 
     @property
     def faults(self) -> tuple[Fault, ...]:
@@ -89,6 +92,30 @@ def tracking_sandboxes() -> Iterator[list[SandboxTrace]]:
         yield traces
     finally:
         Sandbox._start_helper = original  # type: ignore[method-assign]
+
+
+@contextlib.contextmanager
+def recording_compiled() -> Iterator[dict[str, dict[str, os.stat_result]]]:
+    """Record, for every sandbox closed in this process while the block runs, what its build made as its
+    box held it at the end: team (its folder's name) to {name: its lstat}; a name gone is missing."""
+    seen: dict[str, dict[str, os.stat_result]] = {}
+    original = Sandbox._copy_out
+
+    def record_and_copy(sandbox: Sandbox, source: int | None = None) -> None:
+        folder = os.open(sandbox.folder, os.O_RDONLY | os.O_DIRECTORY) if source is None else source
+        names = seen.setdefault(sandbox.workdir.name, {})
+        for name in sandbox.compiled:
+            with contextlib.suppress(OSError):
+                names[name] = os.stat(name, dir_fd=folder, follow_symlinks=False)
+        if source is None:
+            os.close(folder)
+        original(sandbox, source)
+
+    Sandbox._copy_out = record_and_copy  # type: ignore[method-assign]
+    try:
+        yield seen
+    finally:
+        Sandbox._copy_out = original  # type: ignore[method-assign]
 
 
 def tracked_run_table(
@@ -227,7 +254,7 @@ def play_hostile(
     before = fingerprint(canary)
     mounts = _mounts()
     out = root / "table"
-    with tracking_sandboxes() as traces:
+    with tracking_sandboxes() as traces, recording_compiled() as compiled:
         result = run_table(_players(attacker, honest, help_dir), out, table_config)
     assert (out / "results.json").is_file(), "the table wrote no results.json"
     assert json.loads((out / "results.json").read_text())["deals_played"] == result.deals_played
@@ -245,4 +272,4 @@ def play_hostile(
         stacks = {t.team: t.final_stack for t in result.teams if t.team in honest_teams}
         expected = {t.team: t.final_stack for t in baseline_result.teams if t.team in honest_teams}
         assert stacks == expected, f"honest teams' stacks {stacks} differ from the baseline's {expected}"
-    return HostileOutcome(out, result, attacker_result, baseline_result)
+    return HostileOutcome(out, result, attacker_result, baseline_result, compiled.get(attacker.stem, {}))

@@ -1,4 +1,5 @@
-/* Issue 24, still open: the page cache read back exactly without any denied call. probe.txt names a shared
+/* Issue 24: the page cache read back exactly without any denied call (closed between tables: a closed
+ * sandbox's pages are reclaimed, tests/attacks/test_attacks_duplicate.py). probe.txt names a shared
  * file of the system folders, an offset and "send" or "read". A sender touches the pages of the one bits of
  * a fixed pattern (mmap with MADV_RANDOM: one page a fault, no read-ahead); a receiver, in another
  * sandbox, touches every page and counts its major faults (getrusage): no fault means the page was cached.
