@@ -46,9 +46,10 @@ def sanitizing() -> bool:
     return os.environ.get(SANITIZE, "") not in ("", "0")
 
 
-def build_flags(kind: Literal["executable", "shared"]) -> tuple[str, ...]:
-    """The compiler flags of every build of arena's C code: hardened, or sanitized (see the module)."""
-    checks = SANITIZER_FLAGS if sanitizing() else HARDENED_FLAGS
+def build_flags(kind: Literal["executable", "shared"], *, hardened: bool = False) -> tuple[str, ...]:
+    """The compiler flags of every build of arena's C code: hardened, or sanitized (see the module);
+    ``hardened`` always (a library loaded where the ASan runtime cannot be preloaded)."""
+    checks = SANITIZER_FLAGS if sanitizing() and not hardened else HARDENED_FLAGS
     return (*COMMON_FLAGS, *checks, *KIND_FLAGS[kind], *LINK_FLAGS)
 
 

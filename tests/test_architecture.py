@@ -206,3 +206,36 @@ def test_the_folder_tree_and_the_room_table_say_the_same() -> None:
         room = room_of(module, table)
         if module not in named:  # a file the table names one by one may sit in another room's folder
             assert room == tree[listed], f"{module} is {room}, but its folder {listed}/ is {tree[listed]}"
+
+
+INSIDE = PACKAGE / "sandbox" / "inside"
+CLASS_LINES = 250  # issue 27 item 3: the helper split by concern, no class over this
+
+
+def test_no_class_inside_the_box_is_over_its_size() -> None:
+    """The helper's protocol, privileges, processes, one decision and cleanup are classes of their own."""
+    large = []
+    for path in sorted(INSIDE.glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ClassDef) and node.end_lineno is not None:
+                size = node.end_lineno - node.lineno + 1
+                large += [f"{path.name}: {node.name} ({size} lines)"] if size > CLASS_LINES else []
+    assert large == []
+
+
+def test_every_part_of_the_helper_is_loaded_beside_it() -> None:
+    """The helper runs as ``python -I -S`` where arena cannot be imported: each of its parts is a file
+    beside it, loaded by ``_load_beside``, and imports nothing of arena (the box binds only these files)."""
+    helper = ast.parse((INSIDE / "helper.py").read_text())
+    loaded = {
+        node.args[0].value
+        for node in ast.walk(helper)
+        if isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Name)
+        and node.func.id == "_load_beside"
+        and isinstance(node.args[0], ast.Constant)
+    }
+    assert {"protocol", "privileges", "start", "prepared", "decision", "cleanup", "record"} <= loaded
+    for name in loaded - {"tree"}:
+        imported = imports(INSIDE / f"{name}.py")
+        assert not any(module.split(".")[0] == "arena" for module in imported), name

@@ -24,6 +24,7 @@ TREE_SOURCE = Path(__file__).with_name("tree.py")
 # What runs inside the box and what it loads from beside itself, bound read-only at /.arena/<name>.
 BOX_SCRIPTS = (*sorted(path for path in INSIDE.glob("*.py") if path.name != "__init__.py"), TREE_SOURCE)
 RUNNER_PATH = "/.arena/runner"  # arena's compiled runner (arena/sandbox/runner_client.py builds it)
+RUNNER_LIBRARY_PATH = "/.arena/runner-library.so"  # its start and clock, for the fork server (the same C)
 
 # Read-only system folders the toolchains need; nothing else of the host is visible.
 SYSTEM_BINDS = ("/usr",)
@@ -48,9 +49,17 @@ def helper_interpreter() -> Path:
     return system.resolve() if system.exists() else Path(sys.executable).resolve()
 
 
-def bwrap_argv(*, team_bytes: int, scratch_bytes: int, info_fd: int, runner: Path | None = None) -> list[str]:
+def bwrap_argv(
+    *,
+    team_bytes: int,
+    scratch_bytes: int,
+    info_fd: int,
+    runner: Path | None = None,
+    library: Path | None = None,
+) -> list[str]:
     """The bubblewrap command that starts one sandbox's helper as PID 1 of fresh namespaces; ``runner``
-    (arena's compiled runner, when built) is bound read-only at ``/.arena/runner``."""
+    (arena's compiled runner, when built) is bound read-only at ``/.arena/runner``, and ``library`` (its start
+    sequence and clock as a shared object) at ``/.arena/runner-library.so``."""
     argv = [
         shutil.which("bwrap") or "bwrap",
         "--unshare-pid",
@@ -110,6 +119,8 @@ def bwrap_argv(*, team_bytes: int, scratch_bytes: int, info_fd: int, runner: Pat
         argv += ["--ro-bind", str(source), f"/.arena/{source.name}"]
     if runner is not None:
         argv += ["--ro-bind", str(runner), RUNNER_PATH]
+    if library is not None:
+        argv += ["--ro-bind", str(library), RUNNER_LIBRARY_PATH]
     argv += [
         "--remount-ro",
         "/",

@@ -8,7 +8,11 @@ installed, the helper runs decisions itself; ``ARENA_NO_RUNNER=1`` asks for the 
 runs the hostile and red-team suites both ways).
 
 The binary is cached per source and compiler in ``/var/lib/arena/runner/`` (root's, not writable by
-anyone else) and bound read-only into each sandbox at ``isolation.RUNNER_PATH``.
+anyone else) and bound read-only into each sandbox at ``isolation.RUNNER_PATH``. The start sequence a program
+goes through before its first instruction (``start.c``) and the CPU-clock wait (``clock.c``) are compiled
+into the runner and, as a shared object (:func:`runner_library`, bound at ``isolation.RUNNER_LIBRARY_PATH``),
+loaded by the Python fork server on the runner's road: a warm decision starts and is timed in the same C as
+a cold one.
 """
 
 from __future__ import annotations
@@ -24,6 +28,9 @@ from arena.sandbox.inside.record import Reply
 from arena.sandbox.result import RunResult
 
 SOURCE = Path(__file__).with_name("inside") / "runner.c"
+# the start sequence and the CPU-clock wait, in the runner and in the shared object
+PARTS = (SOURCE.with_name("start.c"), SOURCE.with_name("clock.c"))
+HEADERS = (SOURCE.with_name("start.h"), SOURCE.with_name("clock.h"))
 CACHE = ROOT_CACHE / "runner"
 START_TIMEOUT_S = 10.0
 REPLY_GRACE_S = 5.0
@@ -38,7 +45,19 @@ def runner_binary(cache: Path = CACHE) -> Path | None:
     """
     if os.geteuid() != 0 or os.environ.get(NO_RUNNER) == "1":
         return None
-    return compiled(SOURCE, build_flags("executable"), cache)
+    return compiled(SOURCE, build_flags("executable"), cache, PARTS, HEADERS)
+
+
+def runner_library(cache: Path = CACHE) -> Path | None:
+    """The shared object of the runner's parts the fork server uses on the runner's road (``start.c`` for
+    each child, ``clock.c`` for each wait; built on first use beside the runner); None when the runner's
+    road is not taken (see :func:`runner_binary`)."""
+    if os.geteuid() != 0 or os.environ.get(NO_RUNNER) == "1":
+        return None
+    # the hardened build even under ARENA_SANITIZE: the fork server cannot preload the ASan runtime (CI's
+    # sanitized runner covers start.c, compiled into it)
+    flags = build_flags("shared", hardened=True)
+    return compiled(PARTS[0], flags, cache, PARTS[1:], HEADERS, name="runner-library")
 
 
 class Pipes(Protocol):

@@ -26,7 +26,7 @@ from arena.sandbox.inside.record import Reply
 from arena.sandbox.judge import Judge
 from arena.sandbox.limits import Limits
 from arena.sandbox.result import RunResult
-from arena.sandbox.runner_client import Runner, runner_binary
+from arena.sandbox.runner_client import Runner, runner_binary, runner_library
 from arena.sandbox.uids import next_sandbox_uid
 
 T = TypeVar("T")
@@ -73,6 +73,7 @@ class Sandbox:
         self.runner: Runner | None = None
         self.held: set[int] = set()  # descriptors a transport keeps open for the sandbox's life
         self.runner_binary = runner_binary() if isolation_level == isolation.NAMESPACES else None
+        self.runner_library = runner_library() if self.runner_binary is not None else None
         try:
             self._start_helper()
         except BaseException:
@@ -107,6 +108,7 @@ class Sandbox:
                     scratch_bytes=SCRATCH_MB << 20,
                     info_fd=info_w,
                     runner=self.runner_binary,
+                    library=self.runner_library,
                 )
                 self.process = subprocess.Popen(
                     argv,
@@ -150,8 +152,9 @@ class Sandbox:
         as_root = os.geteuid() == 0
         self.uid = next_sandbox_uid() if as_root else None
         runner = self._runner_argv() if self.has_runner and self.uid is not None else None
-        machinery_uid = next_sandbox_uid() if runner is not None else None
-        self.machinery_uid = machinery_uid  # arena's runner's own uid (no program's)
+        # arena's own uid for its machinery (the runner, the fork server), as root on both roads: no program's
+        machinery_uid = next_sandbox_uid() if self.uid is not None else None
+        self.machinery_uid = machinery_uid
         descriptors = self.cgroup.run_descriptors() if self.cgroup is not None else {}
         fds = [fd for group in descriptors.values() for fd in group]
         indexes, position = {}, 0
@@ -417,14 +420,25 @@ class Sandbox:
         return self.judge.result(reply, wall, budget_ms, output_cap=clocks.cap)
 
     def _runner_argv(self) -> list[str]:
-        """The runner's command line: where the team folder and /tmp are, the rules, the program's uid."""
-        rlimits = {name: value for name, value in self._rlimits().items() if name != "cpu"}
+        """The runner's command line: where the team folder and /tmp are, the rules, how programs start."""
         argv = [isolation.RUNNER_PATH, f"--cwd={isolation.TEAM_DIR}", f"--scratch={isolation.SCRATCH_DIR}"]
         limits = self.limits  # the help-file rules the runner counts by (team_folder.police enforces them)
         argv += [f"--help-files={limits.help_files}", f"--help-bytes={limits.help_bytes_mb << 20}"]
         argv.append(f"--folder-depth={limits.folder_depth}")
-        argv += [f"--rlimit={name}:{value}" for name, value in rlimits.items()]
-        return [*argv, f"--uid={self.uid}", f"--gid={self.uid}"]
+        return [*argv, *self.start_options(team=True)]
+
+    def start_options(self, *, team: bool) -> list[str]:
+        """What arena's machinery (the runner, the fork server) needs to start a program as a cold one
+        starts: every limit but the CPU's (set per decision), and with ``team`` the team's uid and gid (the
+        machinery runs under its own); the fork server also loads the runner's start sequence and clock
+        (``--runner-library``) where the runner's road is taken."""
+        rlimits = {name: value for name, value in self._rlimits().items() if name != "cpu"}
+        options = [f"--rlimit={name}:{value}" for name, value in rlimits.items()]
+        if team and self.uid is not None:
+            options += [f"--uid={self.uid}", f"--gid={self.uid}"]
+        if self.runner is not None and self.runner_library is not None:
+            options.append(f"--runner-library={isolation.RUNNER_LIBRARY_PATH}")
+        return options
 
     @property
     def clock(self) -> str:

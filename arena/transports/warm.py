@@ -7,10 +7,10 @@ exactly as by :class:`FileTransport`; ``tests/sandbox/test_transports_warm.py`` 
 compares every answer and every help file.
 
 The decision's stdout and stderr go to files in the sandbox's ``/tmp`` that the arena reads itself: the
-server never holds a decision's output. Where the sandbox has a machinery uid (arena's runner, as root) the
-server runs under it and no program can kill, stop or trace it. Elsewhere it runs as the team's user, so a
-program can kill or stop it: that decision is judged as it ended (killed, or past its time), never run
-again, and the next decision gets a new server.
+server never holds a decision's output. Where the sandbox has a machinery uid (arena as root, on either road)
+the server runs under it and no program can kill, stop or trace it. Elsewhere (not root) it runs as arena's
+user, as the programs do, so a program can kill or stop it: that decision is judged as it ended (killed, or
+past its time), never run again, and the next decision gets a new server.
 """
 
 from __future__ import annotations
@@ -49,8 +49,8 @@ class WarmPythonTransport(FileTransport):
             raise SandboxError(f"a warm start needs '<python> [flags] <script>.py', got {' '.join(argv)}")
         self.script = argv[-1]
         self.server_argv = [*argv[:-1], sandbox.forkserver_path, *preload]
-        if sandbox.machinery_uid is not None:  # the server is arena's, not the team's: it gives each decision
-            self.server_argv.append(f"--team={sandbox.uid}:{sandbox.uid}")  # the team's ids (as the runner)
+        # a cold program's start for each decision; the team's ids when the server is arena's (machinery uid)
+        self.server_argv += sandbox.start_options(team=sandbox.machinery_uid is not None)
         self.server: Session | None = None
         self.failures = 0  # decisions whose server a program killed or stopped
 
@@ -66,8 +66,8 @@ class WarmPythonTransport(FileTransport):
         """One decision through the fork server, judged like a fresh interpreter's.
 
         A server that cannot contain a decision (its child could not join the decision's cgroup) is arena's
-        failure: :class:`SandboxError`. A server lost during the decision was lost by the program (it runs
-        as the team's user, without a machinery uid): the decision is judged as it ended, and the next one
+        failure: :class:`SandboxError`. A server lost during the decision was lost by the program (without a
+        machinery uid it runs as the programs' user): the decision is judged as it ended, and the next one
         starts a new server.
         """
         limit = self.wall_time_s if self.wall_time_s is not None else self.sandbox.limits.wall_time_s

@@ -58,7 +58,7 @@ def test_the_compiler_shows_nothing_of_the_host_or_the_helper(tmp_path: Path, mo
 @pytest.mark.skipif(not hasattr(os, "pidfd_open"), reason="the warm start needs pidfd_open")
 def test_a_stopped_fork_server_neither_hangs_the_table_nor_stays(tmp_path: Path) -> None:
     """SIGSTOP to arena's Python fork server: the table completes and nothing stopped is left. Where the
-    server runs under arena's machinery uid (the runner's road, as root) the stop is refused, so each such
+    server runs under arena's machinery uid (as root, on either road) the stop is refused, so each such
     decision is the program's own crash (its ``PermissionError``); without it the stopped server costs that
     decision a timeout. Never a second run (issue 24)."""
     with open_sandbox(tmp_path / "probe", Limits()) as sandbox:

@@ -21,7 +21,7 @@ from arena.errors import SandboxError
 from arena.evaluator.kernel import DISABLE, rollout_kernel
 from arena.games.headsup.hand_loop import loop_kernel
 from arena.sandbox import NAMESPACES, Limits, RunStatus, isolation, open_sandbox
-from arena.sandbox.runner_client import Runner, runner_binary
+from arena.sandbox.runner_client import Runner, runner_binary, runner_library
 
 pytestmark = pytest.mark.native
 
@@ -179,6 +179,20 @@ def test_the_runner_is_a_hardened_position_independent_executable() -> None:
     assert "DYN (Position-Independent Executable file)" in _readelf(binary, "-h")
     assert "PIE" in _readelf(binary, "-d")
     _assert_hardened(binary)
+
+
+def test_the_runner_library_is_hardened_even_in_a_sanitized_pass() -> None:
+    """The runner's start sequence and clock as the fork server loads them: PIC, full RELRO, the stack
+    protector; never the sanitizers' build (no ASan runtime can be preloaded in the box: CI's sanitized
+    pass checks the same sources compiled into the runner)."""
+    _runner()
+    library = runner_library()
+    assert library is not None, "the runner's library did not build"
+    assert "DYN (Shared object file)" in _readelf(library, "-h")
+    dynamic = _readelf(library, "-d")
+    assert "BIND_NOW" in dynamic and "libasan" not in dynamic
+    assert "GNU_RELRO" in _readelf(library, "-l")
+    assert "__stack_chk_fail" in _readelf(library, "--dyn-syms")
 
 
 def test_the_kernels_are_a_hardened_shared_library() -> None:

@@ -4,8 +4,8 @@ Arena's compiled runner runs under a machinery uid of its own (no program shares
 over it); the program takes the team's uid and gives up every capability before it execs. So a program
 that stops, kills or traces its watcher cannot: the decision is judged as any other, with no rerun. On the
 helper's road (``ARENA_NO_RUNNER=1``) the watcher is PID 1 of the sandbox, which the kernel shields.
-On the warm road the fork server has the runner's machinery uid too (EPERM for every attempt); without a
-runner it is the team's, and a program that kills it loses that decision, never arena's.
+On the warm road the fork server has arena's machinery uid too, on both roads (EPERM for every attempt);
+without one (not root) a program that kills it loses that decision, never arena's.
 """
 
 from __future__ import annotations
@@ -51,12 +51,13 @@ def test_a_program_can_neither_stop_kill_nor_trace_its_watcher(tmp_path: Path) -
     assert processes_of(sandbox) == []
 
 
+@pytest.mark.usefixtures("road")
 def test_a_warm_program_can_neither_stop_kill_nor_trace_its_fork_server(tmp_path: Path) -> None:
-    """Under arena's runner the fork server has arena's machinery uid: every attempt gets EPERM, every
+    """As root, on either road, the fork server has arena's machinery uid: every attempt gets EPERM, every
     decision is ok, and one server answers them all."""
     with open_sandbox(tmp_path / "team", Limits(wall_time_s=2.0), isolation="namespaces") as sandbox:
         if sandbox.machinery_uid is None:
-            pytest.skip("no machinery uid without arena's runner (the server runs as the team's user)")
+            pytest.skip("no machinery uid when arena is not root (the server runs as arena's user)")
         transport = WarmPythonTransport(sandbox, build(sandbox, SERVER_ATTACKER).run_argv, preload=())
         replies = [transport.exchange(INPUTS) for _ in range(3)]
         for reply in replies:
@@ -72,9 +73,9 @@ def test_a_warm_program_can_neither_stop_kill_nor_trace_its_fork_server(tmp_path
 
 @pytest.mark.usefixtures("road")
 def test_a_warm_program_that_kills_its_fork_server_loses_that_decision_and_no_more(tmp_path: Path) -> None:
-    """Under the runner the kill gets EPERM and the decision is judged as any other. On the helper's road
-    the server is the team's: no second budget, no incident, the decision is judged as killed and the next
-    one gets a new server."""
+    """As root (a machinery uid, on either road) the kill gets EPERM and the decision is judged as any other.
+    Not root, the server is the programs' user's: no second budget, no incident, the decision is judged as
+    killed and the next one gets a new server."""
     program = tmp_path / "killer.py"
     program.write_text(
         "import os, signal\n"
@@ -95,7 +96,7 @@ def test_a_warm_program_that_kills_its_fork_server_loses_that_decision_and_no_mo
         assert transport.exchange(INPUTS).run.ok
         (sandbox.folder / "armed").write_text("")
         attacked = transport.exchange(INPUTS).run
-        if sandbox.machinery_uid is not None:  # the runner's road, as root
+        if sandbox.machinery_uid is not None:  # as root, on either road
             assert attacked.ok and transport.failures == 0, attacked.describe()
             assert (sandbox.folder / "refused").stat().st_uid == sandbox.uid  # the team's file, as cold
         else:
@@ -107,11 +108,11 @@ def test_a_warm_program_that_kills_its_fork_server_loses_that_decision_and_no_mo
     assert processes_of(sandbox) == []
 
 
-@pytest.mark.slow  # on the helper's road the decision runs to its wall cap and reply grace
+@pytest.mark.slow  # not root, the decision runs to its wall cap and reply grace
 @pytest.mark.usefixtures("road")
 def test_a_warm_program_that_stops_its_fork_server_is_judged_on_its_clock(tmp_path: Path) -> None:
-    """Under the runner the stop gets EPERM: the decision is ok. On the helper's road a stopped server
-    never answers: the decision is past its time, the server is replaced."""
+    """As root (a machinery uid, on either road) the stop gets EPERM: the decision is ok. Not root, a stopped
+    server never answers: the decision is past its time, the server is replaced."""
     program = tmp_path / "stopper.py"
     program.write_text(
         "import os, signal\n"
@@ -126,7 +127,7 @@ def test_a_warm_program_that_stops_its_fork_server_is_judged_on_its_clock(tmp_pa
     with open_sandbox(tmp_path / "team", Limits(wall_time_s=0.5), isolation="namespaces") as sandbox:
         transport = WarmPythonTransport(sandbox, build(sandbox, program).run_argv, preload=())
         stopped = transport.exchange(INPUTS).run
-        if sandbox.machinery_uid is not None:  # the runner's road, as root
+        if sandbox.machinery_uid is not None:  # as root, on either road
             assert stopped.ok and transport.failures == 0, stopped.describe()
             assert (sandbox.folder / "refused").exists()
         else:

@@ -4,10 +4,14 @@ Shared by the sandbox helper and the Python fork server (standard library only: 
 the sandbox). The CPU time is the decision cgroup's ``cpu.stat`` ``usage_usec``; it cannot grow faster
 than the machine's CPUs do, so the waiter sleeps until the earliest moment the budget could be spent,
 reads the clock again, and so on: a handful of wake-ups per decision, never a polling loop.
+
+:func:`next_wait` is the Python road's one owner of that wait; on the runner's road ``clock.c`` is (the
+runner has it compiled in, and the fork server calls its shared object through :class:`Compiled`).
 """
 
 from __future__ import annotations
 
+import ctypes
 import os
 
 MIN_WAIT_S = 0.002
@@ -38,3 +42,27 @@ def next_wait(now: float, deadline: float, budget_ms: float | None, used_ms: flo
     if left_ms <= 0:
         return "cpu", 0.0
     return "", min(remaining, max(left_ms / 1000 / CPUS, MIN_WAIT_S))
+
+
+class Compiled:
+    """``clock.c``'s ``arena_next_wait`` from the runner's shared object: the runner road's wait."""
+
+    VERDICTS = ("", "timeout", "cpu")  # CLOCK_GO_ON, CLOCK_TIMEOUT, CLOCK_CPU
+
+    def __init__(self, path: str) -> None:
+        self.call = ctypes.CDLL(path, use_errno=True).arena_next_wait
+        longlong = ctypes.c_longlong
+        self.call.argtypes = [longlong, longlong, longlong, longlong, ctypes.POINTER(longlong)]
+        self.call.restype = ctypes.c_int
+        self.wait_us = longlong(0)
+
+    def next_wait(
+        self, now: float, deadline: float, budget_ms: float | None, used_ms: float
+    ) -> tuple[str, float]:
+        """What :func:`next_wait` answers, in the runner's C (the same units)."""
+        budget_us = -1 if budget_ms is None else round(budget_ms * 1000)
+        now_us, deadline_us, used_us = round(now * 1e6), round(deadline * 1e6), round(used_ms * 1000)
+        verdict = self.call(now_us, deadline_us, budget_us, used_us, ctypes.byref(self.wait_us))
+        if verdict:
+            return self.VERDICTS[verdict], 0.0
+        return "", self.wait_us.value / 1e6

@@ -11,17 +11,19 @@ in the memory the next one is forked from; ``/tmp`` is emptied after every decis
 gets descriptors of its own (a fresh ``/dev/null`` on stdin, nothing else of the server's open), so no
 file status flag carries either.
 
-Under arena's runner the server runs as arena's machinery uid (``--team=UID:GID`` names the team's), with
+When arena runs as root the server runs as arena's machinery uid (``--uid=U --gid=G`` name the team's), with
 only the capabilities to give each child the team's uid and gid and to end it, and is not dumpable: a
 program can neither signal, stop nor trace it (EPERM), so a warm decision is judged like a cold one. Each
-child takes the team's identity and gives up every capability before any of the team's code runs. Without
-a machinery uid (no runner, or not root) the server runs as the team's user: a program that kills or stops
-it loses its own decision (the arena judges it, then starts a new server), never arena's.
+child goes through a cold program's start sequence before any of the team's code runs (``Road``: the
+runner's ``start.c`` through its shared object on the runner's road, else ``start.py``, the helper's): its
+session, the decision's cgroup, OOM score and limits, the team's identity, no capability. Without a
+machinery uid (not root) the server runs as arena's user, as the programs do: a program that kills or
+stops it loses its own decision (the arena judges it, then starts a new server), never arena's.
 
 The server is arena's machinery: the sandbox helper starts it outside the programs' cgroup and with no CPU
 limit (``--cgroup-fds=3,4`` names the descriptors of the decision cgroup's ``cgroup.procs`` files). Each
-child moves itself into that cgroup and takes the decision's ``RLIMIT_CPU`` before any of the team's code
-runs, so the decision is measured, limited and ended (``cgroup.kill``) like a fresh interpreter's.
+child moves itself into that cgroup and takes the decision's limits before any of the team's code runs, so
+the decision is measured, limited and ended (``cgroup.kill``) like a fresh interpreter's.
 
 Protocol on stdin/stdout (the arena's session pipes), per run: a JSON request line
 ``{"script": "Team.py", "wall": 1.0, "cpu": 2, "out": "/tmp/.warm-X.out", "err": "/tmp/.warm-X.err"}``
@@ -62,8 +64,9 @@ from typing import Any, BinaryIO
 import clock as CLOCK  # type: ignore[import-not-found]
 import prctl as _prctl  # type: ignore[import-not-found]
 import record as RECORD  # type: ignore[import-not-found]
+import start as START  # type: ignore[import-not-found]
 
-del sys.modules["prctl"], sys.modules["clock"], sys.modules["record"]
+del sys.modules["prctl"], sys.modules["clock"], sys.modules["record"], sys.modules["start"]
 
 MAX_FD = os.sysconf("SC_OPEN_MAX")
 
@@ -75,7 +78,7 @@ def serve(arguments: list[str]) -> None:
     cgroup_fds = [int(fd) for fds in named for fd in fds.split(",") if fd]
     cpu_fd = next((int(arg[9:]) for arg in arguments if arg.startswith("--cpu-fd=")), None)
     preloads = [arg for arg in arguments if not arg.startswith("--")]
-    team = next((arg[7:].split(":") for arg in arguments if arg.startswith("--team=")), None)
+    road = Road(arguments)
     for fd in [*cgroup_fds, *([cpu_fd] if cpu_fd is not None else [])]:
         os.set_inheritable(fd, False)
     for arg in arguments:  # the decision cgroup's kill and events files: the helper ends decisions, not this
@@ -95,11 +98,10 @@ def serve(arguments: list[str]) -> None:
         if not line:
             return
         request = json.loads(line)
-        decision = Decision(request["script"], request["wall"], request.get("cpu"))
+        decision = Decision(request["script"], request["wall"], request.get("cpu"), road)
         decision.out_path, decision.err_path = request["out"], request["err"]
         decision.budget_ms = request.get("budget_ms") if cpu_fd is not None else None
         decision.cgroup_fds, decision.cpu_fd = cgroup_fds, cpu_fd
-        decision.team = (int(team[0]), int(team[1])) if team else None
         control_out.write(RECORD.encode(run_one(decision, (control_in, control_out))))
         reap_strays()
 
@@ -107,16 +109,45 @@ def serve(arguments: list[str]) -> None:
 class Decision:
     """One request: the script, its wall and CPU limits, its output files, where its processes go."""
 
-    def __init__(self, script: str, wall: float, cpu: int | None) -> None:
-        self.script, self.wall, self.cpu = script, wall, cpu
+    def __init__(self, script: str, wall: float, cpu: int | None, road: Road) -> None:
+        self.script, self.wall, self.cpu, self.road = script, wall, cpu, road
         self.out_path = self.err_path = ""  # the program's stdout and stderr (the arena reads them)
         self.budget_ms: float | None = None  # the decision's CPU budget, judged on the cgroup's clock
         self.cgroup_fds: list[int] = []
         self.cpu_fd: int | None = None
-        self.team: tuple[int, int] | None = None  # the team's uid and gid, when the server is not the team
+
+    def plan(self) -> Any:
+        """The start of this decision's process (``start.Plan``): a cold program's, with its CPU limit."""
+        cpu = () if self.cpu is None else ((resource.RLIMIT_CPU, self.cpu),)
+        return START.Plan(tuple(self.cgroup_fds), (*self.road.limits, *cpu), self.road.team, None, True)
 
     def cpu_us(self) -> int:
         return CLOCK.cgroup_cpu_us(self.cpu_fd) if self.cpu_fd is not None else 0
+
+
+class Road:
+    """How each decision's process starts and is timed, from the server's command line:
+    ``--rlimit=name:value`` (every limit but the CPU's), ``--uid=U --gid=G`` (the team's, when the server
+    runs as arena's machinery uid), and ``--runner-library=PATH`` on the runner's road (the runner's own
+    start sequence and CPU-clock wait, ``start.c`` and ``clock.c``; else the helper's, ``start.py`` and
+    ``clock.py``)."""
+
+    def __init__(self, arguments: list[str]) -> None:
+        values = [arg[2:].partition("=") for arg in arguments if arg.startswith("--")]
+        limits = [value.partition(":") for name, _, value in values if name == "rlimit"]
+        self.limits = tuple((START.RLIMIT_NAMES[name], int(value)) for name, _, value in limits)
+        ids = {name: int(value) for name, _, value in values if name in ("uid", "gid")}
+        self.team = (ids["uid"], ids["gid"]) if ids else None
+        library = next((value for name, _, value in values if name == "runner-library"), None)
+        self.compiled = START.Compiled(library) if library else None
+        self.next_wait = CLOCK.Compiled(library).next_wait if library else CLOCK.next_wait
+
+    def start(self, plan: Any) -> None:
+        """In a decision's child: a cold program's start sequence, this road's."""
+        if self.compiled is not None:
+            self.compiled.start(plan)
+        else:
+            START.start(plan, _prctl)
 
 
 def reap_strays() -> None:
@@ -150,7 +181,7 @@ def run_one(decision: Decision, control: tuple[BinaryIO, BinaryIO]) -> Any:
     reason, deadline = "", started + wall
     while True:
         used_ms = (decision.cpu_us() - cpu_mark) / 1000
-        reason, wait_s = CLOCK.next_wait(time.monotonic(), deadline, decision.budget_ms, used_ms)
+        reason, wait_s = decision.road.next_wait(time.monotonic(), deadline, decision.budget_ms, used_ms)
         if reason or select.select([pidfd], [], [], wait_s)[0]:
             break
     if reason:
@@ -166,18 +197,9 @@ def child(
 ) -> None:
     """In the forked child: become what ``python script.py`` would be, run it, exit like it."""
     try:
-        for fd in decision.cgroup_fds:
-            os.write(fd, b"0")  # into the decision's cgroup before any of the team's code runs
+        decision.road.start(decision.plan())  # a cold program's start, before any of the team's code
+        for fd in [*decision.cgroup_fds, *([decision.cpu_fd] if decision.cpu_fd is not None else [])]:
             os.close(fd)
-        if decision.cpu_fd is not None:
-            os.close(decision.cpu_fd)
-        if decision.cpu is not None:
-            resource.setrlimit(resource.RLIMIT_CPU, (decision.cpu, decision.cpu))
-        _prctl.prctl(_prctl.PR_SET_DUMPABLE, 1)  # its /proc entries become its own, to write:
-        with open("/proc/self/oom_score_adj", "w") as adjust:
-            adjust.write("1000")  # the decision goes first under memory pressure, never the server (-1000)
-        if decision.team is not None:
-            become_team(*decision.team)
     except OSError as error:
         os.write(setup, f"the decision could not be contained: {error}".encode())
         os._exit(1)
@@ -185,7 +207,6 @@ def child(
     code = 1
     script = decision.script
     try:
-        os.setsid()
         for stream in control:
             stream.close()
         fresh = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW  # never a file someone left there
@@ -216,17 +237,6 @@ def child(
             sys.stderr.flush()
         finally:
             os._exit(code)
-
-
-def become_team(uid: int, gid: int) -> None:
-    """The team's uid and gid (no supplementary group), no capability, no new privilege: what a program
-    of the runner's becomes before its exec. Its ``/proc`` entries stay its own, as a fresh interpreter's."""
-    os.setgroups([])
-    os.setresgid(gid, gid, gid)
-    os.setresuid(uid, uid, uid)
-    _prctl.drop_all_capabilities()
-    _prctl.prctl(_prctl.PR_SET_NO_NEW_PRIVS, 1)
-    _prctl.prctl(_prctl.PR_SET_DUMPABLE, 1)  # a change of uid cleared it
 
 
 def run_main(script: str, path: str) -> int:

@@ -1,6 +1,9 @@
-"""The helper's processes made ahead: the next run's, waiting for its program, and a session just started.
+"""The helper's processes: the next run's made ahead (waiting for its program), sessions, arena's machinery.
 
-Standard library only: the sandbox helper loads it from beside itself (``helper.py``).
+``Spawner`` forks them: a program's goes through the start sequence (``start.py``) before its exec, arena's
+machinery (the runner, the fork server) takes its own uid outside the decision's cgroup and limits.
+Standard library only: the sandbox helper loads it from beside itself (``helper.py``), handing in what it
+needs from beside it (``start.py``, ``prctl.py``, its ``privileges.Privileges``).
 """
 
 from __future__ import annotations
@@ -8,11 +11,16 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import resource
 import select
 import signal
 import time
+import types
+from typing import Any
 
 PREPARED_ANSWER_S = 5.0  # a prepared process that has not started its program by then was stopped
+MACHINERY_FDS = ("cpu", "kill", "events")  # after the cgroup.procs descriptors, from fd 3 on, in this order
+DEFAULT_SIGNALS = (signal.SIGINT, signal.SIGPIPE, signal.SIGXFSZ)
 
 
 class Started:
@@ -75,3 +83,146 @@ class Prepared:
         for fd in (self.problem_r, self.stdin_w, self.stdout_r, self.stderr_r):
             os.close(fd)
         self.end()
+
+
+class Spawner:
+    """Forks the helper's processes, with the sandbox's settings from ``init``."""
+
+    def __init__(self, settings: dict[str, Any], cgroup_fds: dict[str, list[int]], privileges: Any) -> None:
+        """``settings``: ``cwd``, ``env``, ``rlimits`` (RLIMIT_* and value pairs), and the ``start`` and
+        ``prctl`` modules loaded beside the helper."""
+        self.cwd: str = settings["cwd"]
+        self.env: dict[str, str] = settings["env"]
+        self.rlimits: list[tuple[int, int]] = settings["rlimits"]
+        self.start: types.ModuleType = settings["start"]
+        self.prctl: types.ModuleType = settings["prctl"]
+        self.cgroup_fds, self.privileges = cgroup_fds, privileges
+
+    def spawn(
+        self, argv: list[str], fds: tuple[int, int, int], *, machinery: bool = False, owner: Any = None
+    ) -> tuple[int, str]:
+        """Start ``argv`` with ``fds`` as its stdin, stdout and stderr; return (pid, "") or (-1, reason).
+
+        A program is in the decision's cgroup and under every limit before its first instruction: the
+        forked child moves itself and sets them before ``execve``, and any failure is reported, never
+        swallowed (the run is then not started). ``machinery`` (the fork server, the runner) stays in arena's
+        cgroup with no CPU limit, and is given the run cgroup's descriptors to place each decision it forks;
+        ``owner`` is the machinery uid it runs as instead of the sandbox's, and the capabilities it keeps
+        (``privileges.Owner``).
+        """
+        err_r, err_w = os.pipe2(os.O_CLOEXEC)
+        if machinery:
+            count = len(self.cgroup_fds.get("procs", []))
+            argv = [*argv, "--cgroup-fds=" + ",".join(str(3 + n) for n in range(count))]
+            for offset, name in enumerate(MACHINERY_FDS):
+                if self.cgroup_fds.get(name):
+                    argv.append(f"--{name}-fd={3 + count + offset}")
+        pid = os.fork()
+        if pid == 0:
+            try:
+                self.become(fds, self.default_cpu(), machinery, owner)
+                os.execve(self.resolve(argv[0]), argv, self.env)
+            except BaseException as error:
+                try:
+                    os.write(err_w, f"{argv[0]}: {error}".encode())
+                finally:
+                    os._exit(127)
+        os.close(err_w)
+        message = b""
+        while True:
+            chunk = os.read(err_r, 4096)
+            if not chunk:
+                break
+            message += chunk
+        os.close(err_r)
+        if message:
+            os.waitpid(pid, 0)
+            return -1, message.decode(errors="replace")
+        return pid, ""
+
+    def become(self, fds: tuple[int, int, int], cpu: int | None, machinery: bool, owner: Any = None) -> None:
+        """In the forked child: a program's start sequence (``start.py``: session, decision cgroup, OOM score,
+        limits, folder, the team's identity, no capability), or arena's machinery's (its own session and
+        uid, outside the decision's cgroup and limits); then the standard fds."""
+        for number in DEFAULT_SIGNALS:
+            signal.signal(number, signal.SIG_DFL)  # the helper ignores some; a program must not inherit that
+        procs = self.cgroup_fds.get("procs", [])
+        if not machinery:
+            self.start.start(self.plan(cpu), self.prctl)
+        else:
+            os.setsid()
+            os.chdir(self.cwd)  # before dropping root: the fallback's folder may sit below a private parent
+            if owner is not None:
+                self.privileges.become_machinery(owner)
+            elif self.privileges.uid is not None and os.getuid() == 0:
+                self.privileges.become_user()
+        for target, fd in enumerate(fds):
+            os.dup2(fd, target)
+        if machinery:  # inheritable: the fork server and the runner move each decision they start into the
+            # decision's cgroup, read its CPU clock, and (the runner) end it with cgroup.kill
+            for offset, fd in enumerate(procs):
+                os.dup2(fd, 3 + offset)
+            for offset, name in enumerate(MACHINERY_FDS):
+                for fd in self.cgroup_fds.get(name, [])[:1]:
+                    os.dup2(fd, 3 + len(procs) + offset)
+
+    def plan(self, cpu: int | None) -> Any:
+        """A program's start (``start.Plan``): the exact limits (the helper's own allow for itself), with
+        ``RLIMIT_CPU`` at ``cpu`` (None: a prepared process takes it with its program)."""
+        limits = [(which, value) for which, value in self.rlimits if which != resource.RLIMIT_CPU]
+        if cpu is not None:
+            limits.append((resource.RLIMIT_CPU, cpu))
+        uid, gid = self.privileges.uid, self.privileges.gid
+        team = (uid, gid) if uid is not None and gid is not None else None
+        return self.start.Plan(tuple(self.cgroup_fds.get("procs", [])), tuple(limits), team, self.cwd)
+
+    def default_cpu(self) -> int | None:
+        """The sandbox's own ``RLIMIT_CPU`` value (a run may ask for another)."""
+        return dict(self.rlimits).get(resource.RLIMIT_CPU)
+
+    def prepare(self) -> Prepared:
+        """Fork the next run's process now: in the decision's cgroup, under every limit, waiting for argv.
+
+        Everything a program needs before its first instruction is done ahead, off the decision's clock
+        (and outside its CPU time); a run then costs a pipe write and an exec.
+        """
+        in_r, in_w = os.pipe2(os.O_CLOEXEC)
+        out_r, out_w = os.pipe2(os.O_CLOEXEC)
+        err_r, err_w = os.pipe2(os.O_CLOEXEC)
+        control_r, control_w = os.pipe2(os.O_CLOEXEC)
+        problem_r, problem_w = os.pipe2(os.O_CLOEXEC)
+        pid = os.fork()
+        if pid == 0:
+            try:
+                for fd in (in_w, out_r, err_r, control_w, problem_r):
+                    os.close(fd)  # the helper's ends: its own copy of control_w would keep it waiting forever
+                self.become((in_r, out_w, err_w), None, False)
+                with os.fdopen(control_r, "rb") as control:
+                    request = json.loads(control.read() or b"null")
+                if request is None:
+                    os._exit(0)  # not needed after all
+                if request["cpu"] is not None:  # the last limit, before the program's first instruction
+                    self.start.limit_cpu(request["cpu"])
+                # This process becomes the program (cgroups, limits, score, filter, user, pipes, session are
+                # in place): the helper's own child, whose parent a program sees as PID 1 in the namespaces,
+                # and can neither stop nor kill. The problem pipe closes at exec.
+                argv = request["argv"]
+                os.execve(self.resolve(argv[0]), argv, self.env)
+            except BaseException as error:
+                try:
+                    os.write(problem_w, f"{error}".encode())
+                finally:
+                    os._exit(127)
+        for fd in (in_r, out_w, err_w, control_r, problem_w):
+            os.close(fd)
+        return Prepared(pid, control_w, problem_r, in_w, out_r, err_r)
+
+    def resolve(self, name: str) -> str:
+        """The program's path: as given with a slash, else the first executable of that name on PATH."""
+        if "/" in name:
+            return name
+        for folder in self.env.get("PATH", "/usr/bin:/bin").split(":"):
+            candidate = os.path.join(folder, name)
+            if os.access(candidate, os.X_OK):
+                return candidate
+        raise FileNotFoundError(f"{name} not found on PATH")

@@ -39,7 +39,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <linux/capability.h>
 #include <sys/msg.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
@@ -51,19 +50,16 @@
 #include <time.h>
 #include <unistd.h>
 
-#define MAX_CGROUP_FDS 8
-#define MAX_LIMITS 8
+#include "clock.h"
+#include "start.h"
+
 #define READ_CHUNK 65536
 #define REQUEST_MAX (1 << 20)
 #define KILL_ROUNDS 1000
-#define MIN_WAIT_US 2000
 
-static int procs_fds[MAX_CGROUP_FDS], n_procs;
+static struct start_plan plan = {.cpu = 0, .uid = -1, .gid = -1, .dumpable = 0}; /* every program's start */
 static int cpu_fd = -1, kill_fd = -1, events_fd = -1;
 static const char *team_dir = ".", *scratch_dir = "";
-static struct { int resource; rlim_t value; } limits[MAX_LIMITS];
-static int n_limits;
-static long cpus = 1;
 static long help_files = -1, folder_depth = 8; /* the help-file rules (no tally without them) */
 static long long help_bytes;
 static long long team_uid = -1, team_gid = -1; /* the program's identity, when the runner's is another */
@@ -184,48 +180,17 @@ static void start_fail(const char *what, int box) {
 
 static void child_fail(const char *what) { start_fail(what, 1); }
 
-/* In the vfork child: take the team's uid and gid (no supplementary group) and give up every capability the
- * runner holds, so the program holds none over the runner. Raw system calls: the C library's wrappers would
- * try to change the credentials of the runner's threads too (the child shares its memory until it execs). */
-static void become_team(void) {
-    if (syscall(SYS_setgroups, 0, NULL) < 0) child_fail("setgroups");
-    if (syscall(SYS_setresgid, (gid_t)team_gid, (gid_t)team_gid, (gid_t)team_gid) < 0) child_fail("setresgid");
-    if (syscall(SYS_setresuid, (uid_t)team_uid, (uid_t)team_uid, (uid_t)team_uid) < 0) child_fail("setresuid");
-    if (prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0) < 0) child_fail("PR_CAP_AMBIENT");
-    struct __user_cap_header_struct header = {_LINUX_CAPABILITY_VERSION_3, 0};
-    struct __user_cap_data_struct none[2];
-    memset(none, 0, sizeof none);
-    if (syscall(SYS_capset, &header, none) < 0) child_fail("capset");
-}
-
-/* In the vfork child: session, decision cgroup, OOM score, limits, folder, standard descriptors, then the
- * program. Every failure is reported in ``start_problem`` and nothing of the program runs. The child has its
- * own descriptors, signal handlers and limits; only memory is shared, and the runner waits meanwhile. */
-static void become_program(int out_w, int err_w, char **argv, long cpu) {
+/* In the vfork child: default signal mask and SIGPIPE, then the start sequence every program goes through
+ * (start.c: session, decision cgroup, OOM score, limits, folder, the team's identity, no capability), the
+ * standard descriptors, then the program. Every failure is reported in ``start_problem`` and nothing of the
+ * program runs. The child has its own descriptors, signal handlers and limits; only memory is shared, and
+ * the runner waits meanwhile (so ``plan`` stays non-dumpable until the exec makes a fresh process). */
+static void become_program(int out_w, int err_w, char **argv) {
     sigset_t none;
     if (sigemptyset(&none) < 0 || sigprocmask(SIG_SETMASK, &none, NULL) < 0) child_fail("sigprocmask");
     if (signal(SIGPIPE, SIG_DFL) == SIG_ERR) child_fail("SIGPIPE");
-    if (setsid() < 0) child_fail("setsid");
-    for (int i = 0; i < n_procs; i++)
-        if (write(procs_fds[i], "0", 1) != 1) child_fail("joining the decision's cgroup");
-    /* Programs go first under memory pressure: raising the score needs no privilege once the process's
-     * /proc entries are its own (dumpable); it is made undumpable again at once (the runner's memory is this
-     * process's until the exec), and the program's exec makes a fresh, dumpable one. */
-    if (prctl(PR_SET_DUMPABLE, 1) < 0) child_fail("PR_SET_DUMPABLE");
-    int adjust = open("/proc/self/oom_score_adj", O_WRONLY | O_CLOEXEC);
-    int adjusted = adjust >= 0 && write(adjust, "1000", 4) == 4;
-    if (prctl(PR_SET_DUMPABLE, 0) < 0) child_fail("PR_SET_DUMPABLE");
-    if (!adjusted || close(adjust) < 0) child_fail("oom_score_adj");
-    for (int i = 0; i < n_limits; i++) {
-        struct rlimit value = {limits[i].value, limits[i].value};
-        if (setrlimit(limits[i].resource, &value) < 0) child_fail("setrlimit");
-    }
-    if (cpu > 0) {
-        struct rlimit value = {(rlim_t)cpu, (rlim_t)cpu};
-        if (setrlimit(RLIMIT_CPU, &value) < 0) child_fail("RLIMIT_CPU");
-    }
-    if (chdir(team_dir) < 0) child_fail(team_dir);
-    if (team_uid >= 0) become_team();
+    const char *failed = arena_start(&plan);
+    if (failed) child_fail(failed);
     int devnull = open("/dev/null", O_RDONLY | O_CLOEXEC);
     if (devnull < 0 || dup2(devnull, 0) < 0 || dup2(out_w, 1) < 0 || dup2(err_w, 2) < 0)
         child_fail("standard descriptors");
@@ -237,8 +202,9 @@ static void become_program(int out_w, int err_w, char **argv, long cpu) {
 static pid_t start(char **argv, long cpu, int out_w, int err_w, struct buffer *detail) {
     start_problem[0] = 0;
     start_failed_box = 0;
+    plan.cpu = cpu > 0 ? cpu : 0;
     pid_t pid = vfork();
-    if (pid == 0) become_program(out_w, err_w, argv, cpu);
+    if (pid == 0) become_program(out_w, err_w, argv);
     if (pid < 0) die("vfork");
     if (start_problem[0]) {
         while (waitpid(pid, NULL, 0) < 0)
@@ -345,7 +311,7 @@ static int remove_ipc_objects(void) {
     pid_t pid = fork();
     if (pid < 0) return 1;
     if (pid == 0) {
-        become_team();
+        if (arena_become_team(team_uid, team_gid)) _exit(1);
         _exit(remove_listed_ipc_objects());
     }
     int status;
@@ -466,20 +432,11 @@ static void run(char **argv, long cpu, long long wall_us, long long budget_us, s
     int exited = 0, first = 1;
     long long deadline = started + wall_us;
     while (!exited) {
-        long long now = now_us(), remaining = deadline - now, wait_us = remaining;
-        if (remaining <= 0) {
-            reason = "timeout";
+        long long used = first || budget_us < 0 ? 0 : cgroup_cpu_us() - mark, wait_us = 0;
+        int verdict = arena_next_wait(now_us(), deadline, budget_us, used, &wait_us); /* clock.c */
+        if (verdict != CLOCK_GO_ON) {
+            reason = verdict == CLOCK_TIMEOUT ? "timeout" : "cpu";
             break;
-        }
-        if (budget_us >= 0) {
-            long long left = first ? budget_us : budget_us - (cgroup_cpu_us() - mark);
-            if (left <= 0) {
-                reason = "cpu";
-                break;
-            }
-            long long soonest = left / cpus; /* the budget cannot be spent faster than the CPUs run */
-            if (soonest < MIN_WAIT_US) soonest = MIN_WAIT_US;
-            if (soonest < wait_us) wait_us = soonest;
         }
         first = 0;
         int ready = poll(fds, 3, (int)(wait_us / 1000) + 1);
@@ -564,9 +521,9 @@ static void parse_arguments(int argc, char **argv) {
             for (const char *at = value;; at++) {
                 const char *comma = strchr(at, ',');
                 long long fd;
-                if (n_procs == MAX_CGROUP_FDS) usage("too many descriptors", arg);
+                if (plan.n_procs == START_MAX_FDS) usage("too many descriptors", arg);
                 if (parse_number(at, comma, 0, INT_MAX, &fd) < 0) usage("not a list of descriptors", arg);
-                procs_fds[n_procs++] = (int)fd;
+                plan.procs[plan.n_procs++] = (int)fd;
                 if (!comma) break;
                 at = comma;
             }
@@ -597,17 +554,20 @@ static void parse_arguments(int argc, char **argv) {
                    !((size_t)(colon - value) == strlen(names[k].name) && !strncmp(value, names[k].name, strlen(names[k].name))))
                 k++;
             if (!colon || k == count) usage("not a known limit", arg);
-            if (n_limits == MAX_LIMITS) usage("too many limits", arg);
-            limits[n_limits].resource = names[k].resource;
-            limits[n_limits++].value = (rlim_t)option_number("--rlimit", colon + 1, 0, LLONG_MAX);
+            if (plan.n_limits == START_MAX_LIMITS) usage("too many limits", arg);
+            plan.limits[plan.n_limits].resource = names[k].resource;
+            plan.limits[plan.n_limits++].value = option_number("--rlimit", colon + 1, 0, LLONG_MAX);
         } else {
             usage("unknown option", arg);
         }
     }
     if ((team_uid < 0) != (team_gid < 0)) usage("--uid and --gid go together", "");
-    int all[MAX_CGROUP_FDS + 3];
+    plan.uid = team_uid;
+    plan.gid = team_gid;
+    plan.folder = team_dir;
+    int all[START_MAX_FDS + 3];
     int count = 0;
-    for (int i = 0; i < n_procs; i++) all[count++] = procs_fds[i];
+    for (int i = 0; i < plan.n_procs; i++) all[count++] = plan.procs[i];
     all[count++] = cpu_fd;
     all[count++] = kill_fd;
     all[count++] = events_fd;
@@ -617,9 +577,6 @@ static void parse_arguments(int argc, char **argv) {
 
 int main(int argc, char **argv) {
     parse_arguments(argc, argv);
-    /* every CPU of the machine, not the runner's: a program may widen its affinity past a pinned table's */
-    long online = sysconf(_SC_NPROCESSORS_ONLN);
-    cpus = online > 0 ? online : 1;
     if (signal(SIGPIPE, SIG_IGN) == SIG_ERR) die("SIGPIPE");
     /* programs can neither ptrace it nor open its /proc */
     if (prctl(PR_SET_DUMPABLE, 0) < 0) die("PR_SET_DUMPABLE");
