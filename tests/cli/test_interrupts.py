@@ -69,9 +69,14 @@ def interrupt(process: subprocess.Popen[str], number: int) -> tuple[int, list[st
     try:
         printed, _ = process.communicate(timeout=WAIT_S)
     except subprocess.TimeoutExpired:
+        left = subprocess.run(
+            ["ps", "-o", "pid,stat,etimes,args", "-g", str(process.pid)], capture_output=True, text=True
+        ).stdout
         os.killpg(process.pid, signal.SIGKILL)
-        process.communicate()
-        raise AssertionError(f"still running {WAIT_S} s after signal {number}") from None
+        printed, _ = process.communicate()
+        raise AssertionError(
+            f"still running {WAIT_S} s after signal {number}; it printed:\n{printed}\nits session:\n{left}"
+        ) from None
     return process.returncode, [line for line in printed.splitlines() if line.strip()]
 
 
