@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import itertools
 import os
 import re
 import secrets
@@ -39,7 +40,7 @@ RUN_LEAF = "run"
 NAME = re.compile(rf"^{PREFIX}(\d+)-[0-9a-f]+$")
 V1_CONTROLLERS = ("memory", "pids", "cpu")
 KILL_WAIT_S = 10.0
-REMOVE_ATTEMPTS = 20
+REMOVE_WAIT_S = 10.0  # how long removal is retried while killed processes leave (a loaded machine)
 # How a cgroup's pages are reclaimed, best first: v2 (Linux 5.19+), v1, v2 before 5.19 (nothing left in it).
 RECLAIM_KNOBS = ("memory.reclaim", "memory.force_empty", "memory.max")
 
@@ -363,20 +364,22 @@ def _rmdir_all(folder: Path) -> bool:
 def remove_tree(unified: Path | None, v1_folders: Iterable[Path]) -> None:
     """Kill everything in one sandbox's cgroups and remove them, v2 and v1 alike.
 
-    Killed processes take a moment to leave (their exit runs after the signal): removal is retried,
-    briefly, until the kernel lets the folders go.
+    Killed processes take a moment to leave (their exit runs after the signal, later on a loaded machine):
+    removal is retried until the kernel lets the folders go, for up to :data:`REMOVE_WAIT_S`; what is
+    still there then is a leftover the next arena command removes.
     """
     folders = [folder for folder in [unified, *v1_folders] if folder is not None and folder.is_dir()]
-    for attempt in range(REMOVE_ATTEMPTS):
+    deadline = time.monotonic() + REMOVE_WAIT_S
+    for attempt in itertools.count():
         if unified is not None and unified.is_dir():
             kill_and_wait(unified)
         for folder in folders:
             if folder != unified:
                 _kill_v1(folder)
         folders = [folder for folder in folders if not _rmdir_all(folder)]
-        if not folders:
+        if not folders or time.monotonic() > deadline:
             return
-        time.sleep(0.01 * (attempt + 1))
+        time.sleep(min(0.01 * (attempt + 1), 0.2))  # a poll: the kernel gives no event for a folder's end
 
 
 def owner_alive(pid: int) -> bool:
