@@ -19,7 +19,6 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
 
 from arena import untrusted
 from arena.errors import ConfigError, ToolchainError
@@ -216,12 +215,7 @@ def _expected_products(language: Language, output: str, names: set[str]) -> set[
             return set()
 
 
-def _compiled(name: str, saved: dict[str, Any]) -> bool:
-    """Whether a cached build's product ``name`` is what its compiler made (not a source)."""
-    return name in saved.get("executables", ()) or name.endswith(".class")
-
-
-def _from_cache(entry: Path, sandbox: Sandbox) -> BuildResult | None:
+def _from_cache(entry: Path, sandbox: Sandbox, source: str) -> BuildResult | None:
     try:
         saved = json.loads((entry / "build.json").read_text())
     except (OSError, ValueError):
@@ -236,7 +230,7 @@ def _from_cache(entry: Path, sandbox: Sandbox) -> BuildResult | None:
     finally:
         os.close(root)
     sandbox.build_products.update(saved["products"])
-    sandbox.compiled.update(name for name in saved["products"] if _compiled(name, saved))
+    sandbox.compiled.update(set(saved["products"]) - {source})  # what its compiler made
     return BuildResult(
         saved["ok"],
         saved["output"],
@@ -319,7 +313,7 @@ def build_program(
             remove_dead_staging(cache)
             _SWEPT.add(cache.resolve())
         entry = cache / _cache_key(program, language, sandbox)
-        cached = _from_cache(entry, sandbox)
+        cached = _from_cache(entry, sandbox, program.stem + language.extension)
         if cached is not None:
             return cached
     result = _build(program, language, sandbox)

@@ -31,6 +31,7 @@ import psutil
 
 from arena.faults import Fault
 from arena.games.codem.table import PlayerSpec, TableConfig, TableResult, TeamResult, run_table
+from arena.sandbox import tree
 from arena.sandbox.sandbox import Sandbox
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -102,7 +103,7 @@ def recording_compiled() -> Iterator[dict[str, dict[str, os.stat_result]]]:
     original = Sandbox._copy_out
 
     def record_and_copy(sandbox: Sandbox, source: int | None = None) -> None:
-        folder = os.open(sandbox.folder, os.O_RDONLY | os.O_DIRECTORY) if source is None else source
+        folder = tree.open_folder(sandbox.folder) if source is None else source
         names = seen.setdefault(sandbox.workdir.name, {})
         for name in sandbox.compiled:
             with contextlib.suppress(OSError):

@@ -123,10 +123,7 @@ class Spawner:
                 self.become(fds, self.default_cpu(), machinery, owner)
                 os.execve(self.resolve(argv[0]), argv, self.env)
             except BaseException as error:
-                try:
-                    os.write(err_w, f"{argv[0]}: {error}".encode())
-                finally:
-                    os._exit(127)
+                _fail(err_w, f"{argv[0]}: {error}")
         os.close(err_w)
         message = b""
         while True:
@@ -209,10 +206,7 @@ class Spawner:
                 argv = request["argv"]
                 os.execve(self.resolve(argv[0]), argv, self.env)
             except BaseException as error:
-                try:
-                    os.write(problem_w, f"{error}".encode())
-                finally:
-                    os._exit(127)
+                _fail(problem_w, str(error))
         for fd in (in_r, out_w, err_w, control_r, problem_w):
             os.close(fd)
         return Prepared(pid, control_w, problem_r, in_w, out_r, err_r)
@@ -226,3 +220,11 @@ class Spawner:
             if os.access(candidate, os.X_OK):
                 return candidate
         raise FileNotFoundError(f"{name} not found on PATH")
+
+
+def _fail(fd: int, reason: str) -> None:
+    """In a forked child that could not become its program: tell the helper why on ``fd``, exit 127."""
+    try:
+        os.write(fd, reason.encode())
+    finally:
+        os._exit(127)
