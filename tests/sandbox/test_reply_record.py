@@ -26,7 +26,7 @@ PROGRAMS = {
     "exited": "printf out; exit 3",
     "signaled": "printf before; kill -TERM $$",
     "timeout": "sleep 30",
-    "output": "head -c 100000 /dev/zero",
+    "output": "cat /dev/zero",  # never ends by itself: stopped at the limit on both roads
 }
 
 
@@ -107,3 +107,4 @@ def test_the_runner_and_the_helper_write_the_same_reply(
         assert {key: getattr(reply, key) for key in same} == {key: getattr(other, key) for key in same}, name
     assert from_runner["signaled"].signal == signal.SIGTERM
     assert from_runner["output"].status == "output" and len(from_runner["output"].stdout) == 1000
+    assert from_runner["output"].signal == signal.SIGKILL  # stopped by arena, not finished
