@@ -4,7 +4,8 @@ from arena.sandbox.inside.record import Reply
 from arena.sandbox.isolation import NAMESPACES, RLIMITS_ONLY
 from arena.sandbox.limits import Limits
 from arena.sandbox.result import RunResult, RunStatus
-from arena.sandbox.sandbox import Sandbox, Session, open_sandbox
+from arena.sandbox.sandbox import Sandbox, open_sandbox
+from arena.sandbox.session import Session
 
 __all__ = [
     "NAMESPACES",

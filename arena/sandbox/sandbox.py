@@ -3,43 +3,24 @@
 from __future__ import annotations
 
 import dataclasses
-import functools
-import json
-import logging
 import os
-import select
-import signal
-import socket
 import subprocess
-import sys
-import time
 from collections.abc import Callable, Collection, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
 
 from arena.errors import ConfigError, SandboxError
-from arena.sandbox import isolation, tree
+from arena.sandbox import copies, isolation, startup, tree
 from arena.sandbox.cgroup import SandboxCgroup
 from arena.sandbox.channel import Channel
-from arena.sandbox.inside import record
 from arena.sandbox.inside.record import Reply
 from arena.sandbox.judge import Judge
 from arena.sandbox.limits import Limits
 from arena.sandbox.result import RunResult
 from arena.sandbox.runner_client import Runner, runner_binary, runner_library
-from arena.sandbox.uids import next_sandbox_uid
+from arena.sandbox.session import Session
 
 T = TypeVar("T")
-RLIMITS_ONLY_NAME = isolation.RLIMITS_ONLY
-SCRATCH_MB = 64
-TEAM_EXTRA_MB = 128
-SESSION_GRACE_S = 0.2
-NO_ENVIRONMENT: dict[str, str] = {}  # bubblewrap and the helper start with nothing of the arena's
-COPY_EXTRA_ENTRIES = 16  # the protocol files, with room to spare
-PAGE_CACHE_KEPT = (
-    "no memory cgroup reclaims what a closed sandbox left in the page cache: "
-    "a table can pass information to the next through it (docs/sandbox.md)"
-)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -89,162 +70,51 @@ class Sandbox:
 
     # -- life cycle
     def _start_helper(self) -> None:
-        limits = self.limits
-        if SandboxCgroup.available():
-            try:
-                self.cgroup = SandboxCgroup(limits.memory_mb << 20, limits.max_processes + 8)
-            except OSError as error:
-                raise SandboxError(f"could not make the sandbox's cgroups: {error}") from error
-        if self.cgroup is None or self.cgroup.reclaim_knob is None:
-            _page_cache_kept()
-        self.judge = Judge(limits, self.cgroup)
-        ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
-        enter = self.cgroup.enter if self.cgroup is not None else None
-        try:
-            if self.isolation_level == isolation.NAMESPACES:
-                info_r, info_w = os.pipe()
-                argv = isolation.bwrap_argv(
-                    team_bytes=(limits.help_bytes_mb + TEAM_EXTRA_MB) << 20,
-                    scratch_bytes=SCRATCH_MB << 20,
-                    info_fd=info_w,
-                    runner=self.runner_binary,
-                    library=self.runner_library,
-                )
-                self.process = subprocess.Popen(
-                    argv,
-                    stdin=theirs.fileno(),
-                    stdout=subprocess.DEVNULL,
-                    stderr=subprocess.PIPE,
-                    pass_fds=(info_w,),
-                    preexec_fn=enter,
-                    env=NO_ENVIRONMENT,
-                    close_fds=True,
-                )
-                os.close(info_w)
-                with os.fdopen(info_r, "rb") as info:
-                    text = info.read()
-                helper_pid = int(json.loads(text)["child-pid"])
-                self.folder = Path(f"/proc/{helper_pid}/root{isolation.TEAM_DIR}")
-                self.helper_pid = helper_pid
-                inner_dir, scratch = isolation.TEAM_DIR, isolation.SCRATCH_DIR
-            else:
-                self.workdir.mkdir(parents=True, exist_ok=True)
-                _require_reachable(self.workdir)
-                argv = [sys.executable, "-I", "-S", str(isolation.HELPER_SOURCE), "plain"]
-                self.process = subprocess.Popen(
-                    argv,
-                    stdin=theirs.fileno(),
-                    stdout=subprocess.DEVNULL,
-                    stderr=subprocess.PIPE,
-                    preexec_fn=enter,
-                    env=NO_ENVIRONMENT,
-                    close_fds=True,
-                    cwd=self.workdir,
-                )
-                self.folder = self.workdir
-                self.helper_pid = self.process.pid
-                inner_dir, scratch = str(self.workdir), ""
-        except (OSError, KeyError, ValueError) as error:
-            raise SandboxError(f"could not start the sandbox helper: {error}") from error
-        finally:
-            theirs.close()
-        self.channel = Channel(ours)
-        as_root = os.geteuid() == 0
-        self.uid = next_sandbox_uid() if as_root else None
-        runner = self._runner_argv() if self.has_runner and self.uid is not None else None
-        # arena's own uid for its machinery (the runner, the fork server), as root on both roads: no program's
-        machinery_uid = next_sandbox_uid() if self.uid is not None else None
-        self.machinery_uid = machinery_uid
-        descriptors = self.cgroup.run_descriptors() if self.cgroup is not None else {}
-        fds = [fd for group in descriptors.values() for fd in group]
-        indexes, position = {}, 0
-        for name, group in descriptors.items():
-            indexes[name] = list(range(position, position + len(group)))
-            position += len(group)
-        try:
-            self.channel.send(
-                {
-                    "op": "init",
-                    "uid": self.uid,
-                    "gid": self.uid,
-                    "cwd": inner_dir,
-                    "scratch": scratch,
-                    "env": self._program_env(inner_dir),
-                    "output_bytes": limits.output_bytes,
-                    "rlimits": self._rlimits(),
-                    "cgroup": indexes,
-                    "runner": runner,
-                    "machinery_uid": machinery_uid,
-                },
-                fds=fds,
-            )
-        finally:
-            for fd in fds:
-                os.close(fd)
-        try:
-            header, _, _ = self.channel.receive()
-            self.helper_oom_protected = bool(header.get("oom_protected"))
-        except SandboxError as error:
-            self.helper_process.wait()
-            raise SandboxError(f"{error}: {self._helper_stderr()}") from error
-        if header.get("runner_problem"):
-            raise SandboxError(f"could not start arena's runner: {header['runner_problem']}")
-        if runner is not None:
+        """Open the sandbox, one step of :mod:`arena.sandbox.startup` after another (docs/sandbox.md
+        "Start-up"); :meth:`close` undoes them in reverse."""
+        self.cgroup = startup.make_cgroup(self.limits)
+        self.judge = Judge(self.limits, self.cgroup)
+        files = (self.runner_binary, self.runner_library)
+        runner_files = files if files[0] is not None and files[1] is not None else None
+        launched = startup.launch_helper(
+            self.isolation_level, self.workdir, self.limits, runner_files, self.cgroup
+        )
+        self.process, self.channel = launched.process, launched.channel
+        box = startup.find_box(launched, self.workdir)
+        self.helper_pid, self.folder = box.helper_pid, box.folder
+        self.uid, self.machinery_uid = startup.pick_uids()
+        runner = self.has_runner and self.uid is not None
+        request = {
+            "uid": self.uid,
+            "gid": self.uid,
+            "cwd": box.inner_dir,
+            "scratch": box.scratch,
+            "env": startup.program_env(box.inner_dir),
+            "output_bytes": self.limits.output_bytes,
+            "rlimits": self._rlimits(),
+            "runner": startup.runner_argv(self.limits, self.start_options(team=True)) if runner else None,
+            "machinery_uid": self.machinery_uid,
+        }
+        header = startup.init_helper(launched, request, self.cgroup)
+        self.helper_oom_protected = bool(header.get("oom_protected"))
+        if runner:
             self.runner = Runner(self._session(header, machinery=True))
-        if self.isolation_level == isolation.NAMESPACES:
-            self._copy_in()
-        elif as_root:
-            os.chmod(self.workdir, 0o1777)
-            self._give_to_program(self.workdir)
+        self._fill_folder()
 
-    def _program_env(self, home: str) -> dict[str, str]:
-        """The whole environment a program sees: nothing of the arena's."""
-        return {"PATH": isolation.PROGRAM_PATH, "HOME": home, "LANG": "C.UTF-8", "TMPDIR": "/tmp"}
+    def _fill_folder(self) -> None:
+        """The team folder's contents: in the box, copied in from ``workdir`` as the team's; without one,
+        ``workdir`` itself, opened to the program's uid (as root)."""
+        if self.isolation_level == isolation.NAMESPACES:
+            self.dropped += copies.copy_in(self.workdir, self.folder, self._copy_caps(), self.uid)
+        elif os.geteuid() == 0:
+            os.chmod(self.workdir, 0o1777)
+            copies.give_to_program(self.workdir, self.uid, self.limits.folder_depth)
 
     def _rlimits(self) -> dict[str, int]:
-        limits = self.limits
-        values = {
-            "cpu": limits.cpu_seconds(limits.wall_time_s),
-            "fsize": limits.file_size_mb << 20,
-            "core": 0,
-        }
-        if self.uid is not None:
-            values["nproc"] = limits.max_processes
-        if self.cgroup is None or not self.cgroup.has_memory:
-            values["data"] = limits.memory_mb << 20
-        return values
+        return startup.rlimits(self.limits, self.uid, self.cgroup)
 
     def _copy_caps(self) -> tree.Caps:
-        """What a team folder may hold when copied in or out: what its tmpfs can hold, help files and
-        build products counted, in files and folders, depth and bytes read."""
-        limits = self.limits
-        return tree.Caps(
-            entries=limits.help_files + len(self.build_products) + COPY_EXTRA_ENTRIES,
-            depth=limits.folder_depth,
-            bytes=(limits.help_bytes_mb + TEAM_EXTRA_MB) << 20,
-        )
-
-    def _copy_in(self) -> None:
-        """Bring what the arena put in ``workdir`` (help files given) into the team folder, as the team's."""
-        if not self.workdir.is_dir():
-            return
-        source, target = tree.open_folder(self.workdir), tree.open_folder(self.folder)
-        try:
-            self.dropped += tree.copy_tree(source, target, self._copy_caps(), owner=self.uid)
-        finally:
-            os.close(source)
-            os.close(target)
-
-    def _give_to_program(self, folder: Path) -> None:
-        """Files carried in from earlier runs belong to this sandbox's uid (the folder stays root's)."""
-        if self.uid is None:
-            return
-        root = tree.open_folder(folder)
-        try:
-            for entry in tree.scan(root, max_depth=self.limits.folder_depth).entries:
-                os.chown(entry.path, self.uid, self.uid, dir_fd=root, follow_symlinks=False)
-        finally:
-            os.close(root)
+        return copies.copy_caps(self.limits, len(self.build_products))
 
     def _copy_out(self, source: int | None = None) -> None:
         """Copy the team folder's regular files and folders into ``workdir``, within caps, links unfollowed.
@@ -252,17 +122,8 @@ class Sandbox:
         Called once every process of the sandbox has ended, so nothing changes the tree meanwhile;
         ``source``, the team folder opened before its helper ended, is read (and closed) instead.
         """
-        self.workdir.mkdir(parents=True, exist_ok=True)
-        target = tree.open_folder(self.workdir)
-        try:
-            tree.empty(target)
-            source = tree.open_folder(self.folder) if source is None else source
-            try:
-                self.dropped += tree.copy_tree(source, target, self._copy_caps(), skip=self.compiled)
-            finally:
-                os.close(source)
-        finally:
-            os.close(target)
+        origin = self.folder if source is None else source
+        self.dropped += copies.copy_out(origin, self.workdir, self._copy_caps(), self.compiled)
 
     def close(self) -> None:
         """End every process this sandbox started; leave the team folder's contents in ``workdir``."""
@@ -336,7 +197,7 @@ class Sandbox:
     def _request(self, request: dict[str, Any], payload: bytes = b"") -> tuple[dict[str, Any], bytes, bytes]:
         return self._ask(request, payload, self.channel.receive)
 
-    def _request_run(self, request: dict[str, Any], payload: bytes = b"") -> Reply:
+    def request_run(self, request: dict[str, Any], payload: bytes = b"") -> Reply:
         """A request answered by a decision's reply (a run, a session's end)."""
         return self._ask(request, payload, self.channel.receive_reply)
 
@@ -350,14 +211,9 @@ class Sandbox:
         try:
             reply = receive()
         except SandboxError as error:
-            raise SandboxError(f"{error}: {self._helper_stderr()}") from error
+            raise SandboxError(f"{error}: {startup.helper_stderr(self.helper_process)}") from error
         self.cut = False
         return reply
-
-    def _helper_stderr(self) -> str:
-        if self.helper_process.poll() is None or self.helper_process.stderr is None:
-            return "helper still running"
-        return self.helper_process.stderr.read().decode(errors="replace").strip()[-2000:]
 
     def run(
         self,
@@ -393,7 +249,7 @@ class Sandbox:
         request = {"op": "run", "argv": list(argv), "stdin_len": len(stdin), "wall": wall}
         request.update(budget_ms=budget_ms, cpu=self.limits.cpu_seconds(clocks.limit))
         request["output_bytes"] = clocks.cap
-        return self.judge.result(self._request_run(request, stdin), wall, budget_ms, output_cap=clocks.cap)
+        return self.judge.result(self.request_run(request, stdin), wall, budget_ms, output_cap=clocks.cap)
 
     @property
     def has_runner(self) -> bool:
@@ -418,14 +274,6 @@ class Sandbox:
         if reply.dirty:
             self.sweep()  # something the runner leaves to the helper (a folder in /tmp, ...)
         return self.judge.result(reply, wall, budget_ms, output_cap=clocks.cap)
-
-    def _runner_argv(self) -> list[str]:
-        """The runner's command line: where the team folder and /tmp are, the rules, how programs start."""
-        argv = [isolation.RUNNER_PATH, f"--cwd={isolation.TEAM_DIR}", f"--scratch={isolation.SCRATCH_DIR}"]
-        limits = self.limits  # the help-file rules the runner counts by (team_folder.police enforces them)
-        argv += [f"--help-files={limits.help_files}", f"--help-bytes={limits.help_bytes_mb << 20}"]
-        argv.append(f"--folder-depth={limits.folder_depth}")
-        return [*argv, *self.start_options(team=True)]
 
     def start_options(self, *, team: bool) -> list[str]:
         """What arena's machinery (the runner, the fork server) needs to start a program as a cold one
@@ -496,199 +344,6 @@ class Sandbox:
         session.machinery = machinery
         self.sessions.append(session)
         return session
-
-
-class Session:
-    """A persistent program: write lines to its stdin, read lines from its stdout."""
-
-    def __init__(
-        self, sandbox: Sandbox, session_id: int, stdin_w: int, stdout_r: int, stderr_r: int, pidfd: int
-    ) -> None:
-        self.sandbox = sandbox
-        self.session_id = session_id
-        self.stdin_w, self.stdout_r, self.stderr_r, self.pidfd = stdin_w, stdout_r, stderr_r, pidfd
-        os.set_blocking(stdout_r, False)
-        os.set_blocking(stderr_r, False)
-        self.buffer = bytearray()
-        self.stderr = bytearray()
-        self.started = time.monotonic()
-        self.eof = False
-        self.result: RunResult | None = None
-        self.machinery = False  # arena's own server (fork server, runner), not a program
-        self._poller = select.poll()  # the program's output streams, for read_line
-        self._poller.register(stdout_r, select.POLLIN)
-        self._poller.register(stderr_r, select.POLLIN)
-
-    @property
-    def alive(self) -> bool:
-        """True while the program runs (its pidfd is not yet readable)."""
-        if self.result is not None:
-            return False
-        return not select.select([self.pidfd], [], [], 0)[0]
-
-    def send_line(self, line: str, timeout_s: float | None = None) -> None:
-        """Write one line to the program (a newline is added); a closed pipe is ignored here.
-
-        With ``timeout_s``, a program that does not take the line in that time (it stopped reading and
-        its pipe is full) raises ``TimeoutError`` instead of blocking the arena.
-        """
-        if self.stdin_w < 0:
-            return
-        data = line.encode() + b"\n"
-        try:
-            if timeout_s is None:
-                os.write(self.stdin_w, data)
-            else:
-                self._write_within(data, time.monotonic() + timeout_s)
-        except TimeoutError:
-            raise
-        except OSError:  # it closed its input: nothing more reaches it
-            self.close_stdin()
-
-    def _write_within(self, data: bytes, deadline: float) -> None:
-        """Write ``data`` whole, each part once the pipe has room; ``TimeoutError`` at ``deadline``."""
-        room = select.poll()
-        room.register(self.stdin_w, select.POLLOUT)
-        view = memoryview(data)
-        while view:
-            left = deadline - time.monotonic()
-            if left <= 0 or not room.poll(left * 1000):
-                raise TimeoutError("the program did not read its input in time")
-            view = view[os.write(self.stdin_w, view[: select.PIPE_BUF]) :]
-
-    def close_stdin(self) -> None:
-        """Close the program's stdin (it stopped reading, or it is done); sends are ignored from here."""
-        if self.stdin_w >= 0:
-            os.close(self.stdin_w)
-            self.stdin_w = -1
-
-    def send_bytes(self, data: bytes) -> bool:
-        """Write ``data`` to the program whole; False when its stdin is closed."""
-        if self.stdin_w < 0:
-            return False
-        try:
-            view = memoryview(data)
-            while view:
-                view = view[os.write(self.stdin_w, view) :]
-        except OSError:
-            self.close_stdin()
-            return False
-        return True
-
-    def read_bytes(self, count: int, timeout_s: float) -> bytes | None:
-        """The next ``count`` bytes of the program's output, or None on timeout or end of output."""
-        deadline = time.monotonic() + timeout_s
-        poller = select.poll()
-        poller.register(self.stdout_r, select.POLLIN)
-        while len(self.buffer) < count:
-            remaining = deadline - time.monotonic()
-            if self.eof or remaining <= 0:
-                return None
-            for fd, _ in poller.poll(remaining * 1000):
-                self._drain(fd)
-        data = bytes(self.buffer[:count])
-        del self.buffer[:count]
-        return data
-
-    def read_line(self, timeout_s: float) -> str | None:
-        """The next line the program printed, or None on timeout or end of output."""
-        deadline = time.monotonic() + timeout_s
-        cap = self.sandbox.limits.output_bytes
-        poller = self._poller
-        while True:
-            newline = self.buffer.find(b"\n")
-            if newline >= 0:
-                line = bytes(self.buffer[:newline])
-                del self.buffer[: newline + 1]
-                return line.decode(errors="replace").rstrip("\r")
-            if self.eof or len(self.buffer) > cap:
-                return None
-            remaining = deadline - time.monotonic()
-            if remaining <= 0:
-                return None
-            for fd, _ in poller.poll(remaining * 1000):
-                self._drain(fd)
-
-    def read_reply(self, timeout_s: float) -> Reply | None:
-        """The next decision's reply arena's machinery printed (:mod:`arena.sandbox.inside.record`), or
-        None on
-        timeout or end of output; ``SandboxError`` when what it printed is not one."""
-        deadline = time.monotonic() + timeout_s
-        while True:
-            try:
-                reply = record.parse(self.buffer)
-            except ValueError as error:
-                raise SandboxError(f"arena's machinery answered nonsense ({error})") from error
-            if reply is not None or self.eof:
-                return reply
-            remaining = deadline - time.monotonic()
-            if remaining <= 0:
-                return None
-            for fd, _ in self._poller.poll(remaining * 1000):
-                self._drain(fd, cap=False)
-
-    @property
-    def overlong(self) -> bool:
-        """True when the program printed more than the output cap without ending its line."""
-        return len(self.buffer) > self.sandbox.limits.output_bytes and b"\n" not in self.buffer
-
-    def _drain(self, fd: int, *, cap: bool = True) -> None:
-        try:
-            chunk = os.read(fd, 1 << 20 if not cap else 65536)
-        except BlockingIOError:
-            return
-        if fd == self.stdout_r:
-            if not chunk:
-                self.eof = True
-            self.buffer += chunk
-        elif len(self.stderr) < self.sandbox.limits.output_bytes:
-            self.stderr += chunk
-
-    def close(self) -> RunResult:
-        """End the program (closing its stdin first, then killing it after a short grace) and measure it."""
-        if self.result is not None:
-            return self.result
-        self.close_stdin()
-        if self.sandbox.cut:  # the helper cannot be asked: the program ends with the sandbox, killed
-            reply = Reply("exited", signal=signal.SIGKILL)
-        else:
-            request = {"op": "end", "id": self.session_id, "grace": SESSION_GRACE_S}
-            reply = self.sandbox._request_run(request)
-        while True:
-            try:
-                chunk = os.read(self.stderr_r, 65536)
-            except BlockingIOError:
-                break
-            if not chunk or len(self.stderr) >= self.sandbox.limits.output_bytes:
-                break
-            self.stderr += chunk
-        for fd in (self.stdout_r, self.stderr_r, self.pidfd):
-            os.close(fd)
-        wall_us = round((time.monotonic() - self.started) * 1e6)
-        reply = dataclasses.replace(
-            reply, wall_us=wall_us, stdout=bytes(self.buffer), stderr=bytes(self.stderr)
-        )
-        self.result = self.sandbox.judge.result(reply, 0.0)
-        self.sandbox.sessions.remove(self)
-        return self.result
-
-
-@functools.cache
-def _page_cache_kept() -> None:
-    """Say once per process that what a sandbox brings into the page cache outlives it here."""
-    logging.getLogger("arena.sandbox").warning(PAGE_CACHE_KEPT)
-
-
-def _require_reachable(workdir: Path) -> None:
-    """Without a mount namespace the program reaches its folder by its real path: every parent must let it."""
-    if os.geteuid() != 0:
-        return
-    for parent in workdir.resolve().parents:
-        if not parent.stat().st_mode & 0o001:
-            raise ConfigError(
-                f"{workdir}: the {RLIMITS_ONLY_NAME} sandbox runs programs as an unprivileged user, "
-                f"who cannot enter {parent} (make every parent of the team folder searchable by others)"
-            )
 
 
 def open_sandbox(workdir: Path, limits: Limits, *, isolation: str = "auto") -> Sandbox:

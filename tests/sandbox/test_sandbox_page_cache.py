@@ -15,7 +15,7 @@ import pytest
 from arena.cli import main
 from arena.sandbox import Limits, open_sandbox
 from arena.sandbox.cgroup import SandboxCgroup
-from arena.sandbox.sandbox import PAGE_CACHE_KEPT, _page_cache_kept
+from arena.sandbox.startup import PAGE_CACHE_KEPT, _page_cache_kept
 
 
 def test_doctor_says_whether_a_closed_sandboxs_page_cache_is_reclaimed(

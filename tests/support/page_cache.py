@@ -19,7 +19,7 @@ from collections.abc import Iterator
 import pytest
 
 from arena.sandbox import Sandbox
-from arena.sandbox.sandbox import PAGE_CACHE_KEPT
+from arena.sandbox.startup import PAGE_CACHE_KEPT
 from arena.transports.files import FileTransport
 
 from support.hostile import ATTACKS
