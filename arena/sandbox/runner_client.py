@@ -9,10 +9,11 @@ runs the hostile and red-team suites both ways).
 
 The binary is cached per source and compiler in ``/var/lib/arena/runner/`` (root's, not writable by
 anyone else) and bound read-only into each sandbox at ``isolation.RUNNER_PATH``. The start sequence a program
-goes through before its first instruction (``start.c``) and the CPU-clock wait (``clock.c``) are compiled
-into the runner and, as a shared object (:func:`runner_library`, bound at ``isolation.RUNNER_LIBRARY_PATH``),
-loaded by the Python fork server on the runner's road: a warm decision starts and is timed in the same C as
-a cold one.
+goes through before its first instruction (``start.c``), the CPU-clock wait (``clock.c``) and the end of a
+decision's ``/tmp`` and SysV IPC objects (``scratch.c``) are compiled into the runner and, as a shared object
+(:func:`runner_library`, bound at ``isolation.RUNNER_LIBRARY_PATH``), loaded on the runner's road by the
+Python fork server (start, clock) and the helper's sweep (scratch): a warm decision starts, is timed and is
+cleared in the same C as a cold one.
 """
 
 from __future__ import annotations
@@ -28,9 +29,10 @@ from arena.sandbox.inside.record import Reply
 from arena.sandbox.result import RunResult
 
 SOURCE = Path(__file__).with_name("inside") / "runner.c"
-# the start sequence and the CPU-clock wait, in the runner and in the shared object
-PARTS = (SOURCE.with_name("start.c"), SOURCE.with_name("clock.c"))
-HEADERS = (SOURCE.with_name("start.h"), SOURCE.with_name("clock.h"))
+# the start sequence, the CPU-clock wait and the end of a decision's /tmp and IPC objects, in the runner
+# and in the shared object
+PARTS = tuple(SOURCE.with_name(f"{part}.c") for part in ("start", "clock", "scratch"))
+HEADERS = tuple(SOURCE.with_name(f"{part}.h") for part in ("start", "clock", "scratch"))
 CACHE = ROOT_CACHE / "runner"
 START_TIMEOUT_S = 10.0
 REPLY_GRACE_S = 5.0
@@ -49,9 +51,9 @@ def runner_binary(cache: Path = CACHE) -> Path | None:
 
 
 def runner_library(cache: Path = CACHE) -> Path | None:
-    """The shared object of the runner's parts the fork server uses on the runner's road (``start.c`` for
-    each child, ``clock.c`` for each wait; built on first use beside the runner); None when the runner's
-    road is not taken (see :func:`runner_binary`)."""
+    """The shared object of the runner's parts used on the runner's road (the fork server's ``start.c`` for
+    each child and ``clock.c`` for each wait, the helper's ``scratch.c`` for each sweep; built on first use
+    beside the runner); None when the runner's road is not taken (see :func:`runner_binary`)."""
     if os.geteuid() != 0 or os.environ.get(NO_RUNNER) == "1":
         return None
     # the hardened build even under ARENA_SANITIZE: the fork server cannot preload the ASan runtime (CI's

@@ -155,6 +155,7 @@ class Sandbox:
         # arena's own uid for its machinery (the runner, the fork server), as root on both roads: no program's
         machinery_uid = next_sandbox_uid() if self.uid is not None else None
         self.machinery_uid = machinery_uid
+        library = isolation.RUNNER_LIBRARY_PATH if runner and self.runner_library else None  # scratch.c's
         descriptors = self.cgroup.run_descriptors() if self.cgroup is not None else {}
         fds = [fd for group in descriptors.values() for fd in group]
         indexes, position = {}, 0
@@ -174,6 +175,7 @@ class Sandbox:
                     "rlimits": self._rlimits(),
                     "cgroup": indexes,
                     "runner": runner,
+                    "runner_library": library,
                     "machinery_uid": machinery_uid,
                 },
                 fds=fds,
