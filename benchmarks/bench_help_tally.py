@@ -7,9 +7,10 @@ folder itself (C, inside the sandbox) so the arena could skip policing it; this 
 shortcut is worth a second owner. In a namespaced sandbox opened once (as root, the runner's road) holding
 15 help files (12 files, 3 folders) of the program's uid, a small compiled C program is run through
 ``Sandbox.run``, once naming the arena's files (the runner counts the folder) and once not (it does not),
-interleaved decision by decision so both see the same load; between decisions ``police`` walks the same
-folder from the arena's side. Printed: the medians of each, in microseconds (``police``: this process's CPU;
-decisions: wall), and the ratio of ``police`` and of the runner's count to a decision.
+interleaved decision by decision so both see the same load; between decisions ``police`` looks at the same
+folder from the arena's side, with the runner's tally (``tally.c`` through its shared object, as on the
+runner's road) and with its own Python walk (as with ``ARENA_NO_RUNNER=1``). Printed: the medians of each,
+in microseconds (``police``: this process's CPU; decisions: wall), and each one's ratio to a decision.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from pathlib import Path
 
 from arena.languages import build_program
 from arena.sandbox import Limits, open_sandbox, tree
+from arena.sandbox.runner_client import NO_RUNNER
 from arena.sandbox.team_folder import police
 
 PROGRAM = r"""
@@ -72,7 +74,7 @@ def main() -> int:
             (sandbox.folder / name).chmod(0o666)  # the arena's, writable by the program (outputf.txt)
         place_help_files(sandbox.folder, sandbox.uid)
         protected = set(ARENAS) | set(built.products)
-        counted, uncounted, policed = [], [], []
+        counted, uncounted, in_c, in_python = [], [], [], []
         for _ in range(args.decisions):
             for names, times in ((protected, counted), ((), uncounted)):
                 started = time.perf_counter()
@@ -80,20 +82,25 @@ def main() -> int:
                 times.append((time.perf_counter() - started) * 1e6)
                 assert run.ok, run.describe()
                 assert (run.help_files is not None) == bool(names), run.help_files
-            root = tree.open_folder(sandbox.folder)
-            try:
-                started = time.process_time()
-                found = police(root, limits, protected=protected, program_uid=sandbox.uid)
-                policed.append((time.process_time() - started) * 1e6)
-            finally:
-                os.close(root)
-            assert found.kept == 15 and not found.breaches, found
-    decision, count, walk = (statistics.median(times) for times in (uncounted, counted, policed))
-    print(f"decision (runner, no count)  {decision:9.0f} us  wall, median of {args.decisions}")
-    print(f"decision (runner counts)     {count:9.0f} us  wall: the count costs {count - decision:+.0f} us")
-    print(f"police, 15 help files        {walk:9.0f} us  CPU of the arena's process")
-    print(f"police / decision            {walk / decision:9.3f}")
-    print(f"runner's count / decision    {(count - decision) / decision:9.3f}")
+            for road, times in (("", in_c), ("1", in_python)):
+                os.environ[NO_RUNNER] = road
+                root = tree.open_folder(sandbox.folder)
+                try:
+                    started = time.process_time()
+                    found = police(root, limits, protected=protected, program_uid=sandbox.uid)
+                    times.append((time.process_time() - started) * 1e6)
+                finally:
+                    os.close(root)
+                    os.environ.pop(NO_RUNNER)
+                assert found.kept == 15 and not found.breaches, found
+    decision, count, c, python = (statistics.median(times) for times in (uncounted, counted, in_c, in_python))
+    print(f"decision (runner, no count)   {decision:9.0f} us  wall, median of {args.decisions}")
+    print(f"decision (runner counts)      {count:9.0f} us  wall: the count costs {count - decision:+.0f} us")
+    print(f"police, tally.c               {c:9.0f} us  CPU of the arena's process")
+    print(f"police, Python walk           {python:9.0f} us  CPU of the arena's process")
+    print(f"runner's count / decision     {(count - decision) / decision:9.3f}")
+    print(f"police tally.c / decision     {c / decision:9.3f}")
+    print(f"police Python walk / decision {python / decision:9.3f}")
     return 0
 
 

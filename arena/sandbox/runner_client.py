@@ -18,6 +18,8 @@ cleared in the same C as a cold one.
 
 from __future__ import annotations
 
+import ctypes
+import functools
 import os
 from collections.abc import Collection, Sequence
 from pathlib import Path
@@ -29,10 +31,10 @@ from arena.sandbox.inside.record import Reply
 from arena.sandbox.result import RunResult
 
 SOURCE = Path(__file__).with_name("inside") / "runner.c"
-# the start sequence, the CPU-clock wait and the end of a decision's /tmp and IPC objects, in the runner
-# and in the shared object
-PARTS = tuple(SOURCE.with_name(f"{part}.c") for part in ("start", "clock", "scratch"))
-HEADERS = tuple(SOURCE.with_name(f"{part}.h") for part in ("start", "clock", "scratch"))
+# the start sequence, the CPU-clock wait, the end of a decision's /tmp and IPC objects and the help-file
+# tally, in the runner and in the shared object
+PARTS = tuple(SOURCE.with_name(f"{part}.c") for part in ("start", "clock", "scratch", "tally"))
+HEADERS = tuple(SOURCE.with_name(f"{part}.h") for part in ("start", "clock", "scratch", "tally"))
 CACHE = ROOT_CACHE / "runner"
 START_TIMEOUT_S = 10.0
 REPLY_GRACE_S = 5.0
@@ -60,6 +62,38 @@ def runner_library(cache: Path = CACHE) -> Path | None:
     # sanitized runner covers start.c, compiled into it)
     flags = build_flags("shared", hardened=True)
     return compiled(PARTS[0], flags, cache, PARTS[1:], HEADERS, name="runner-library")
+
+
+class Tally:
+    """``tally.c``'s ``arena_count_help_files`` from the runner's shared object, for the arena's own policing
+    (``team_folder.police``): the same count of a clean team folder as the runner's."""
+
+    def __init__(self, path: Path) -> None:
+        self.call = ctypes.CDLL(str(path), use_errno=True).arena_count_help_files
+        self.call.argtypes = [ctypes.c_int, ctypes.c_long, ctypes.c_longlong, ctypes.c_long]
+        self.call.argtypes += [ctypes.c_char_p, ctypes.c_size_t, ctypes.c_longlong]
+        self.call.restype = ctypes.c_long
+
+    def count(self, fd: int, rules: tuple[int, int, int], arenas: Collection[str], team: int) -> int | None:
+        """The help files and folders in the open folder ``fd`` under ``rules`` (entries, bytes, depth) when
+        none is broken, else None (the arena polices the folder)."""
+        names = b"".join(os.fsencode(name) + b"\0" for name in arenas)
+        count = int(self.call(fd, *rules, names, len(names), team))
+        return count if count >= 0 else None
+
+
+def runner_tally() -> Tally | None:
+    """The runner's help-file tally on the runner's road (see :func:`runner_binary`); else None."""
+    if os.geteuid() != 0 or os.environ.get(NO_RUNNER) == "1":
+        return None
+    return _loaded_tally()
+
+
+@functools.cache
+def _loaded_tally() -> Tally | None:
+    """Built and loaded once per process: the check of the build is a compiler run."""
+    path = runner_library()
+    return Tally(path) if path is not None else None
 
 
 class Pipes(Protocol):

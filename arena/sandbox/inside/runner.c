@@ -28,7 +28,6 @@
  *            police), else -1 (the arena polices it: arena/sandbox/team_folder.py).
  */
 #define _GNU_SOURCE
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -49,6 +48,7 @@
 
 #include "clock.h"
 #include "scratch.h"
+#include "tally.h"
 #include "start.h"
 
 #define READ_CHUNK 65536
@@ -271,64 +271,15 @@ static int end_scratch(void) {
 
 /* ---- the team folder's help files ---------------------------------------------------------------------- */
 
-struct tally {
-    long entries;
-    long long bytes;
-    int broken; /* a rule is broken, or something could not be looked at: the arena polices */
-};
-
-static int is_arenas(const char *name, const struct stat *info, const char *names, size_t names_len) {
-    uid_t team = team_uid >= 0 ? (uid_t)team_uid : getuid();
-    if (!S_ISREG(info->st_mode) || info->st_uid == team || info->st_nlink != 1) return 0;
-    for (const char *at = names; at < names + names_len; at += strlen(at) + 1)
-        if (!strcmp(at, name)) return 1;
-    return 0;
-}
-
-/* Count what the folder ``fd`` holds, as team_folder.police does, never following a link; stop early once
- * a rule is broken. Takes ``fd``. */
-static void tally_folder(int fd, int depth, const char *names, size_t names_len, struct tally *t) {
-    DIR *dir = fdopendir(fd);
-    if (!dir) {
-        close(fd);
-        t->broken = 1;
-        return;
-    }
-    struct dirent *entry;
-    while (!t->broken && (entry = readdir(dir)) != NULL) {
-        const char *name = entry->d_name;
-        if (name[0] == '.' && (!name[1] || (name[1] == '.' && !name[2]))) continue;
-        struct stat info;
-        if (fstatat(dirfd(dir), name, &info, AT_SYMLINK_NOFOLLOW) < 0) {
-            t->broken = 1;
-        } else if (depth == 1 && is_arenas(name, &info, names, names_len)) {
-            continue;
-        } else if (S_ISREG(info.st_mode)) {
-            t->entries++;
-            t->bytes += info.st_size;
-        } else if (S_ISDIR(info.st_mode) && depth <= folder_depth) {
-            t->entries++;
-            int sub = openat(dirfd(dir), name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-            if (sub < 0)
-                t->broken = 1;
-            else
-                tally_folder(sub, depth + 1, names, names_len, t);
-        } else {
-            t->broken = 1; /* a link, FIFO, socket or device, or a folder too deep */
-        }
-        if (t->entries > help_files || t->bytes > help_bytes) t->broken = 1;
-    }
-    closedir(dir);
-}
-
-/* The help files and folders of the team folder when they break no rule, else -1. */
+/* The help files and folders of the team folder when they break no rule, else -1 (tally.c). */
 static long count_help_files(const char *names, size_t names_len) {
     if (help_files < 0 || names_len == 0) return -1; /* no rules, or not a decision with the arena's files */
     int fd = open(team_dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
     if (fd < 0) return -1;
-    struct tally t = {0, 0, 0};
-    tally_folder(fd, 1, names, names_len, &t);
-    return t.broken ? -1 : t.entries;
+    long long team = team_uid >= 0 ? team_uid : (long long)getuid();
+    long count = arena_count_help_files(fd, help_files, help_bytes, folder_depth, names, names_len, team);
+    if (close(fd) < 0) return -1;
+    return count;
 }
 
 /* ---- one decision ----------------------------------------------------------------------------------- */
