@@ -418,7 +418,7 @@ class Sandbox:
         cpu = self.limits.cpu_seconds(clocks.limit)
         reply = self.runner.run(argv, wall, budget_ms, cpu, clocks.cap, arenas_files)
         if reply.dirty:
-            self.sweep()  # something the runner leaves to the helper (a folder in /tmp, ...)
+            self.sweep()  # something the runner could not remove or kill: the helper's sweep ends it
         return self.judge.result(reply, wall, budget_ms, output_cap=clocks.cap)
 
     def _runner_argv(self) -> list[str]:
