@@ -16,7 +16,10 @@ from typing import Any
 
 import pytest
 
-from arena.sandbox import Limits, Sandbox, open_sandbox
+from arena.compiled import build_flags, compiled
+from arena.sandbox import Limits, Sandbox, open_sandbox, tree
+from arena.sandbox.inside.cleanup import Compiled
+from arena.sandbox.runner_client import HEADERS, PARTS
 from arena.transports import FileTransport
 from arena.transports.warm import WarmPythonTransport
 
@@ -89,3 +92,42 @@ def test_a_warm_decision_is_ended_by_the_same_owner(
     owner = "scratch.c" if sandbox.has_runner else "cleanup.py"
     assert [sweep.get("ended_by") for sweep in sweeps] == [owner]
     assert_nothing_left(sandbox, tmp_path)
+
+
+def _hostile_tree(scratch: Path, outside: Path) -> None:
+    """A tree deeper than scratch.c holds folders open, closed folders, a link out, a FIFO, many files."""
+    deep = scratch
+    for level in range(100):
+        deep = deep / f"d{level}"
+        deep.mkdir()
+        (deep / "f").write_text("x")
+    for index in range(300):
+        (scratch / f"many{index}").write_text("")
+    for name, mode in (("readonly", 0o500), ("closed", 0o000)):
+        (scratch / name / "inner").mkdir(parents=True)
+        (scratch / name / "inner" / "f").write_text("x")
+        (scratch / name).chmod(mode)
+    (scratch / "outside").symlink_to(outside)
+    os.mkfifo(scratch / "fifo")
+
+
+@pytest.mark.parametrize("owner", ["scratch.c", "tree.py"])
+def test_both_owners_empty_a_hostile_tree_alike(tmp_path: Path, owner: str) -> None:
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "kept.txt").write_text("mine")
+    scratch = tmp_path / "scratch"
+    scratch.mkdir()
+    _hostile_tree(scratch, outside)
+    if owner == "scratch.c":
+        library = compiled(PARTS[0], build_flags("shared", hardened=True), tmp_path, PARTS[1:], HEADERS)
+        assert library is not None
+        assert Compiled(str(library)).empty_folder(str(scratch))
+    else:
+        root = tree.open_folder(scratch)
+        try:
+            tree.empty(root)
+        finally:
+            os.close(root)
+    assert os.listdir(scratch) == []
+    assert os.listdir(outside) == ["kept.txt"]
