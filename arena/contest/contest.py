@@ -19,12 +19,14 @@ import os
 import shutil
 import tempfile
 import threading
+import unicodedata
 import zipfile
 from collections.abc import Callable
 from dataclasses import dataclass
 from enum import StrEnum, unique
 from pathlib import Path
 
+from arena import untrusted
 from arena.contest.accounts import (
     hash_password,
     new_password,
@@ -64,6 +66,9 @@ from arena.tournament.store import Store as TournamentStore
 SIGNIN_FAILURES = 5
 """Failed sign-ins a team may make in :data:`SIGNIN_WINDOW` before it must wait."""
 SIGNIN_WINDOW = dt.timedelta(minutes=15)
+SIGNIN_FAILURES_PER_ADDRESS = 20
+"""Failed sign-ins one client address may make in :data:`SIGNIN_WINDOW`, whatever team names it gives
+(each costs a password hash: an address naming a new team every time is stopped too)."""
 MAX_NAME = 120
 
 
@@ -232,7 +237,12 @@ class Contest:
         team = team.strip()[:MAX_NAME]
         store = self.store
         attempts = f"{team} {source}".rstrip()
-        if store.failed_signins_since(attempts, now() - SIGNIN_WINDOW) >= SIGNIN_FAILURES:
+        address = f"\n{source}"  # a team's key never starts with a line break: the name was stripped
+        since = now() - SIGNIN_WINDOW
+        if (
+            store.failed_signins_since(attempts, since) >= SIGNIN_FAILURES
+            or store.failed_signins_since(address, since) >= SIGNIN_FAILURES_PER_ADDRESS
+        ):
             raise TooMany(
                 f"too many failed sign-ins for this team; wait {SIGNIN_WINDOW.seconds // 60} minutes"
             )
@@ -240,6 +250,8 @@ class Contest:
         ok = password_matches(record.password_hash if record else None, password)
         ok = ok and record is not None and record.active
         store.record_signin(attempts, ok)
+        if not ok:
+            store.record_signin(address, ok)
         if not ok or record is None:
             raise NotSignedIn("wrong team or password (or the team is disabled)")
         return self._viewer_of(record)
@@ -312,10 +324,15 @@ class Contest:
             raise Refused(f"{len(help_files)} help files, at most {self.settings.help_files_max} are allowed")
         for help_file in help_files:
             self._check_help_file(help_file)
-        names = [h.name for h in help_files]
-        twice = next((name for name in names if names.count(name) > 1), None)
-        if twice is not None:
-            raise Refused(f"two help files are named {twice}: each needs its own name")
+        seen: dict[str, str] = {}
+        for help_file in help_files:  # one name on a case-blind or normalising file system is one file
+            folded = unicodedata.normalize("NFKC", help_file.name).casefold()
+            if folded in seen:
+                raise Refused(
+                    f"two help files are named {seen[folded]} and {help_file.name}: each needs its own name "
+                    "(names differing only in case or in how a letter is encoded are one name)"
+                )
+            seen[folded] = help_file.name
         if self.store.uploads_since(team, moment - dt.timedelta(hours=1)) >= self.settings.uploads_per_hour:
             raise TooMany(f"at most {self.settings.uploads_per_hour} uploads an hour; try again later")
         return self._keep(team, stage, program, help_files, moment)
@@ -352,6 +369,10 @@ class Contest:
         name = help_file.name
         if not name or "/" in name or "\\" in name or "\x00" in name or name in (".", ".."):
             raise Refused(f"help file {name!r}: a help file is a plain file name, without a folder")
+        if untrusted.name(name) != name:
+            raise Refused(f"help file {untrusted.name(name)[:80]!r}: the name holds a control character")
+        if name.startswith("."):
+            raise Refused(f"help file {name[:80]!r}: a hidden name (starting with '.') is not taken")
         if _too_long(name):
             raise Refused(f"help file {name[:40]!r}...: the name is over {MAX_NAME} bytes")
         if len(help_file.data) > self.settings.help_file_max_bytes:

@@ -14,6 +14,7 @@ from collections.abc import Iterator
 
 import pytest
 
+from arena.contest.contest import SIGNIN_FAILURES_PER_ADDRESS
 from arena.contest.state import ContestStore, stamp
 
 from support.contest import Server, make_contest, serve
@@ -202,3 +203,47 @@ def test_hostile_page_posts_answer_4xx_never_500(site) -> None:
     ]
     assert all(status < 500 for status in answers), answers
     assert "Traceback" not in server.log.read_text(errors="replace")
+
+
+def test_json_nested_past_the_parsers_depth_is_a_400_not_a_500(site) -> None:
+    server, _ = site
+    for body in (b"[" * 50_000, b'{"a":' * 10_000):
+        answer = server.request("POST", "/api/session", body=body, content_type="application/json")
+        assert answer.status == 400, (answer.status, answer.body[:200])
+        assert answer.json["error"] == "the body is not JSON"
+
+
+def test_one_address_guessing_over_many_team_names_is_stopped(site) -> None:
+    """Each guess costs a password hash: an address naming a new team each time must still be stopped,
+    while the team itself signs in from its own address."""
+    server, passwords = site
+    guesses = [
+        _from(server, "127.0.0.3", "POST", "/api/session", {"team": f"Nobody{n}", "password": "guess"})
+        for n in range(SIGNIN_FAILURES_PER_ADDRESS + 1)
+    ]
+    assert guesses == [401] * SIGNIN_FAILURES_PER_ADDRESS + [429]
+    right = {"team": "TeamB", "password": passwords["TeamB"]}
+    assert _from(server, "127.0.0.3", "POST", "/api/session", right) == 429
+    assert _from(server, "127.0.0.1", "POST", "/api/session", right) == 200
+
+
+@pytest.mark.parametrize(
+    ("names", "said"),
+    [
+        (["\x1b[2J\x1b[31mred.txt"], "\\x1b"),
+        (["notes\u202etxt.exe"], "\\u202e"),
+        (["tab\there.txt"], "\\t"),
+        ([".profile"], ".profile"),
+        (["Notes.txt", "notes.txt"], "notes.txt"),
+        (["caf\u00e9.txt", "cafe\u0301.txt"], "caf"),
+    ],
+    ids=["terminal-escape", "bidi-override", "tab", "hidden", "case", "unicode-normal-form"],
+)
+def test_help_file_names_that_hide_or_collide_are_refused_with_the_name(site, names, said) -> None:
+    """A help file's name is shown to the team and the organiser and unpacked on their machines: no
+    control character, no hidden name, no two names one file system would take for one."""
+    server, passwords = site
+    token = server.sign_in("TeamA", passwords["TeamA"])
+    answer = server.upload(token, "TeamA.py", b"print(1)\n", [(name, b"x") for name in names])
+    assert answer.status == 400, (answer.status, answer.body[:200])
+    assert "help file" in answer.json["error"] and said in answer.json["error"]
