@@ -15,7 +15,7 @@ import pytest
 from arena.contest.web import pages
 from arena.contest.web.app import all_rows
 
-from support.contest import Server, make_contest, multipart, serve
+from support.contest import Server, contest_settings, make_contest, multipart, serve
 from support.contest_pages import Client
 
 EXAMPLE_VALUES = {"team": "TeamA", "action": "disable", "id": "1", "name": "contest.css"}
@@ -117,6 +117,18 @@ def _cookie(name: str, value: str) -> http.cookiejar.Cookie:
     return http.cookiejar.Cookie(
         0, name, value, None, False, "127.0.0.1", False, False, "/", True, False, None, False, None, None, {}
     )
+
+
+@pytest.mark.slow
+def test_a_site_behind_https_tells_browsers_to_keep_to_https(site, tmp_path: Path) -> None:
+    """With ``https_only`` (a TLS proxy in front) every answer carries Strict-Transport-Security, so a
+    browser never sends the session over plain HTTP again; a plain-HTTP site does not claim it."""
+    plain, _ = site
+    assert "Strict-Transport-Security" not in Client(plain).get("/").headers
+    make_contest(tmp_path / "contest", teams=1, settings=contest_settings(https_only=True))
+    with serve(tmp_path / "contest") as server:
+        for path in ("/", "/signin", "/nowhere", "/api/standings"):
+            assert Client(server).get(path).headers["Strict-Transport-Security"] == "max-age=31536000", path
 
 
 @pytest.mark.parametrize(

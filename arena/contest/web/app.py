@@ -157,6 +157,9 @@ CONTEST_HEADERS = (
 )
 """The viewer's security headers with the contest's policy (forms post to the site itself), and no
 framing or caching of pages that may hold a team's own data."""
+HTTPS_HEADERS = ((b"strict-transport-security", b"max-age=31536000"),)
+"""Added when the site is served over HTTPS only: browsers keep to HTTPS for a year (no first request
+in plain HTTP that a network could read or rewrite)."""
 
 
 class BodyCap:
@@ -284,4 +287,5 @@ def create_app(
         https_only=settings.https_only,
     )
     limit = settings.upload_max_bytes + settings.help_files_max * settings.help_file_max_bytes + BODY_SLACK
-    return SecurityHeaders(BodyCap(sessions, limit), CONTEST_HEADERS)
+    headers = CONTEST_HEADERS + (HTTPS_HEADERS if settings.https_only else ())
+    return SecurityHeaders(BodyCap(sessions, limit), headers)
