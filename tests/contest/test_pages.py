@@ -18,7 +18,14 @@ from arena.contest.web.app import all_rows
 from support.contest import Server, contest_settings, make_contest, multipart, serve
 from support.contest_pages import Client
 
-EXAMPLE_VALUES = {"team": "TeamA", "action": "disable", "id": "1", "name": "contest.css"}
+EXAMPLE_VALUES = {
+    "team": "TeamA",
+    "action": "disable",
+    "id": "1",
+    "name": "contest.css",
+    "format": "phh",
+    "kind": "winner",
+}
 """What fills a path template's parameters when the test posts to every form."""
 
 
@@ -73,6 +80,26 @@ def test_every_form_refuses_a_post_without_its_csrf_token(site, row: pages.Row) 
     for answer in (missing, wrong, header_only_wrong, upload_without_header, upload_wrong_header):
         assert answer.status == 403, (path, answer.status, answer.text[:200])
     assert client.get("/team" if who_posts(row) == "TeamA" else "/organiser").status == 200, "still signed in"
+
+
+def test_no_page_reached_by_get_changes_anything(site) -> None:
+    """A link on another site is followed with the session cookie (SameSite=Lax lets a top-level GET
+    through): so no GET may act. Every GET page, fetched as the organiser, leaves the audit log and the
+    contest folder's exports as they were."""
+    server, passwords = site
+    boss = server.sign_in("organiser", passwords["organiser"])
+    organiser = signed_in(site, "organiser")
+
+    def state() -> tuple[object, list[str]]:
+        exports = server.root / "exports"
+        names = sorted(p.name for p in exports.iterdir()) if exports.is_dir() else []
+        return server.call("GET", "/api/audit", token=boss).json["audit"], names
+
+    before = state()
+    for row in pages.ROWS:
+        if "GET" in row.methods and "{path" not in row.path:
+            assert organiser.get(concrete(row.path)).status < 500, row.path
+    assert state() == before
 
 
 def test_a_form_with_its_token_is_taken(site) -> None:
