@@ -70,6 +70,8 @@ SIGNIN_FAILURES_PER_ADDRESS = 20
 """Failed sign-ins one client address may make in :data:`SIGNIN_WINDOW`, whatever team names it gives
 (each costs a password hash: an address naming a new team every time is stopped too)."""
 MAX_NAME = 120
+TOKEN_LIFETIME = dt.timedelta(hours=12)
+"""How long an API token works after its sign-in (a page session lasts as long)."""
 
 
 class ContestError(ArenaError):
@@ -289,12 +291,12 @@ class Contest:
         if not viewer.signed_in or viewer.team is None:
             raise NotSignedIn("sign in first")
         token = new_token()
-        self.store.add_token(token_digest(token), viewer.team)
+        self.store.add_token(token_digest(token), viewer.team, drop_before=now() - TOKEN_LIFETIME)
         return token
 
     def viewer_of_token(self, token: str) -> Viewer:
-        """The viewer an API token stands for (anonymous when unknown)."""
-        return self.viewer_of_team(self.store.token_team(token_digest(token)))
+        """The viewer an API token stands for (anonymous when unknown or past :data:`TOKEN_LIFETIME`)."""
+        return self.viewer_of_team(self.store.token_team(token_digest(token), now() - TOKEN_LIFETIME))
 
     def revoke_token(self, token: str) -> None:
         self.store.drop_token(token_digest(token))

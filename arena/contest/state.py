@@ -266,12 +266,17 @@ class ContestStore:
         ).fetchone()
         return int(row[0])
 
-    def add_token(self, digest: str, team: str) -> None:
+    def add_token(self, digest: str, team: str, *, drop_before: dt.datetime) -> None:
+        """Keep a new token's digest, dropping every token made before ``drop_before`` (expired)."""
         with self.transaction() as db:
+            db.execute("DELETE FROM tokens WHERE created_at < ?", (stamp(drop_before),))
             db.execute("INSERT INTO tokens VALUES (?, ?, ?)", (digest, team, stamp()))
 
-    def token_team(self, digest: str) -> str | None:
-        row = self.db.execute("SELECT team FROM tokens WHERE digest = ?", (digest,)).fetchone()
+    def token_team(self, digest: str, since: dt.datetime) -> str | None:
+        """The team of a token made at ``since`` or later (None for an unknown or older one)."""
+        row = self.db.execute(
+            "SELECT team FROM tokens WHERE digest = ? AND created_at >= ?", (digest, stamp(since))
+        ).fetchone()
         return None if row is None else str(row[0])
 
     def drop_token(self, digest: str) -> None:

@@ -7,6 +7,7 @@ try; it asserts the site holds (a clear 4xx, never a 500 or a traceback, nothing
 
 from __future__ import annotations
 
+import datetime as dt
 import http.client
 import http.cookiejar
 import json
@@ -14,7 +15,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from arena.contest.contest import SIGNIN_FAILURES_PER_ADDRESS
+from arena.contest.contest import SIGNIN_FAILURES_PER_ADDRESS, TOKEN_LIFETIME
 from arena.contest.state import ContestStore, stamp
 
 from support.contest import Server, make_contest, serve
@@ -247,3 +248,19 @@ def test_help_file_names_that_hide_or_collide_are_refused_with_the_name(site, na
     answer = server.upload(token, "TeamA.py", b"print(1)\n", [(name, b"x") for name in names])
     assert answer.status == 400, (answer.status, answer.body[:200])
     assert "help file" in answer.json["error"] and said in answer.json["error"]
+
+
+def test_an_api_token_ends_with_its_lifetime_like_a_page_session(site) -> None:
+    """A token copied from a script or a log must not work for ever: past its lifetime it is refused."""
+    server, passwords = site
+    token = server.sign_in("TeamB", passwords["TeamB"])
+    assert server.call("GET", "/api/me", token=token).status == 200
+    store = ContestStore(server.root / "contest.sqlite")
+    try:
+        old = stamp(dt.datetime.now(dt.UTC) - TOKEN_LIFETIME - dt.timedelta(minutes=1))
+        with store.transaction() as db:
+            db.execute("UPDATE tokens SET created_at = ? WHERE team = 'TeamB'", (old,))
+    finally:
+        store.close()
+    assert server.call("GET", "/api/me", token=token).status == 401
+    assert server.call("GET", "/api/me", token=server.sign_in("TeamB", passwords["TeamB"])).status == 200

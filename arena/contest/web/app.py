@@ -26,6 +26,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from arena.contest.checks import CheckQueue
 from arena.contest.contest import (
     ANONYMOUS,
+    TOKEN_LIFETIME,
     Contest,
     ContestError,
     Forbidden,
@@ -47,7 +48,6 @@ CONTENT_SECURITY_POLICY = POLICY.replace("form-action 'none'", "form-action 'sel
 SESSION_COOKIE = "arena_session"
 SESSION_TEAM = "team"
 SESSION_STAMP = "stamp"
-SESSION_HOURS = 12
 BODY_SLACK = 256 * 1024
 """Room in a request body for the form's other fields and the multipart framing."""
 log = logging.getLogger("arena.contest")
@@ -282,7 +282,7 @@ def create_app(
         protected,
         secret_key=secret,
         session_cookie=SESSION_COOKIE,
-        max_age=SESSION_HOURS * 3600,
+        max_age=int(TOKEN_LIFETIME.total_seconds()),  # a page session lasts as long as a token
         same_site="lax",
         https_only=settings.https_only,
     )
