@@ -186,6 +186,8 @@ class Contest:
         self._local = threading.local()
         self._wake: list[Callable[[], None]] = []
         self._credentials_lock = threading.Lock()
+        self._upload_locks: dict[str, threading.Lock] = {}
+        self._upload_locks_lock = threading.Lock()
         self._runner: StageRunner | None = None
         self._mailer: Mailer | None = None
 
@@ -335,9 +337,18 @@ class Contest:
                     "(names differing only in case or in how a letter is encoded are one name)"
                 )
             seen[folded] = help_file.name
-        if self.store.uploads_since(team, moment - dt.timedelta(hours=1)) >= self.settings.uploads_per_hour:
-            raise TooMany(f"at most {self.settings.uploads_per_hour} uploads an hour; try again later")
-        return self._keep(team, stage, program, help_files, moment)
+        with self._upload_lock(team):  # counted and kept as one step: uploads sent at once keep the cap
+            if (
+                self.store.uploads_since(team, moment - dt.timedelta(hours=1))
+                >= self.settings.uploads_per_hour
+            ):
+                raise TooMany(f"at most {self.settings.uploads_per_hour} uploads an hour; try again later")
+            return self._keep(team, stage, program, help_files, moment)
+
+    def _upload_lock(self, team: str) -> threading.Lock:
+        """The lock one team's uploads take in turn (other teams' uploads do not wait for it)."""
+        with self._upload_locks_lock:
+            return self._upload_locks.setdefault(team, threading.Lock())
 
     def _stage_open(self, team: str, moment: dt.datetime) -> Stage:
         """Which stage an upload now goes to, or why none is open."""
