@@ -242,20 +242,17 @@ class Contest:
         store = self.store
         attempts = f"{team} {source}".rstrip()
         address = f"\n{source}"  # a team's key never starts with a line break: the name was stripped
-        since = now() - SIGNIN_WINDOW
-        if (
-            store.failed_signins_since(attempts, since) >= SIGNIN_FAILURES
-            or store.failed_signins_since(address, since) >= SIGNIN_FAILURES_PER_ADDRESS
-        ):
+        limits = {attempts: SIGNIN_FAILURES, address: SIGNIN_FAILURES_PER_ADDRESS}
+        claimed = store.claim_signin(limits, now() - SIGNIN_WINDOW)  # counted before the hash is tried
+        if claimed is None:
             raise TooMany(
                 f"too many failed sign-ins for this team; wait {SIGNIN_WINDOW.seconds // 60} minutes"
             )
         record = store.team(team)
         ok = password_matches(record.password_hash if record else None, password)
         ok = ok and record is not None and record.active
-        store.record_signin(attempts, ok)
-        if not ok:
-            store.record_signin(address, ok)
+        if ok:
+            store.signin_succeeded(claimed)
         if not ok or record is None:
             raise NotSignedIn("wrong team or password (or the team is disabled)")
         return self._viewer_of(record)

@@ -256,15 +256,27 @@ class ContestStore:
 
     # sign-ins and tokens ---------------------------------------------------------------------------
 
-    def record_signin(self, team: str, ok: bool) -> None:
-        with self.transaction() as db:
-            db.execute("INSERT INTO signins VALUES (?, ?, ?)", (team, stamp(), int(ok)))
+    def claim_signin(self, limits: dict[str, int], since: dt.datetime) -> list[int] | None:
+        """One sign-in attempt against failure caps: ``limits`` maps each key the attempt is counted under
+        (a team and address, an address) to the failures it may have had since ``since``.
 
-    def failed_signins_since(self, team: str, since: dt.datetime) -> int:
-        row = self.db.execute(
-            "SELECT COUNT(*) FROM signins WHERE team = ? AND ok = 0 AND at >= ?", (team, stamp(since))
-        ).fetchone()
-        return int(row[0])
+        None when a key is at its cap; otherwise the attempt is recorded as failed under every key, in
+        the same transaction as the counting (so attempts made at once are each counted before the next
+        is), and the rows' ids are returned for :meth:`signin_succeeded`."""
+        with self.transaction() as db:
+            for key, limit in limits.items():
+                row = db.execute(
+                    "SELECT COUNT(*) FROM signins WHERE team = ? AND ok = 0 AND at >= ?", (key, stamp(since))
+                ).fetchone()
+                if int(row[0]) >= limit:
+                    return None
+            rows = [db.execute("INSERT INTO signins VALUES (?, ?, 0)", (key, stamp())) for key in limits]
+            return [int(cursor.lastrowid or 0) for cursor in rows]
+
+    def signin_succeeded(self, claimed: list[int]) -> None:
+        """The attempt of :meth:`claim_signin` was right: it no longer counts as a failure."""
+        with self.transaction() as db:
+            db.executemany("UPDATE signins SET ok = 1 WHERE rowid = ?", [(rowid,) for rowid in claimed])
 
     def add_token(self, digest: str, team: str, *, drop_before: dt.datetime) -> None:
         """Keep a new token's digest, dropping every token made before ``drop_before`` (expired)."""

@@ -90,13 +90,17 @@ def test_a_database_of_another_schema_version_is_refused(tmp_path: Path) -> None
         ContestStore(tmp_path / "contest.sqlite")
 
 
-def test_failed_sign_ins_are_counted_per_team(tmp_path: Path) -> None:
+def test_failed_sign_ins_are_counted_per_key_up_to_the_cap(tmp_path: Path) -> None:
     store = _store(tmp_path)
     since = now()
-    for ok in (False, False, True):
-        store.record_signin("Alpha", ok)
-    store.record_signin("Beta", False)
-    assert store.failed_signins_since("Alpha", since) == 2
+    for ok in (False, True, False):
+        claimed = store.claim_signin({"Alpha": 2, "Beta": 9}, since)
+        assert claimed is not None
+        if ok:
+            store.signin_succeeded(claimed)
+    assert store.claim_signin({"Alpha": 2}, since) is None, "two failures of Alpha: its cap"
+    assert store.claim_signin({"Beta": 2}, since) is None, "Beta was counted with each attempt"
+    assert store.claim_signin({"Gamma": 2}, since) is not None
 
 
 def test_a_run_left_running_by_a_stopped_server_is_failed_and_can_start_again(tmp_path: Path) -> None:
