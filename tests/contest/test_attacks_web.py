@@ -264,3 +264,17 @@ def test_an_api_token_ends_with_its_lifetime_like_a_page_session(site) -> None:
         store.close()
     assert server.call("GET", "/api/me", token=token).status == 401
     assert server.call("GET", "/api/me", token=server.sign_in("TeamB", passwords["TeamB"])).status == 200
+
+
+def test_a_help_file_name_is_shown_as_text_never_as_markup(site) -> None:
+    """A help file's name is the team's own text, shown in an attribute of its page: it must not close
+    the attribute or open a tag."""
+    server, passwords = site
+    token = server.sign_in("TeamA", passwords["TeamA"])
+    name = '"><img src=x onerror=alert(1)>.txt'
+    uploaded = server.upload(token, "TeamA.py", b"print(1)\n", [(name, b"x")])
+    assert uploaded.status == 201, uploaded.body
+    client = Client(server)
+    assert client.sign_in("TeamA", passwords["TeamA"]).status == 303
+    page = client.get("/team").text
+    assert name not in page and "&#34;&gt;&lt;img src=x onerror=alert(1)&gt;.txt" in page
