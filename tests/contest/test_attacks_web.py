@@ -278,3 +278,27 @@ def test_a_help_file_name_is_shown_as_text_never_as_markup(site) -> None:
     assert client.sign_in("TeamA", passwords["TeamA"]).status == 303
     page = client.get("/team").text
     assert name not in page and "&#34;&gt;&lt;img src=x onerror=alert(1)&gt;.txt" in page
+
+
+def test_an_unknown_team_and_a_wrong_password_get_the_same_answer(site) -> None:
+    """No telling which team ids exist from the sign-in's refusal."""
+    server, _ = site
+    unknown = server.call("POST", "/api/session", {"team": "NoSuchTeam", "password": "x"})
+    wrong = server.call("POST", "/api/session", {"team": "TeamC", "password": "x"})
+    assert (unknown.status, unknown.json) == (wrong.status, wrong.json) == (401, wrong.json)
+
+
+def test_a_session_cookie_planted_before_sign_in_is_not_signed_in_by_it(site) -> None:
+    """Session fixation: an attacker's own session cookie, planted in another team's browser before it
+    signs in, does not become that team's session: the attacker's copy stays the attacker's."""
+    server, passwords = site
+    attacker = Client(server)
+    assert attacker.sign_in("TeamC", passwords["TeamC"]).status == 303
+    planted = attacker.cookie("arena_session")
+    victim = Client(server)
+    victim.jar.set_cookie(_cookie("arena_session", planted))
+    assert victim.sign_in("TeamB", passwords["TeamB"]).status == 303
+    assert "The TeamB" in victim.get("/team").text
+    assert victim.cookie("arena_session") != planted
+    page = attacker.get("/team").text
+    assert "The TeamC" in page and "The TeamB" not in page
