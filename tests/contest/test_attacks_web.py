@@ -302,3 +302,19 @@ def test_a_session_cookie_planted_before_sign_in_is_not_signed_in_by_it(site) ->
     assert victim.cookie("arena_session") != planted
     page = attacker.get("/team").text
     assert "The TeamC" in page and "The TeamB" not in page
+
+
+@pytest.mark.parametrize(
+    ("path", "content_type"),
+    [
+        ("/signin", "application/x-www-form-urlencoded"),
+        ("/api/session", "application/json"),
+        ("/signout", "application/x-www-form-urlencoded"),
+    ],
+)
+def test_a_body_of_megabytes_is_refused_before_it_is_read_where_no_upload_goes(site, path, content_type):
+    """Only the upload routes take bodies of megabytes (a program and 15 help files); anywhere else a
+    visitor's megabytes are refused by their length, before they are read into memory."""
+    server, _ = site
+    answer = server.request("POST", path, body=b"a" * (2 << 20), content_type=content_type)
+    assert answer.status == 413, (answer.status, answer.body[:200])
