@@ -53,6 +53,25 @@ CREATE TABLE IF NOT EXISTS stages (
 """
 
 
+SERVED = "check_claimed:"
+"""A note per team: when one of its uploads was last taken for checking (the queue's turns)."""
+
+
+def _queue_order(db: sqlite3.Connection) -> list[int]:
+    """The queued uploads in the order they will be checked: teams take turns, so one team's uploads
+    sent at once do not hold back another's. Each upload's place is (how many of its team's uploads
+    wait before it, when its team was last served, never first, its id)."""
+    rows = db.execute("SELECT key, value FROM meta WHERE substr(key, 1, ?) = ?", (len(SERVED), SERVED))
+    served = dict(rows.fetchall())
+    waiting: dict[str, int] = {}
+    places = []
+    for number, team in db.execute("SELECT id, team FROM submissions WHERE status = 'queued' ORDER BY id"):
+        ahead = waiting.get(team, 0)
+        waiting[team] = ahead + 1
+        places.append((ahead, served.get(SERVED + team, ""), number))
+    return [number for _, _, number in sorted(places)]
+
+
 def now() -> dt.datetime:
     """The current time, timezone-aware (UTC)."""
     return dt.datetime.now(dt.UTC)
@@ -358,25 +377,24 @@ class ContestStore:
         record = self.submission(submission)
         if record is None or record.status is not CheckStatus.QUEUED:
             return None
-        row = self.db.execute(
-            "SELECT COUNT(*) FROM submissions WHERE status = 'queued' AND id <= ?", (submission,)
-        ).fetchone()
-        return int(row[0])
+        order = _queue_order(self.db)
+        return order.index(submission) + 1 if submission in order else None
 
     def claim_next(self) -> SubmissionRecord | None:
-        """Take the oldest queued upload for checking (one worker gets it); None when none waits."""
+        """Take the next queued upload for checking (one worker gets it; teams take turns, see
+        :func:`_queue_order`); None when none waits."""
         with self.transaction() as db:
-            row = db.execute(
-                "SELECT id FROM submissions WHERE status = 'queued' ORDER BY id LIMIT 1"
-            ).fetchone()
-            if row is None:
+            order = _queue_order(db)
+            if not order:
                 return None
             db.execute(
                 "UPDATE submissions SET status = 'checking', progress = 'starting', attempt = attempt + 1"
                 " WHERE id = ?",
-                (row[0],),
+                (order[0],),
             )
-        claimed = self.submission(row[0])
+            team = db.execute("SELECT team FROM submissions WHERE id = ?", (order[0],)).fetchone()[0]
+            db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (SERVED + team, stamp()))
+        claimed = self.submission(order[0])
         assert claimed is not None
         return claimed
 

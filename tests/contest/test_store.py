@@ -17,11 +17,11 @@ def _store(tmp_path: Path) -> ContestStore:
     return store
 
 
-def _upload(store: ContestStore, placed: list[int]) -> int:
+def _upload(store: ContestStore, placed: list[int], team: str = "Alpha") -> int:
     return store.add_submission(
-        team="Alpha",
+        team=team,
         stage=Stage.TOURNAMENT,
-        filename="Alpha.c",
+        filename=f"{team}.c",
         sha256="0" * 64,
         size=10,
         uploaded_at=now(),
@@ -88,6 +88,22 @@ def test_a_database_of_another_schema_version_is_refused(tmp_path: Path) -> None
         db.execute("UPDATE meta SET value = '99' WHERE key = 'schema_version'")
     with pytest.raises(ConfigError, match="schema version 99, this arena reads 1"):
         ContestStore(tmp_path / "contest.sqlite")
+
+
+def test_one_team_flooding_the_queue_does_not_hold_back_another(tmp_path: Path) -> None:
+    """Teams take turns in the check queue: a team's first waiting upload goes before any team's second,
+    so five uploads sent at once by one team leave another team's one upload second in line."""
+    store = _store(tmp_path)
+    store.add_team("Beta", "B", "b@example.org", "hash")
+    placed: list[int] = []
+    flood = [_upload(store, placed) for _ in range(5)]
+    beta = _upload(store, placed, "Beta")
+    assert [store.queue_position(n) for n in [*flood, beta]] == [1, 3, 4, 5, 6, 2]
+    order = []
+    while (claimed := store.claim_next()) is not None:
+        order.append(claimed.id)
+        assert store.finish_check(claimed.id, claimed.attempt, "pass", "report")
+    assert order == [flood[0], beta, *flood[1:]]
 
 
 def test_failed_sign_ins_are_counted_per_key_up_to_the_cap(tmp_path: Path) -> None:
