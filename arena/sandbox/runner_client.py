@@ -41,13 +41,18 @@ REPLY_GRACE_S = 5.0
 NO_RUNNER = "ARENA_NO_RUNNER"
 
 
+def _runner_road() -> bool:
+    """Whether the runner's road may be taken: arena is root and ``ARENA_NO_RUNNER=1`` is not set."""
+    return os.geteuid() == 0 and os.environ.get(NO_RUNNER) != "1"
+
+
 def runner_binary(cache: Path = CACHE) -> Path | None:
     """The compiled runner for this source and compiler (built on first use); None without a C compiler.
 
     Only root runs sandboxes with a runner: the binary is bound into them from root's cache. None too when
     ``ARENA_NO_RUNNER=1`` is set (the helper's road, selectable).
     """
-    if os.geteuid() != 0 or os.environ.get(NO_RUNNER) == "1":
+    if not _runner_road():
         return None
     return compiled(SOURCE, build_flags("executable"), cache, PARTS, HEADERS)
 
@@ -56,7 +61,7 @@ def runner_library(cache: Path = CACHE) -> Path | None:
     """The shared object of the runner's parts used on the runner's road (the fork server's ``start.c`` for
     each child and ``clock.c`` for each wait, the helper's ``scratch.c`` for each sweep; built on first use
     beside the runner); None when the runner's road is not taken (see :func:`runner_binary`)."""
-    if os.geteuid() != 0 or os.environ.get(NO_RUNNER) == "1":
+    if not _runner_road():
         return None
     # the hardened build even under ARENA_SANITIZE: the fork server cannot preload the ASan runtime (CI's
     # sanitized runner covers start.c, compiled into it)
@@ -84,7 +89,7 @@ class Tally:
 
 def runner_tally() -> Tally | None:
     """The runner's help-file tally on the runner's road (see :func:`runner_binary`); else None."""
-    if os.geteuid() != 0 or os.environ.get(NO_RUNNER) == "1":
+    if not _runner_road():
         return None
     return _loaded_tally()
 

@@ -96,8 +96,7 @@ def police(root: int, limits: Limits, *, protected: Collection[str], program_uid
     On the runner's road a folder that breaks no rule is counted by the runner's C (``tally.c``, the one
     counter there, as in the runner's own reply); only one that breaks a rule is walked here.
     """
-    tally = runner_tally() if program_uid is not None else None
-    if tally is not None and program_uid is not None:
+    if program_uid is not None and (tally := runner_tally()) is not None:
         rules = (limits.help_files, limits.help_bytes_mb << 20, limits.folder_depth)
         if (count := tally.count(root, rules, protected, program_uid)) is not None:
             return Policed(count, ())
