@@ -57,6 +57,7 @@ COMMAND_MODULES = (
 _ORDINARY = (ArenaError, pydantic.ValidationError, OSError, UnicodeDecodeError, sqlite3.DatabaseError)
 EXIT_ERROR = 2
 EXIT_INTERRUPTED = 130
+AGAIN_S = 0.05  # how soon an interrupt Python dropped is raised again
 EXIT_BROKEN_PIPE = 141
 EXIT_TERMINATED = 143
 
@@ -99,27 +100,48 @@ def _signals_as_exceptions() -> Iterator[list[int]]:
     The handlers found are kept: a signal ignored when arena starts stays ignored (a command started in
     the background by a shell, or under ``nohup``), and a handler of the program that called :func:`main`
     runs first, then arena stops. They are put back afterwards.
+
+    Where Python cannot raise (an at-fork callback while a subprocess starts, a ``__del__``), it only
+    prints the exception and drops it; the command would then go on. Such a drop is heard through
+    ``sys.unraisablehook`` and the exception raised again :data:`AGAIN_S` later (SIGALRM), until it lands.
     """
     seen: list[int] = []
     found = {number: signal.getsignal(number) for number in (signal.SIGINT, signal.SIGTERM)}
+
+    def stop(number: int) -> None:
+        if HOLD.active:  # a line is being printed: it raises once the line is out
+            HOLD.pending.append(number)
+            return
+        raise Terminated() if number == signal.SIGTERM else KeyboardInterrupt()
 
     def interrupt(number: int, frame: FrameType | None) -> None:
         seen.append(number)
         earlier = found[signal.Signals(number)]
         if callable(earlier) and earlier is not signal.default_int_handler:
             earlier(number, frame)
-        if HOLD.active:  # a line is being printed: it raises once the line is out
-            HOLD.pending.append(number)
-            return
-        raise Terminated() if number == signal.SIGTERM else KeyboardInterrupt()
+        stop(number)
+
+    def again(_number: int, _frame: FrameType | None) -> None:
+        if seen:
+            stop(seen[-1])
+
+    def dropped(unraisable: sys.UnraisableHookArgs) -> None:
+        if seen and isinstance(unraisable.exc_value, KeyboardInterrupt):
+            signal.setitimer(signal.ITIMER_REAL, AGAIN_S)  # nothing here may raise: it too would be dropped
+        else:
+            hook(unraisable)
 
     for number, handler in found.items():
         if handler is not signal.SIG_IGN:
             signal.signal(number, interrupt)
+    alarm = signal.signal(signal.SIGALRM, again)
+    hook, sys.unraisablehook = sys.unraisablehook, dropped
     try:
         yield seen
     finally:
-        for number, handler in found.items():
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        sys.unraisablehook = hook
+        for number, handler in {**found, signal.SIGALRM: alarm}.items():
             if handler is not None:  # None: set from outside Python, which cannot be put back
                 signal.signal(number, handler)
 

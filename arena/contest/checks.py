@@ -1,6 +1,7 @@
 """The check queue: every upload is checked as ``arena check`` checks it, one child process per check.
 
-``--jobs J`` worker threads take the oldest queued upload each (``ContestStore.claim_next``), run
+``--jobs J`` worker threads take the next queued upload each (``ContestStore.claim_next``: teams take
+turns, oldest first within a team), run
 :func:`check_upload` in a fresh process (spawned, killed with the server even by ``kill -9``), and wait
 for it. The child calls the very library ``arena check`` calls (``check_program`` then
 ``render_report``) and writes its progress (building, seat N of K) and then its verdict and full report

@@ -19,12 +19,14 @@ import os
 import shutil
 import tempfile
 import threading
+import unicodedata
 import zipfile
 from collections.abc import Callable
 from dataclasses import dataclass
 from enum import StrEnum, unique
 from pathlib import Path
 
+from arena import untrusted
 from arena.contest.accounts import (
     hash_password,
     new_password,
@@ -64,7 +66,12 @@ from arena.tournament.store import Store as TournamentStore
 SIGNIN_FAILURES = 5
 """Failed sign-ins a team may make in :data:`SIGNIN_WINDOW` before it must wait."""
 SIGNIN_WINDOW = dt.timedelta(minutes=15)
+SIGNIN_FAILURES_PER_ADDRESS = 20
+"""Failed sign-ins one client address may make in :data:`SIGNIN_WINDOW`, whatever team names it gives
+(each costs a password hash: an address naming a new team every time is stopped too)."""
 MAX_NAME = 120
+TOKEN_LIFETIME = dt.timedelta(hours=12)
+"""How long an API token works after its sign-in (a page session lasts as long)."""
 
 
 class ContestError(ArenaError):
@@ -179,6 +186,8 @@ class Contest:
         self._local = threading.local()
         self._wake: list[Callable[[], None]] = []
         self._credentials_lock = threading.Lock()
+        self._upload_locks: dict[str, threading.Lock] = {}
+        self._upload_locks_lock = threading.Lock()
         self._runner: StageRunner | None = None
         self._mailer: Mailer | None = None
 
@@ -232,14 +241,18 @@ class Contest:
         team = team.strip()[:MAX_NAME]
         store = self.store
         attempts = f"{team} {source}".rstrip()
-        if store.failed_signins_since(attempts, now() - SIGNIN_WINDOW) >= SIGNIN_FAILURES:
+        address = f"\n{source}"  # a team's key never starts with a line break: the name was stripped
+        limits = {attempts: SIGNIN_FAILURES, address: SIGNIN_FAILURES_PER_ADDRESS}
+        claimed = store.claim_signin(limits, now() - SIGNIN_WINDOW)  # counted before the hash is tried
+        if claimed is None:
             raise TooMany(
                 f"too many failed sign-ins for this team; wait {SIGNIN_WINDOW.seconds // 60} minutes"
             )
         record = store.team(team)
         ok = password_matches(record.password_hash if record else None, password)
         ok = ok and record is not None and record.active
-        store.record_signin(attempts, ok)
+        if ok:
+            store.signin_succeeded(claimed)
         if not ok or record is None:
             raise NotSignedIn("wrong team or password (or the team is disabled)")
         return self._viewer_of(record)
@@ -277,12 +290,12 @@ class Contest:
         if not viewer.signed_in or viewer.team is None:
             raise NotSignedIn("sign in first")
         token = new_token()
-        self.store.add_token(token_digest(token), viewer.team)
+        self.store.add_token(token_digest(token), viewer.team, drop_before=now() - TOKEN_LIFETIME)
         return token
 
     def viewer_of_token(self, token: str) -> Viewer:
-        """The viewer an API token stands for (anonymous when unknown)."""
-        return self.viewer_of_team(self.store.token_team(token_digest(token)))
+        """The viewer an API token stands for (anonymous when unknown or past :data:`TOKEN_LIFETIME`)."""
+        return self.viewer_of_team(self.store.token_team(token_digest(token), now() - TOKEN_LIFETIME))
 
     def revoke_token(self, token: str) -> None:
         self.store.drop_token(token_digest(token))
@@ -312,13 +325,27 @@ class Contest:
             raise Refused(f"{len(help_files)} help files, at most {self.settings.help_files_max} are allowed")
         for help_file in help_files:
             self._check_help_file(help_file)
-        names = [h.name for h in help_files]
-        twice = next((name for name in names if names.count(name) > 1), None)
-        if twice is not None:
-            raise Refused(f"two help files are named {twice}: each needs its own name")
-        if self.store.uploads_since(team, moment - dt.timedelta(hours=1)) >= self.settings.uploads_per_hour:
-            raise TooMany(f"at most {self.settings.uploads_per_hour} uploads an hour; try again later")
-        return self._keep(team, stage, program, help_files, moment)
+        seen: dict[str, str] = {}
+        for help_file in help_files:  # one name on a case-blind or normalising file system is one file
+            folded = unicodedata.normalize("NFKC", help_file.name).casefold()
+            if folded in seen:
+                raise Refused(
+                    f"two help files are named {seen[folded]} and {help_file.name}: each needs its own name "
+                    "(names differing only in case or in how a letter is encoded are one name)"
+                )
+            seen[folded] = help_file.name
+        with self._upload_lock(team):  # counted and kept as one step: uploads sent at once keep the cap
+            if (
+                self.store.uploads_since(team, moment - dt.timedelta(hours=1))
+                >= self.settings.uploads_per_hour
+            ):
+                raise TooMany(f"at most {self.settings.uploads_per_hour} uploads an hour; try again later")
+            return self._keep(team, stage, program, help_files, moment)
+
+    def _upload_lock(self, team: str) -> threading.Lock:
+        """The lock one team's uploads take in turn (other teams' uploads do not wait for it)."""
+        with self._upload_locks_lock:
+            return self._upload_locks.setdefault(team, threading.Lock())
 
     def _stage_open(self, team: str, moment: dt.datetime) -> Stage:
         """Which stage an upload now goes to, or why none is open."""
@@ -352,6 +379,10 @@ class Contest:
         name = help_file.name
         if not name or "/" in name or "\\" in name or "\x00" in name or name in (".", ".."):
             raise Refused(f"help file {name!r}: a help file is a plain file name, without a folder")
+        if untrusted.name(name) != name:
+            raise Refused(f"help file {untrusted.name(name)[:80]!r}: the name holds a control character")
+        if name.startswith("."):
+            raise Refused(f"help file {name[:80]!r}: a hidden name (starting with '.') is not taken")
         if _too_long(name):
             raise Refused(f"help file {name[:40]!r}...: the name is over {MAX_NAME} bytes")
         if len(help_file.data) > self.settings.help_file_max_bytes:

@@ -53,6 +53,25 @@ CREATE TABLE IF NOT EXISTS stages (
 """
 
 
+SERVED = "check_claimed:"
+"""A note per team: when one of its uploads was last taken for checking (the queue's turns)."""
+
+
+def _queue_order(db: sqlite3.Connection) -> list[int]:
+    """The queued uploads in the order they will be checked: teams take turns, so one team's uploads
+    sent at once do not hold back another's. Each upload's place is (how many of its team's uploads
+    wait before it, when its team was last served, never first, its id)."""
+    rows = db.execute("SELECT key, value FROM meta WHERE substr(key, 1, ?) = ?", (len(SERVED), SERVED))
+    served = dict(rows.fetchall())
+    waiting: dict[str, int] = {}
+    places = []
+    for number, team in db.execute("SELECT id, team FROM submissions WHERE status = 'queued' ORDER BY id"):
+        ahead = waiting.get(team, 0)
+        waiting[team] = ahead + 1
+        places.append((ahead, served.get(SERVED + team, ""), number))
+    return [number for _, _, number in sorted(places)]
+
+
 def now() -> dt.datetime:
     """The current time, timezone-aware (UTC)."""
     return dt.datetime.now(dt.UTC)
@@ -256,22 +275,39 @@ class ContestStore:
 
     # sign-ins and tokens ---------------------------------------------------------------------------
 
-    def record_signin(self, team: str, ok: bool) -> None:
-        with self.transaction() as db:
-            db.execute("INSERT INTO signins VALUES (?, ?, ?)", (team, stamp(), int(ok)))
+    def claim_signin(self, limits: dict[str, int], since: dt.datetime) -> list[int] | None:
+        """One sign-in attempt against failure caps: ``limits`` maps each key the attempt is counted under
+        (a team and address, an address) to the failures it may have had since ``since``.
 
-    def failed_signins_since(self, team: str, since: dt.datetime) -> int:
-        row = self.db.execute(
-            "SELECT COUNT(*) FROM signins WHERE team = ? AND ok = 0 AND at >= ?", (team, stamp(since))
-        ).fetchone()
-        return int(row[0])
-
-    def add_token(self, digest: str, team: str) -> None:
+        None when a key is at its cap; otherwise the attempt is recorded as failed under every key, in
+        the same transaction as the counting (so attempts made at once are each counted before the next
+        is), and the rows' ids are returned for :meth:`signin_succeeded`."""
         with self.transaction() as db:
+            for key, limit in limits.items():
+                row = db.execute(
+                    "SELECT COUNT(*) FROM signins WHERE team = ? AND ok = 0 AND at >= ?", (key, stamp(since))
+                ).fetchone()
+                if int(row[0]) >= limit:
+                    return None
+            rows = [db.execute("INSERT INTO signins VALUES (?, ?, 0)", (key, stamp())) for key in limits]
+            return [int(cursor.lastrowid or 0) for cursor in rows]
+
+    def signin_succeeded(self, claimed: list[int]) -> None:
+        """The attempt of :meth:`claim_signin` was right: it no longer counts as a failure."""
+        with self.transaction() as db:
+            db.executemany("UPDATE signins SET ok = 1 WHERE rowid = ?", [(rowid,) for rowid in claimed])
+
+    def add_token(self, digest: str, team: str, *, drop_before: dt.datetime) -> None:
+        """Keep a new token's digest, dropping every token made before ``drop_before`` (expired)."""
+        with self.transaction() as db:
+            db.execute("DELETE FROM tokens WHERE created_at < ?", (stamp(drop_before),))
             db.execute("INSERT INTO tokens VALUES (?, ?, ?)", (digest, team, stamp()))
 
-    def token_team(self, digest: str) -> str | None:
-        row = self.db.execute("SELECT team FROM tokens WHERE digest = ?", (digest,)).fetchone()
+    def token_team(self, digest: str, since: dt.datetime) -> str | None:
+        """The team of a token made at ``since`` or later (None for an unknown or older one)."""
+        row = self.db.execute(
+            "SELECT team FROM tokens WHERE digest = ? AND created_at >= ?", (digest, stamp(since))
+        ).fetchone()
         return None if row is None else str(row[0])
 
     def drop_token(self, digest: str) -> None:
@@ -341,25 +377,24 @@ class ContestStore:
         record = self.submission(submission)
         if record is None or record.status is not CheckStatus.QUEUED:
             return None
-        row = self.db.execute(
-            "SELECT COUNT(*) FROM submissions WHERE status = 'queued' AND id <= ?", (submission,)
-        ).fetchone()
-        return int(row[0])
+        order = _queue_order(self.db)
+        return order.index(submission) + 1 if submission in order else None
 
     def claim_next(self) -> SubmissionRecord | None:
-        """Take the oldest queued upload for checking (one worker gets it); None when none waits."""
+        """Take the next queued upload for checking (one worker gets it; teams take turns, see
+        :func:`_queue_order`); None when none waits."""
         with self.transaction() as db:
-            row = db.execute(
-                "SELECT id FROM submissions WHERE status = 'queued' ORDER BY id LIMIT 1"
-            ).fetchone()
-            if row is None:
+            order = _queue_order(db)
+            if not order:
                 return None
             db.execute(
                 "UPDATE submissions SET status = 'checking', progress = 'starting', attempt = attempt + 1"
                 " WHERE id = ?",
-                (row[0],),
+                (order[0],),
             )
-        claimed = self.submission(row[0])
+            team = db.execute("SELECT team FROM submissions WHERE id = ?", (order[0],)).fetchone()[0]
+            db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (SERVED + team, stamp()))
+        claimed = self.submission(order[0])
         assert claimed is not None
         return claimed
 

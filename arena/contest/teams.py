@@ -9,15 +9,20 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from arena import untrusted
 from arena.errors import ConfigError
 from arena.languages.filenames import team_id_problem
 
 ORGANISER = "organiser"
 HEADER = ["team", "name", "email"]
 MAX_FIELD = 200
+EMAIL = re.compile(r"[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)+")
+"""One plain address (an unquoted local part, an ASCII domain): no second address after a comma, no
+display name or angle brackets, nothing the mail's ``To:`` header would read as more than one address."""
 
 
 @dataclass(frozen=True)
@@ -38,9 +43,10 @@ def entry_problem(team: str, name: str, email: str) -> str | None:
         return f"{team!r} is the organiser's sign-in, not a team id"
     if not name.strip() or len(name) > MAX_FIELD:
         return f"the name must be 1 to {MAX_FIELD} characters"
-    local, at, domain = email.partition("@")
-    if not (at and local and "." in domain) or len(email) > MAX_FIELD or any(c.isspace() for c in email):
-        return f"{email!r} is not an e-mail address"
+    if untrusted.name(name) != name:
+        return f"the name holds a control character: {untrusted.name(name)!r}"
+    if not EMAIL.fullmatch(email) or len(email) > MAX_FIELD:
+        return f"{untrusted.name(email)[:MAX_FIELD]!r} is not an e-mail address (one address, name@domain)"
     return None
 
 

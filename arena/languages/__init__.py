@@ -442,7 +442,7 @@ def measure_startup(language: Language, run_argv: Sequence[str], sandbox: Sandbo
     if not all(run.ok for run in times):
         return 0.0
     # Measured on the clock the sandbox judges: CPU time does not grow with what else runs, wall time does.
-    return min(run.cpu_ms if sandbox.clock == "cpu" else run.wall_ms for run in times)
+    return min(run.cpu_ms if sandbox.judge.clock == "cpu" else run.wall_ms for run in times)
 
 
 def _empty_program(language: Language, run_argv: Sequence[str]) -> list[str] | None:

@@ -9,14 +9,17 @@ runs the hostile and red-team suites both ways).
 
 The binary is cached per source and compiler in ``/var/lib/arena/runner/`` (root's, not writable by
 anyone else) and bound read-only into each sandbox at ``isolation.RUNNER_PATH``. The start sequence a program
-goes through before its first instruction (``start.c``) and the CPU-clock wait (``clock.c``) are compiled
-into the runner and, as a shared object (:func:`runner_library`, bound at ``isolation.RUNNER_LIBRARY_PATH``),
-loaded by the Python fork server on the runner's road: a warm decision starts and is timed in the same C as
-a cold one.
+goes through before its first instruction (``start.c``), the CPU-clock wait (``clock.c``) and the end of a
+decision's ``/tmp`` and SysV IPC objects (``scratch.c``) are compiled into the runner and, as a shared object
+(:func:`runner_library`, bound at ``isolation.RUNNER_LIBRARY_PATH``), loaded on the runner's road by the
+Python fork server (start, clock) and the helper's sweep (scratch): a warm decision starts, is timed and is
+cleared in the same C as a cold one.
 """
 
 from __future__ import annotations
 
+import ctypes
+import functools
 import os
 from collections.abc import Collection, Sequence
 from pathlib import Path
@@ -28,13 +31,19 @@ from arena.sandbox.inside.record import Reply
 from arena.sandbox.result import RunResult
 
 SOURCE = Path(__file__).with_name("inside") / "runner.c"
-# the start sequence and the CPU-clock wait, in the runner and in the shared object
-PARTS = (SOURCE.with_name("start.c"), SOURCE.with_name("clock.c"))
-HEADERS = (SOURCE.with_name("start.h"), SOURCE.with_name("clock.h"))
+# the start sequence, the CPU-clock wait, the end of a decision's /tmp and IPC objects and the help-file
+# tally, in the runner and in the shared object
+PARTS = tuple(SOURCE.with_name(f"{part}.c") for part in ("start", "clock", "scratch", "tally"))
+HEADERS = tuple(SOURCE.with_name(f"{part}.h") for part in ("start", "clock", "scratch", "tally"))
 CACHE = ROOT_CACHE / "runner"
 START_TIMEOUT_S = 10.0
 REPLY_GRACE_S = 5.0
 NO_RUNNER = "ARENA_NO_RUNNER"
+
+
+def _runner_road() -> bool:
+    """Whether the runner's road may be taken: arena is root and ``ARENA_NO_RUNNER=1`` is not set."""
+    return os.geteuid() == 0 and os.environ.get(NO_RUNNER) != "1"
 
 
 def runner_binary(cache: Path = CACHE) -> Path | None:
@@ -43,21 +52,53 @@ def runner_binary(cache: Path = CACHE) -> Path | None:
     Only root runs sandboxes with a runner: the binary is bound into them from root's cache. None too when
     ``ARENA_NO_RUNNER=1`` is set (the helper's road, selectable).
     """
-    if os.geteuid() != 0 or os.environ.get(NO_RUNNER) == "1":
+    if not _runner_road():
         return None
     return compiled(SOURCE, build_flags("executable"), cache, PARTS, HEADERS)
 
 
 def runner_library(cache: Path = CACHE) -> Path | None:
-    """The shared object of the runner's parts the fork server uses on the runner's road (``start.c`` for
-    each child, ``clock.c`` for each wait; built on first use beside the runner); None when the runner's
-    road is not taken (see :func:`runner_binary`)."""
-    if os.geteuid() != 0 or os.environ.get(NO_RUNNER) == "1":
+    """The shared object of the runner's parts used on the runner's road (the fork server's ``start.c`` for
+    each child and ``clock.c`` for each wait, the helper's ``scratch.c`` for each sweep; built on first use
+    beside the runner); None when the runner's road is not taken (see :func:`runner_binary`)."""
+    if not _runner_road():
         return None
     # the hardened build even under ARENA_SANITIZE: the fork server cannot preload the ASan runtime (CI's
     # sanitized runner covers start.c, compiled into it)
     flags = build_flags("shared", hardened=True)
     return compiled(PARTS[0], flags, cache, PARTS[1:], HEADERS, name="runner-library")
+
+
+class Tally:
+    """``tally.c``'s ``arena_count_help_files`` from the runner's shared object, for the arena's own policing
+    (``team_folder.police``): the same count of a clean team folder as the runner's."""
+
+    def __init__(self, path: Path) -> None:
+        self.call = ctypes.CDLL(str(path), use_errno=True).arena_count_help_files
+        self.call.argtypes = [ctypes.c_int, ctypes.c_long, ctypes.c_longlong, ctypes.c_long]
+        self.call.argtypes += [ctypes.c_char_p, ctypes.c_size_t, ctypes.c_longlong]
+        self.call.restype = ctypes.c_long
+
+    def count(self, fd: int, rules: tuple[int, int, int], arenas: Collection[str], team: int) -> int | None:
+        """The help files and folders in the open folder ``fd`` under ``rules`` (entries, bytes, depth) when
+        none is broken, else None (the arena polices the folder)."""
+        names = b"".join(os.fsencode(name) + b"\0" for name in arenas)
+        count = int(self.call(fd, *rules, names, len(names), team))
+        return count if count >= 0 else None
+
+
+def runner_tally() -> Tally | None:
+    """The runner's help-file tally on the runner's road (see :func:`runner_binary`); else None."""
+    if not _runner_road():
+        return None
+    return _loaded_tally()
+
+
+@functools.cache
+def _loaded_tally() -> Tally | None:
+    """Built and loaded once per process: the check of the build is a compiler run."""
+    path = runner_library()
+    return Tally(path) if path is not None else None
 
 
 class Pipes(Protocol):

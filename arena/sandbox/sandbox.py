@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 import os
 import subprocess
 from collections.abc import Callable, Collection, Sequence
@@ -10,9 +9,8 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from arena.errors import ConfigError, SandboxError
-from arena.sandbox import copies, isolation, startup, tree
+from arena.sandbox import copies, isolation, roads, startup, tree
 from arena.sandbox.cgroup import SandboxCgroup
-from arena.sandbox.channel import Channel
 from arena.sandbox.inside.record import Reply
 from arena.sandbox.judge import Judge
 from arena.sandbox.limits import Limits
@@ -21,15 +19,6 @@ from arena.sandbox.runner_client import Runner, runner_binary, runner_library
 from arena.sandbox.session import Session
 
 T = TypeVar("T")
-
-
-@dataclasses.dataclass(frozen=True)
-class _Clocks:
-    """What a run is judged by: its time limit, on the wall clock or the sandbox's, and its output cap."""
-
-    limit: float
-    wall_clock: bool
-    cap: int
 
 
 class Sandbox:
@@ -74,16 +63,18 @@ class Sandbox:
         "Start-up"); :meth:`close` undoes them in reverse."""
         self.cgroup = startup.make_cgroup(self.limits)
         self.judge = Judge(self.limits, self.cgroup)
-        files = (self.runner_binary, self.runner_library)
-        runner_files = files if files[0] is not None and files[1] is not None else None
+        runner_files = None
+        if self.runner_binary is not None and self.runner_library is not None:
+            runner_files = (self.runner_binary, self.runner_library)
         launched = startup.launch_helper(
             self.isolation_level, self.workdir, self.limits, runner_files, self.cgroup
         )
         self.process, self.channel = launched.process, launched.channel
         box = startup.find_box(launched, self.workdir)
-        self.helper_pid, self.folder = box.helper_pid, box.folder
+        self.box, self.helper_pid, self.folder = box, box.helper_pid, box.folder
         self.uid, self.machinery_uid = startup.pick_uids()
         runner = self.has_runner and self.uid is not None
+        options = startup.start_options(self._rlimits(), self.uid, library=False)  # the runner's own
         request = {
             "uid": self.uid,
             "gid": self.uid,
@@ -92,7 +83,8 @@ class Sandbox:
             "env": startup.program_env(box.inner_dir),
             "output_bytes": self.limits.output_bytes,
             "rlimits": self._rlimits(),
-            "runner": startup.runner_argv(self.limits, self.start_options(team=True)) if runner else None,
+            "runner": startup.runner_argv(self.limits, options) if runner else None,
+            "runner_library": isolation.RUNNER_LIBRARY_PATH if runner and self.runner_library else None,
             "machinery_uid": self.machinery_uid,
         }
         header = startup.init_helper(launched, request, self.cgroup)
@@ -142,7 +134,7 @@ class Sandbox:
             namespaced = self.isolation_level == isolation.NAMESPACES
             if self.cut:  # no request can be trusted to get its own reply: end the helper by its channel,
                 folder = tree.open_folder(self.folder) if namespaced else None  # its box's folder kept open
-                self._end_helper()
+                startup.end_helper(self.helper_process, self.channel)
                 if folder is not None:
                     self._copy_out(folder)
             else:
@@ -153,19 +145,10 @@ class Sandbox:
             # Closing never fails a table: what could not be copied out is recorded for it.
             self.dropped.append(tree.Stray("", f"the team folder could not be copied out ({error})"))
         finally:
-            self._end_helper()
+            startup.end_helper(self.helper_process, self.channel)
             if self.helper_process.stderr is not None:
                 self.helper_process.stderr.close()
             self._remove_cgroup()
-
-    def _end_helper(self) -> None:
-        """Close the helper's channel, which ends it (and, as PID 1 of the box, all in it); wait for it."""
-        self.channel.sock.close()
-        try:
-            self.helper_process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            self.helper_process.kill()
-            self.helper_process.wait()
 
     @property
     def helper_process(self) -> subprocess.Popen[bytes]:
@@ -230,8 +213,8 @@ class Sandbox:
         In the namespaced sandbox with a decision cgroup, arena's compiled runner does it (see
         :mod:`arena.sandbox.runner_client`), and also counts the help files left in the team folder (besides
         ``arenas_files``, the arena's own) when they break no rule; otherwise, or with stdin, the helper
-        does. ``wall_clock`` judges ``wall_time_s`` on
-        the wall clock whatever the sandbox's clock (a build); ``output_bytes`` replaces the limits' cap.
+        does (:mod:`arena.sandbox.roads`). ``wall_clock`` judges ``wall_time_s`` on the wall clock whatever
+        the sandbox's clock (a build); ``output_bytes`` replaces the limits' cap.
         """
         if not argv:
             raise ConfigError("nothing to run: empty command")
@@ -239,17 +222,10 @@ class Sandbox:
             raise SandboxError("the sandbox is closed")
         limit = wall_time_s if wall_time_s is not None else self.limits.wall_time_s
         cap = output_bytes if output_bytes is not None else self.limits.output_bytes
-        clocks = _Clocks(limit, wall_clock, cap)
+        clocks = roads.Clocks(limit, wall_clock, cap)
         if not stdin and self._runner_usable():
-            return self._run_on_runner(argv, clocks, arenas_files)
-        return self._run_on_helper(argv, clocks, stdin)
-
-    def _run_on_helper(self, argv: Sequence[str], clocks: _Clocks, stdin: bytes = b"") -> RunResult:
-        wall, budget_ms = self.clocks(clocks.limit, wall_clock=clocks.wall_clock)
-        request = {"op": "run", "argv": list(argv), "stdin_len": len(stdin), "wall": wall}
-        request.update(budget_ms=budget_ms, cpu=self.limits.cpu_seconds(clocks.limit))
-        request["output_bytes"] = clocks.cap
-        return self.judge.result(self.request_run(request, stdin), wall, budget_ms, output_cap=clocks.cap)
+            return roads.on_runner(self, argv, clocks, arenas_files)
+        return roads.on_helper(self, argv, clocks, stdin)
 
     @property
     def has_runner(self) -> bool:
@@ -261,41 +237,11 @@ class Sandbox:
             session.machinery for session in self.sessions
         )
 
-    def _run_on_runner(
-        self, argv: Sequence[str], clocks: _Clocks, arenas_files: Collection[str]
-    ) -> RunResult:
-        """One decision through arena's runner, out of the program's reach (its own uid, no capability of
-        the program's over it). A runner that fails is arena's failure: :class:`SandboxError`, never a
-        rerun and never the team's fault."""
-        assert self.runner is not None
-        wall, budget_ms = self.clocks(clocks.limit, wall_clock=clocks.wall_clock)
-        cpu = self.limits.cpu_seconds(clocks.limit)
-        reply = self.runner.run(argv, wall, budget_ms, cpu, clocks.cap, arenas_files)
-        if reply.dirty:
-            self.sweep()  # something the runner leaves to the helper (a folder in /tmp, ...)
-        return self.judge.result(reply, wall, budget_ms, output_cap=clocks.cap)
-
     def start_options(self, *, team: bool) -> list[str]:
-        """What arena's machinery (the runner, the fork server) needs to start a program as a cold one
-        starts: every limit but the CPU's (set per decision), and with ``team`` the team's uid and gid (the
-        machinery runs under its own); the fork server also loads the runner's start sequence and clock
-        (``--runner-library``) where the runner's road is taken."""
-        rlimits = {name: value for name, value in self._rlimits().items() if name != "cpu"}
-        options = [f"--rlimit={name}:{value}" for name, value in rlimits.items()]
-        if team and self.uid is not None:
-            options += [f"--uid={self.uid}", f"--gid={self.uid}"]
-        if self.runner is not None and self.runner_library is not None:
-            options.append(f"--runner-library={isolation.RUNNER_LIBRARY_PATH}")
-        return options
-
-    @property
-    def clock(self) -> str:
-        """What a time limit limits here: ``cpu`` (if asked for and measurable by the cgroup) or ``wall``."""
-        return self.judge.clock
-
-    def clocks(self, limit_s: float, *, wall_clock: bool = False) -> tuple[float, float | None]:
-        """Wall-clock cap and CPU budget (ms) (None on the wall clock) for the time limit ``limit_s``."""
-        return self.judge.clocks(limit_s, wall_clock=wall_clock)
+        """What arena's machinery needs to start a program as a cold one starts (see
+        :func:`arena.sandbox.startup.start_options`); with ``team``, as the team's uid."""
+        library = self.runner is not None and self.runner_library is not None
+        return startup.start_options(self._rlimits(), self.uid if team else None, library=library)
 
     def sweep(self) -> float:
         """End the decision: every process that is not a live session's; return the decision's CPU ms.
@@ -304,25 +250,6 @@ class Sandbox:
         """
         header, _, _ = self._request({"op": "sweep"})
         return float(header.get("cpu_ms", 0.0))
-
-    @property
-    def scratch_inside(self) -> str:
-        """The programs' ``/tmp`` as they see it (emptied after every decision in the namespaces)."""
-        return isolation.SCRATCH_DIR
-
-    @property
-    def scratch_outside(self) -> Path:
-        """The programs' ``/tmp`` as the arena reaches it."""
-        if self.isolation_level == isolation.NAMESPACES:
-            return Path(f"/proc/{self.helper_pid}/root{isolation.SCRATCH_DIR}")
-        return Path(isolation.SCRATCH_DIR)
-
-    @property
-    def forkserver_path(self) -> str:
-        """Where the Python fork server's script is, as programs in this sandbox see it."""
-        if self.isolation_level == isolation.NAMESPACES:
-            return isolation.FORKSERVER_PATH
-        return str(isolation.FORKSERVER_SOURCE)
 
     def start(self, argv: Sequence[str], *, machinery: bool = False) -> Session:
         """Start a persistent process in the team folder; talk to it through the returned session.

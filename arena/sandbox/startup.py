@@ -26,6 +26,7 @@ from arena.sandbox.uids import next_sandbox_uid
 RLIMITS_ONLY_NAME = isolation.RLIMITS_ONLY
 SCRATCH_MB = 64
 TEAM_EXTRA_MB = 128
+HELPER_EXIT_S = 10.0  # a helper whose channel closed and that still runs after this is killed
 NO_ENVIRONMENT: dict[str, str] = {}  # bubblewrap and the helper start with nothing of the arena's
 PAGE_CACHE_KEPT = (
     "no memory cgroup reclaims what a closed sandbox left in the page cache: "
@@ -51,6 +52,23 @@ class Box:
     folder: Path
     inner_dir: str
     scratch: str  # "" without a box: the machine's /tmp
+
+    @property
+    def scratch_inside(self) -> str:
+        """The programs' ``/tmp`` as they see it (emptied after every decision in the namespaces)."""
+        return isolation.SCRATCH_DIR
+
+    @property
+    def scratch_outside(self) -> Path:
+        """The programs' ``/tmp`` as the arena reaches it."""
+        if self.scratch:
+            return Path(f"/proc/{self.helper_pid}/root{self.scratch}")
+        return Path(isolation.SCRATCH_DIR)
+
+    @property
+    def forkserver_path(self) -> str:
+        """Where the Python fork server's script is, as programs in this box see it."""
+        return isolation.FORKSERVER_PATH if self.scratch else str(isolation.FORKSERVER_SOURCE)
 
 
 def make_cgroup(limits: Limits) -> SandboxCgroup | None:
@@ -164,6 +182,28 @@ def runner_argv(limits: Limits, start_options: list[str]) -> list[str]:
     argv += [f"--help-files={limits.help_files}", f"--help-bytes={limits.help_bytes_mb << 20}"]
     argv.append(f"--folder-depth={limits.folder_depth}")
     return [*argv, *start_options]
+
+
+def start_options(rlimits: dict[str, int], uid: int | None, *, library: bool) -> list[str]:
+    """What arena's machinery (the runner, the fork server) needs to start a program as a cold one starts:
+    every limit but the CPU's (set per decision), the team's ``uid`` and gid when given (the machinery
+    runs under its own), and with ``library`` the runner's start sequence and clock for the fork server."""
+    options = [f"--rlimit={name}:{value}" for name, value in rlimits.items() if name != "cpu"]
+    if uid is not None:
+        options += [f"--uid={uid}", f"--gid={uid}"]
+    if library:
+        options.append(f"--runner-library={isolation.RUNNER_LIBRARY_PATH}")
+    return options
+
+
+def end_helper(process: subprocess.Popen[bytes], channel: Channel) -> None:
+    """Close the helper's channel, which ends it (and, as PID 1 of the box, all in it); wait for it."""
+    channel.sock.close()
+    try:
+        process.wait(timeout=HELPER_EXIT_S)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
 
 
 def init_helper(launched: Launched, request: dict[str, Any], cgroup: SandboxCgroup | None) -> dict[str, Any]:

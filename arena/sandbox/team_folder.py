@@ -22,6 +22,7 @@ from arena import untrusted
 from arena.errors import ConfigError
 from arena.sandbox import tree
 from arena.sandbox.limits import Limits
+from arena.sandbox.runner_client import runner_tally
 
 
 @unique
@@ -91,7 +92,14 @@ def police(root: int, limits: Limits, *, protected: Collection[str], program_uid
 
     Extras beyond the count are removed newest first (folders are kept before files); then files,
     newest first, until the total size is within the limit.
+
+    On the runner's road a folder that breaks no rule is counted by the runner's C (``tally.c``, the one
+    counter there, as in the runner's own reply); only one that breaks a rule is walked here.
     """
+    if program_uid is not None and (tally := runner_tally()) is not None:
+        rules = (limits.help_files, limits.help_bytes_mb << 20, limits.folder_depth)
+        if (count := tally.count(root, rules, protected, program_uid)) is not None:
+            return Policed(count, ())
     scan = tree.scan(
         root,
         max_depth=limits.folder_depth,

@@ -237,16 +237,23 @@ def _emptying(fd: int) -> Iterator[str]:
 
 
 def _open_folder_to_empty(parent_fd: int, name: str) -> int:
-    """Open a folder to list and empty it; its owner (the helper, inside) first gives itself rights."""
+    """Open a folder to list and empty it; its owner (the helper, inside) first gives itself rights (a
+    folder left 0500 can be listed but not emptied; one left 0000 not even opened)."""
     try:
-        return os.open(name, DIR_FLAGS, dir_fd=parent_fd)
+        fd = os.open(name, DIR_FLAGS, dir_fd=parent_fd)
     except PermissionError:
-        path_fd = os.open(name, os.O_PATH | DIR_FLAGS, dir_fd=parent_fd)
-        try:
-            os.chmod(f"/proc/self/fd/{path_fd}", 0o700)  # the very folder just opened, not a link
-        finally:
-            os.close(path_fd)
-        return os.open(name, DIR_FLAGS, dir_fd=parent_fd)
+        pass
+    else:
+        if os.fstat(fd).st_mode & 0o700 != 0o700:
+            with contextlib.suppress(OSError):  # not its owner: what it may remove is removed
+                os.chmod(fd, 0o700)
+        return fd
+    path_fd = os.open(name, os.O_PATH | DIR_FLAGS, dir_fd=parent_fd)
+    try:
+        os.chmod(f"/proc/self/fd/{path_fd}", 0o700)  # the very folder just opened, not a link
+    finally:
+        os.close(path_fd)
+    return os.open(name, DIR_FLAGS, dir_fd=parent_fd)
 
 
 def empty(root_fd: int) -> None:

@@ -18,7 +18,6 @@ import queue
 import shutil
 import signal
 import tempfile
-import threading
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
@@ -57,16 +56,23 @@ def run_lock(run_dir: Path) -> Iterator[None]:
 
 
 @contextmanager
-def _workers_ignore_ctrl_c() -> Iterator[None]:
-    """Ignore SIGINT while workers are spawned, so they start with it ignored (Ctrl-C is ours)."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+def _spawned_deaf_to_ctrl_c() -> Iterator[None]:
+    """Block SIGINT in this thread while it spawns workers: they start with it blocked (the mask is
+    inherited), so a Ctrl-C sent to the terminal's process group waits in them until their initializer
+    ignores it. The tournament's own handler stays in place: a Ctrl-C meanwhile is delivered to it, late
+    or through another thread, never lost (the standard library's resource tracker starts the same way)."""
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
     try:
         yield
     finally:
-        signal.signal(signal.SIGINT, previous)
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
+
+
+def _ignore_ctrl_c() -> None:
+    """In a new worker: Ctrl-C is the tournament's to handle; ignored here (and by what the worker starts),
+    then unblocked, which drops one that came while the worker started."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
 
 
 def _die_with_parent(parent: int) -> None:
@@ -78,6 +84,7 @@ def _die_with_parent(parent: int) -> None:
 
 def _init_worker(progress: Any, parent: int) -> None:
     global _progress_queue
+    _ignore_ctrl_c()
     _progress_queue = progress
     _die_with_parent(parent)
 
@@ -119,7 +126,7 @@ class LocalPool:
         self.queue: Any = context.Queue()
         self._deals: list[tuple[str, int]] = []
         self._faults: list[tuple[str, Fault]] = []
-        with _workers_ignore_ctrl_c():
+        with _spawned_deaf_to_ctrl_c():
             self.pool = ProcessPoolExecutor(
                 max_workers=jobs,
                 mp_context=context,
@@ -129,7 +136,7 @@ class LocalPool:
 
     def submit(self, task: TableTask, tables_dir: Path, runner: TableRunner) -> Future[TableOutcome]:
         """Queue ``task`` for the next free worker process."""
-        with _workers_ignore_ctrl_c():
+        with _spawned_deaf_to_ctrl_c():
             return self.pool.submit(play_table, task, tables_dir, runner)
 
     def deals_played(self) -> list[tuple[str, int]]:

@@ -48,7 +48,7 @@ class WarmPythonTransport(FileTransport):
         if len(argv) < 2 or not argv[-1].endswith(".py"):
             raise SandboxError(f"a warm start needs '<python> [flags] <script>.py', got {' '.join(argv)}")
         self.script = argv[-1]
-        self.server_argv = [*argv[:-1], sandbox.forkserver_path, *preload]
+        self.server_argv = [*argv[:-1], sandbox.box.forkserver_path, *preload]
         # a cold program's start for each decision; the team's ids when the server is arena's (machinery uid)
         self.server_argv += sandbox.start_options(team=sandbox.machinery_uid is not None)
         self.server: Session | None = None
@@ -71,13 +71,13 @@ class WarmPythonTransport(FileTransport):
         starts a new server.
         """
         limit = self.wall_time_s if self.wall_time_s is not None else self.sandbox.limits.wall_time_s
-        cap, budget_ms = self.sandbox.clocks(limit)
+        cap, budget_ms = self.sandbox.judge.clocks(limit)
         if self.server is None or not self.server.alive:
             if self.server is not None:
                 self.server.close()
             self.server = self._start_server()
         names = tuple(f".warm-{secrets.token_hex(8)}.{stream}" for stream in ("out", "err"))
-        inner = self.sandbox.scratch_inside
+        inner = self.sandbox.box.scratch_inside
         request = {
             "script": self.script,
             "wall": cap,
@@ -120,7 +120,7 @@ class WarmPythonTransport(FileTransport):
     def _take_output(self, name: str) -> bytes:
         """One output file of the decision (at most the cap and one byte), read without following a link
         or waiting on a FIFO, then removed; empty when the program removed it or put something else there."""
-        folder = tree.open_folder(self.sandbox.scratch_outside)
+        folder = tree.open_folder(self.sandbox.box.scratch_outside)
         try:
             data = tree.read_file(folder, name, self.sandbox.limits.output_bytes + 1)
             tree.remove_entry(folder, name)

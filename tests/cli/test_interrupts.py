@@ -9,6 +9,7 @@ interrupted so is finished by running the same command again.
 from __future__ import annotations
 
 import os
+import select
 import signal
 import subprocess
 import sys
@@ -196,3 +197,38 @@ def test_a_signal_ignored_when_arena_starts_stays_ignored() -> None:
         assert signal.getsignal(signal.SIGINT) is signal.SIG_IGN
     finally:
         signal.signal(signal.SIGINT, before)
+
+
+_IN_FORK_CALLBACK = {"armed": False}
+
+
+def _signal_during_fork_callback() -> None:
+    """An at-fork callback in which SIGTERM's handler runs, as ``logging``'s lock release did: Python can
+    only print what a handler raises there ("Exception ignored in ..."), so the signal was lost."""
+    if _IN_FORK_CALLBACK["armed"]:
+        _IN_FORK_CALLBACK["armed"] = False
+        signal.raise_signal(signal.SIGTERM)
+
+
+os.register_at_fork(after_in_parent=_signal_during_fork_callback)  # once a process; armed by one test
+
+
+def test_a_signal_whose_exception_python_had_to_drop_is_raised_again() -> None:
+    """SIGTERM arriving while a subprocess is forked still ends the command: ``arena check`` once went on
+    waiting for a decision, since the handler's exception was raised in an at-fork callback and dropped."""
+    from arena.cli import _signals_as_exceptions
+    from arena.errors import Terminated
+
+    reader, writer = os.pipe()
+    try:
+        with pytest.raises(Terminated), _signals_as_exceptions() as seen:
+            _IN_FORK_CALLBACK["armed"] = True
+            subprocess.run(["true"], preexec_fn=lambda: None, check=True)  # preexec: at-fork callbacks run
+            assert not _IN_FORK_CALLBACK["armed"]
+            select.select([reader], [], [], 30)  # nothing is ever written: only the signal ends the wait
+        assert seen == [signal.SIGTERM]
+        assert signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0)
+    finally:
+        _IN_FORK_CALLBACK["armed"] = False
+        os.close(reader)
+        os.close(writer)

@@ -156,7 +156,7 @@ PAGES: dict[tuple[str, str], Expect] = {
     ("POST", "/organiser/freeze"): Expect("/organiser/freeze", PAGE_ORGANISER_FORM),
     ("POST", "/organiser/final"): Expect("/organiser/final", PAGE_ORGANISER_404),
     ("POST", "/organiser/reveal"): Expect("/organiser/reveal", PAGE_ORGANISER_404),
-    ("GET", "/organiser/everything.zip"): Expect("/organiser/everything.zip", PAGE_ORGANISER_ONLY),
+    ("POST", "/organiser/everything.zip"): Expect("/organiser/everything.zip", PAGE_ORGANISER_ONLY),
 }
 """The pages' rows, asked with a session (signed in through the sign-in form) and each form's CSRF token."""
 

@@ -3,13 +3,19 @@
 from __future__ import annotations
 
 import stat
+import threading
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
 
 from arena.cli import main
 from arena.contest.accounts import hash_password, password_matches, read_credentials, token_digest
+from arena.contest.contest import SIGNIN_FAILURES, Contest, NotSignedIn, TooMany
+from arena.contest.folder import ContestFolder
 from arena.contest.state import ContestStore
+
+from support.contest import make_contest
 
 
 def test_a_password_matches_its_hash_only() -> None:
@@ -59,3 +65,27 @@ def test_contest_new_refuses_a_folder_in_use(tmp_path: Path, capsys: pytest.Capt
     (tmp_path / "used" / "file").write_text("x")
     assert main(["contest", "new", str(tmp_path / "used"), "--teams", str(teams)]) == 2
     assert "already exists and is not an empty folder" in capsys.readouterr().err
+
+
+@pytest.mark.slow
+def test_sign_ins_sent_at_once_still_keep_to_the_failure_cap(tmp_path: Path) -> None:
+    """Guesses sent at the same moment: each is counted before its password is even hashed, so no more
+    than the cap of wrong passwords is ever tried, however many arrive together."""
+    passwords = make_contest(tmp_path / "contest", teams=1)
+    contest = Contest(ContestFolder(tmp_path / "contest"))
+    together = threading.Barrier(12)
+
+    def guess(number: int) -> int:
+        together.wait(timeout=30)
+        try:
+            contest.authenticate("TeamA", f"guess-{number}", "192.0.2.7")
+        except TooMany:
+            return 429
+        except NotSignedIn:
+            return 401
+        return 200
+
+    with ThreadPoolExecutor(12) as pool:
+        answers = list(pool.map(guess, range(12)))
+    assert sorted(answers) == [401] * SIGNIN_FAILURES + [429] * (12 - SIGNIN_FAILURES)
+    assert contest.authenticate("TeamA", passwords["TeamA"], "192.0.2.8").team == "TeamA"

@@ -72,6 +72,12 @@ def test_a_signed_out_token_no_longer_works(server: Server) -> None:
         ("TeamA", b"int x;", 400, "no language extension"),
         ("TeamA.py", b"", 400, "TeamA.py is empty"),
         ("TeamA.py", b"#" * 50_001, 413, "over the cap of 50000"),
+        ("Te\u0430mA.py", b"print(1)", 400, "your team id is TeamA"),
+        ("TeamA.py ", b"print(1)", 400, "extension .py  is not one of"),
+        ("TeamA.c\u200b", b"int x;", 400, "is not one of"),
+        ("TeamA.\x1b[2J", b"int x;", 400, "is not one of"),
+        ("../TeamA.py", b"print(1)", 400, "a plain name"),
+        ("/etc/TeamA.py", b"print(1)", 400, "a plain name"),
     ],
 )
 def test_an_upload_is_refused_at_once_with_the_exact_reason(

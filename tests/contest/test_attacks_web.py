@@ -7,6 +7,7 @@ try; it asserts the site holds (a clear 4xx, never a 500 or a traceback, nothing
 
 from __future__ import annotations
 
+import datetime as dt
 import http.client
 import http.cookiejar
 import json
@@ -14,6 +15,7 @@ from collections.abc import Iterator
 
 import pytest
 
+from arena.contest.contest import SIGNIN_FAILURES_PER_ADDRESS, TOKEN_LIFETIME
 from arena.contest.state import ContestStore, stamp
 
 from support.contest import Server, make_contest, serve
@@ -202,3 +204,129 @@ def test_hostile_page_posts_answer_4xx_never_500(site) -> None:
     ]
     assert all(status < 500 for status in answers), answers
     assert "Traceback" not in server.log.read_text(errors="replace")
+
+
+def test_json_nested_past_the_parsers_depth_is_a_400_not_a_500(site) -> None:
+    server, _ = site
+    for body in (b"[" * 50_000, b'{"a":' * 10_000):
+        answer = server.request("POST", "/api/session", body=body, content_type="application/json")
+        assert answer.status == 400, (answer.status, answer.body[:200])
+        assert answer.json["error"] == "the body is not JSON"
+
+
+def test_one_address_guessing_over_many_team_names_is_stopped(site) -> None:
+    """Each guess costs a password hash: an address naming a new team each time must still be stopped,
+    while the team itself signs in from its own address."""
+    server, passwords = site
+    guesses = [
+        _from(server, "127.0.0.3", "POST", "/api/session", {"team": f"Nobody{n}", "password": "guess"})
+        for n in range(SIGNIN_FAILURES_PER_ADDRESS + 1)
+    ]
+    assert guesses == [401] * SIGNIN_FAILURES_PER_ADDRESS + [429]
+    right = {"team": "TeamB", "password": passwords["TeamB"]}
+    assert _from(server, "127.0.0.3", "POST", "/api/session", right) == 429
+    assert _from(server, "127.0.0.1", "POST", "/api/session", right) == 200
+
+
+@pytest.mark.parametrize(
+    ("names", "said"),
+    [
+        (["\x1b[2J\x1b[31mred.txt"], "\\x1b"),
+        (["notes\u202etxt.exe"], "\\u202e"),
+        (["tab\there.txt"], "\\t"),
+        ([".profile"], ".profile"),
+        (["Notes.txt", "notes.txt"], "notes.txt"),
+        (["caf\u00e9.txt", "cafe\u0301.txt"], "caf"),
+    ],
+    ids=["terminal-escape", "bidi-override", "tab", "hidden", "case", "unicode-normal-form"],
+)
+def test_help_file_names_that_hide_or_collide_are_refused_with_the_name(site, names, said) -> None:
+    """A help file's name is shown to the team and the organiser and unpacked on their machines: no
+    control character, no hidden name, no two names one file system would take for one."""
+    server, passwords = site
+    token = server.sign_in("TeamA", passwords["TeamA"])
+    answer = server.upload(token, "TeamA.py", b"print(1)\n", [(name, b"x") for name in names])
+    assert answer.status == 400, (answer.status, answer.body[:200])
+    assert "help file" in answer.json["error"] and said in answer.json["error"]
+
+
+def test_an_api_token_ends_with_its_lifetime_like_a_page_session(site) -> None:
+    """A token copied from a script or a log must not work for ever: past its lifetime it is refused."""
+    server, passwords = site
+    token = server.sign_in("TeamB", passwords["TeamB"])
+    assert server.call("GET", "/api/me", token=token).status == 200
+    store = ContestStore(server.root / "contest.sqlite")
+    try:
+        old = stamp(dt.datetime.now(dt.UTC) - TOKEN_LIFETIME - dt.timedelta(minutes=1))
+        with store.transaction() as db:
+            db.execute("UPDATE tokens SET created_at = ? WHERE team = 'TeamB'", (old,))
+    finally:
+        store.close()
+    assert server.call("GET", "/api/me", token=token).status == 401
+    assert server.call("GET", "/api/me", token=server.sign_in("TeamB", passwords["TeamB"])).status == 200
+
+
+def test_a_help_file_name_is_shown_as_text_never_as_markup(site) -> None:
+    """A help file's name is the team's own text, shown in an attribute of its page: it must not close
+    the attribute or open a tag."""
+    server, passwords = site
+    token = server.sign_in("TeamA", passwords["TeamA"])
+    name = '"><img src=x onerror=alert(1)>.txt'
+    uploaded = server.upload(token, "TeamA.py", b"print(1)\n", [(name, b"x")])
+    assert uploaded.status == 201, uploaded.body
+    client = Client(server)
+    assert client.sign_in("TeamA", passwords["TeamA"]).status == 303
+    page = client.get("/team").text
+    assert name not in page and "&#34;&gt;&lt;img src=x onerror=alert(1)&gt;.txt" in page
+
+
+def test_an_unknown_team_and_a_wrong_password_get_the_same_answer(site) -> None:
+    """No telling which team ids exist from the sign-in's refusal."""
+    server, _ = site
+    unknown = server.call("POST", "/api/session", {"team": "NoSuchTeam", "password": "x"})
+    wrong = server.call("POST", "/api/session", {"team": "TeamC", "password": "x"})
+    assert (unknown.status, unknown.json) == (wrong.status, wrong.json) == (401, wrong.json)
+
+
+def test_a_session_cookie_planted_before_sign_in_is_not_signed_in_by_it(site) -> None:
+    """Session fixation: an attacker's own session cookie, planted in another team's browser before it
+    signs in, does not become that team's session: the attacker's copy stays the attacker's."""
+    server, passwords = site
+    attacker = Client(server)
+    assert attacker.sign_in("TeamC", passwords["TeamC"]).status == 303
+    planted = attacker.cookie("arena_session")
+    victim = Client(server)
+    victim.jar.set_cookie(_cookie("arena_session", planted))
+    assert victim.sign_in("TeamB", passwords["TeamB"]).status == 303
+    assert "The TeamB" in victim.get("/team").text
+    assert victim.cookie("arena_session") != planted
+    page = attacker.get("/team").text
+    assert "The TeamC" in page and "The TeamB" not in page
+
+
+@pytest.mark.parametrize(
+    ("path", "content_type"),
+    [
+        ("/signin", "application/x-www-form-urlencoded"),
+        ("/api/session", "application/json"),
+        ("/signout", "application/x-www-form-urlencoded"),
+    ],
+)
+def test_a_body_of_megabytes_is_refused_before_it_is_read_where_no_upload_goes(site, path, content_type):
+    """Only the upload routes take bodies of megabytes (a program and 15 help files); anywhere else a
+    visitor's megabytes are refused by their length, before they are read into memory."""
+    server, _ = site
+    host, port = server.url.removeprefix("http://").rstrip("/").split(":")
+    connection = http.client.HTTPConnection(host, int(port), timeout=60)
+    try:
+        # Only the headers are sent: the answer must come before a byte of the body (a client that
+        # went on writing would see the connection closed under it, as HTTP allows).
+        connection.putrequest("POST", path)
+        connection.putheader("Content-Type", content_type)
+        connection.putheader("Content-Length", str(2 << 20))
+        connection.endheaders()
+        answer = connection.getresponse()
+        assert answer.status == 413, (answer.status, answer.read()[:200])
+        assert b"over" in answer.read()
+    finally:
+        connection.close()

@@ -4,13 +4,15 @@ and the upload rules of the submission window."""
 from __future__ import annotations
 
 import datetime as dt
+import threading
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
 
 from arena.contest.checks import CheckQueue
-from arena.contest.contest import Contest, Forbidden, Refused, Role, Upload, Viewer
+from arena.contest.contest import Contest, Forbidden, Refused, Role, TooMany, Upload, Viewer
 from arena.contest.folder import ContestFolder
 
 from support.contest import contest_settings, make_contest, poll
@@ -78,6 +80,28 @@ def test_uploads_outside_the_window_are_refused_with_the_time(tmp_path: Path) ->
     with pytest.raises(Refused, match=r"the final-code deadline .* has passed"):
         contest.upload(TEAM_A, Upload("TeamA.py", b"print(1)\n"))
     assert contest.store.submissions() == []
+
+
+@pytest.mark.slow
+def test_uploads_sent_at_once_still_keep_to_the_hourly_cap(tmp_path: Path) -> None:
+    """A script sending many uploads at the same moment: each is counted before the next is, so the
+    cap holds and the check queue is not flooded past it."""
+    make_contest(tmp_path / "contest", teams=1, settings=contest_settings(uploads_per_hour=2))
+    contest = Contest(ContestFolder(tmp_path / "contest"))
+    together = threading.Barrier(8)
+
+    def send(number: int) -> str:
+        together.wait(timeout=30)
+        try:
+            contest.upload(TEAM_A, Upload("TeamA.py", f"print({number})\n".encode()))
+        except TooMany:
+            return "refused"
+        return "kept"
+
+    with ThreadPoolExecutor(8) as pool:
+        answers = list(pool.map(send, range(8)))
+    assert answers.count("kept") == 2 and answers.count("refused") == 6
+    assert len(contest.store.submissions()) == 2
 
 
 def test_a_moved_deadline_applies_and_must_stay_in_order(contest: Contest) -> None:

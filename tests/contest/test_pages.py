@@ -15,10 +15,17 @@ import pytest
 from arena.contest.web import pages
 from arena.contest.web.app import all_rows
 
-from support.contest import Server, make_contest, multipart, serve
+from support.contest import Server, contest_settings, make_contest, multipart, serve
 from support.contest_pages import Client
 
-EXAMPLE_VALUES = {"team": "TeamA", "action": "disable", "id": "1", "name": "contest.css"}
+EXAMPLE_VALUES = {
+    "team": "TeamA",
+    "action": "disable",
+    "id": "1",
+    "name": "contest.css",
+    "format": "phh",
+    "kind": "winner",
+}
 """What fills a path template's parameters when the test posts to every form."""
 
 
@@ -75,6 +82,26 @@ def test_every_form_refuses_a_post_without_its_csrf_token(site, row: pages.Row) 
     assert client.get("/team" if who_posts(row) == "TeamA" else "/organiser").status == 200, "still signed in"
 
 
+def test_no_page_reached_by_get_changes_anything(site) -> None:
+    """A link on another site is followed with the session cookie (SameSite=Lax lets a top-level GET
+    through): so no GET may act. Every GET page, fetched as the organiser, leaves the audit log and the
+    contest folder's exports as they were."""
+    server, passwords = site
+    boss = server.sign_in("organiser", passwords["organiser"])
+    organiser = signed_in(site, "organiser")
+
+    def state() -> tuple[object, list[str]]:
+        exports = server.root / "exports"
+        names = sorted(p.name for p in exports.iterdir()) if exports.is_dir() else []
+        return server.call("GET", "/api/audit", token=boss).json["audit"], names
+
+    before = state()
+    for row in pages.ROWS:
+        if "GET" in row.methods and "{path" not in row.path:
+            assert organiser.get(concrete(row.path)).status < 500, row.path
+    assert state() == before
+
+
 def test_a_form_with_its_token_is_taken(site) -> None:
     """The control of the test above: the same kind of post, with the token, does what it says."""
     server, _ = site
@@ -117,6 +144,18 @@ def _cookie(name: str, value: str) -> http.cookiejar.Cookie:
     return http.cookiejar.Cookie(
         0, name, value, None, False, "127.0.0.1", False, False, "/", True, False, None, False, None, None, {}
     )
+
+
+@pytest.mark.slow
+def test_a_site_behind_https_tells_browsers_to_keep_to_https(site, tmp_path: Path) -> None:
+    """With ``https_only`` (a TLS proxy in front) every answer carries Strict-Transport-Security, so a
+    browser never sends the session over plain HTTP again; a plain-HTTP site does not claim it."""
+    plain, _ = site
+    assert "Strict-Transport-Security" not in Client(plain).get("/").headers
+    make_contest(tmp_path / "contest", teams=1, settings=contest_settings(https_only=True))
+    with serve(tmp_path / "contest") as server:
+        for path in ("/", "/signin", "/nowhere", "/api/standings"):
+            assert Client(server).get(path).headers["Strict-Transport-Security"] == "max-age=31536000", path
 
 
 @pytest.mark.parametrize(

@@ -17,11 +17,11 @@ def _store(tmp_path: Path) -> ContestStore:
     return store
 
 
-def _upload(store: ContestStore, placed: list[int]) -> int:
+def _upload(store: ContestStore, placed: list[int], team: str = "Alpha") -> int:
     return store.add_submission(
-        team="Alpha",
+        team=team,
         stage=Stage.TOURNAMENT,
-        filename="Alpha.c",
+        filename=f"{team}.c",
         sha256="0" * 64,
         size=10,
         uploaded_at=now(),
@@ -90,13 +90,33 @@ def test_a_database_of_another_schema_version_is_refused(tmp_path: Path) -> None
         ContestStore(tmp_path / "contest.sqlite")
 
 
-def test_failed_sign_ins_are_counted_per_team(tmp_path: Path) -> None:
+def test_one_team_flooding_the_queue_does_not_hold_back_another(tmp_path: Path) -> None:
+    """Teams take turns in the check queue: a team's first waiting upload goes before any team's second,
+    so five uploads sent at once by one team leave another team's one upload second in line."""
+    store = _store(tmp_path)
+    store.add_team("Beta", "B", "b@example.org", "hash")
+    placed: list[int] = []
+    flood = [_upload(store, placed) for _ in range(5)]
+    beta = _upload(store, placed, "Beta")
+    assert [store.queue_position(n) for n in [*flood, beta]] == [1, 3, 4, 5, 6, 2]
+    order = []
+    while (claimed := store.claim_next()) is not None:
+        order.append(claimed.id)
+        assert store.finish_check(claimed.id, claimed.attempt, "pass", "report")
+    assert order == [flood[0], beta, *flood[1:]]
+
+
+def test_failed_sign_ins_are_counted_per_key_up_to_the_cap(tmp_path: Path) -> None:
     store = _store(tmp_path)
     since = now()
-    for ok in (False, False, True):
-        store.record_signin("Alpha", ok)
-    store.record_signin("Beta", False)
-    assert store.failed_signins_since("Alpha", since) == 2
+    for ok in (False, True, False):
+        claimed = store.claim_signin({"Alpha": 2, "Beta": 9}, since)
+        assert claimed is not None
+        if ok:
+            store.signin_succeeded(claimed)
+    assert store.claim_signin({"Alpha": 2}, since) is None, "two failures of Alpha: its cap"
+    assert store.claim_signin({"Beta": 2}, since) is None, "Beta was counted with each attempt"
+    assert store.claim_signin({"Gamma": 2}, since) is not None
 
 
 def test_a_run_left_running_by_a_stopped_server_is_failed_and_can_start_again(tmp_path: Path) -> None:

@@ -27,12 +27,23 @@ def test_teams_are_read_in_order() -> None:
         ("Gamma,G", "line 3: 2 fields, expected 3"),
         ("alpha,Again,x@example.org", "line 3: team 'alpha' is listed twice"),
         (",Nameless,x@example.org", "line 3: team id ''"),
+        ('Gamma,G,"g@example.org,boss@example.org"', "is not an e-mail address"),
+        ("Gamma,G,g@example.org>", "is not an e-mail address"),
+        ("Gamma,G,<g@example.org>", "is not an e-mail address"),
+        ('Gamma,"G\rBcc: boss@example.org",g@example.org', "line 3: the name holds a control character"),
+        ("Gamma,\u202eG,g@example.org", "line 3: the name holds a control character"),
     ],
 )
 def test_a_bad_row_is_refused_with_its_line_number(row: str, said: str) -> None:
     with pytest.raises(ConfigError) as error:
         parse_teams(f"team,name,email\nAlpha,A,a@example.org\n{row}\n", "teams.csv")
     assert str(error.value).startswith("teams.csv: ") and said in str(error.value)
+
+
+def test_a_plain_address_with_a_tag_and_subdomains_is_taken() -> None:
+    address = "first.last+arena@mail.example.org"
+    text = f"team,name,email\nAlpha,Ünïcode Team,{address}\n"
+    assert parse_teams(text, "t.csv") == [TeamEntry("Alpha", "Ünïcode Team", address)]
 
 
 def test_the_header_is_required() -> None:

@@ -21,6 +21,7 @@ from arena.sandbox import (
     team_folder,
     tree,
 )
+from arena.sandbox.runner_client import NO_RUNNER, runner_tally
 from arena.sandbox.team_folder import Policed, police, snapshot
 from arena.transports import FileTransport, LineTransport
 
@@ -120,12 +121,15 @@ def test_the_build_is_never_counted_as_help_files(sandbox: Sandbox) -> None:
 
 @pytest.mark.slow
 @needs_namespaces
-def test_the_runners_count_of_help_files_is_the_policing_one(open_root: Path) -> None:
-    """Where arena's runner counts the help files (no rule broken), the count is the one policing the
-    folder finds, over 150 decisions of a program reshaping its files at random (sometimes past the rules,
-    where the runner leaves the folder to be policed)."""
+def test_the_runners_count_of_help_files_is_the_policing_one(
+    open_root: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Where arena's runner counts the help files (no rule broken, ``tally.c``), the count is the one
+    policing's own walk finds, over 150 decisions of a program reshaping its files at random (sometimes
+    past the rules, where the runner leaves the folder to be policed)."""
     limits = Limits(help_files=15, help_bytes_mb=16, folder_depth=4)
     with open_sandbox(open_root / "team", limits, isolation=NAMESPACES) as sandbox:
+        monkeypatch.setenv(NO_RUNNER, "1")  # the sandbox keeps its runner; police walks in Python
         built = build(sandbox, TINY / "Shuffler.py")
         transport = FileTransport(sandbox, built.run_argv, protected=built.products)
         counted = policed = 0
@@ -144,6 +148,44 @@ def test_the_runners_count_of_help_files_is_the_policing_one(open_root: Path) ->
                 assert reply.run.help_files == reply.help_files
                 counted += 1
         assert policed > 0 and (counted > 0 or not sandbox.has_runner), (policed, counted)
+
+
+@pytest.mark.native
+def test_police_counts_a_clean_folder_with_the_runners_tally(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """On the runner's road ``police`` counts a clean folder with ``tally.c`` (the runner's count): the
+    same as its Python walk, with and without a broken rule (then the walk polices it)."""
+    monkeypatch.delenv(NO_RUNNER, raising=False)
+    if runner_tally() is None:
+        pytest.skip("not the runner's road here (not root, or no C compiler)")
+    limits = Limits(help_files=4, help_bytes_mb=1, folder_depth=2)
+    folder = tmp_path / "team"
+    (folder / "notes" / "deeper").mkdir(parents=True)
+    (folder / "notes" / "a.txt").write_text("a")
+    (folder / "b.txt").write_text("bb")
+    (folder / "inputf.txt").write_text("1")  # the arena's: root's, linked once
+    uid = os.getuid()
+    for path in [folder / "notes", folder / "notes" / "deeper", folder / "notes" / "a.txt", folder / "b.txt"]:
+        os.chown(path, uid + 1, uid + 1)
+    seen = []
+    for broken in (False, True):
+        if broken:
+            os.symlink("/etc", folder / "notes" / "link")
+        for road in ("", "1"):
+            monkeypatch.setenv(NO_RUNNER, road)
+            root = tree.open_folder(folder)
+            try:
+                tally = runner_tally()
+                rules = (limits.help_files, limits.help_bytes_mb << 20, limits.folder_depth)
+                counted = tally.count(root, rules, {"inputf.txt"}, uid + 1) if tally else "walked"
+                seen.append((counted, police(root, limits, protected={"inputf.txt"}, program_uid=uid + 1)))
+            finally:
+                os.close(root)
+    clean = Policed(4, ())
+    assert seen[:2] == [(4, clean), ("walked", clean)]
+    assert seen[2][0] is None and seen[2][1].kept == 4 and seen[2][1].breaches  # the walk removed the link
+    assert seen[3] == ("walked", clean)
 
 
 def test_help_file_snapshots_read_again_only_what_changed(

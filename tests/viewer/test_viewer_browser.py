@@ -67,14 +67,18 @@ def hostile_table(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture(scope="module")
 def tournament(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A tournament of three sample programs (one table) and its final."""
+    """A tournament of three sample programs (one table) and its final.
+
+    A known seed: Pr0011 crashes when its hole cards' numbers add up to a multiple of 7, and a secret key's
+    cards got it disqualified now and then (over the fault limit), so the final had two teams, not three.
+    Seed 1 gives it 2 faults in 12 deals."""
     base = tmp_path_factory.mktemp("tournament")
     submissions = base / "submissions"
     submissions.mkdir()
     for name in ("Pr0001.py", "Pr0004.pl", "Pr0011.py"):
         (submissions / name).write_bytes((SAMPLES / name).read_bytes())
     run = base / "run"
-    _arena("tournament", str(submissions), "--out", str(run), "--deals", "12", "--jobs", "1")
+    _arena("tournament", str(submissions), "--out", str(run), "--deals", "12", "--jobs", "1", "--seed", "1")
     _arena("final", str(run), "--deals", "8")
     return run
 

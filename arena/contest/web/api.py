@@ -49,7 +49,7 @@ async def json_body(request: Request) -> dict[str, Any]:
         raise TooLarge(f"a JSON body is at most {MAX_JSON} bytes")
     try:
         value = json.loads(body or b"{}")
-    except (json.JSONDecodeError, UnicodeDecodeError):
+    except (json.JSONDecodeError, UnicodeDecodeError, RecursionError):  # nested past the parser's depth
         raise Refused("the body is not JSON") from None
     if not isinstance(value, dict):
         raise Refused("the body must be a JSON object")

@@ -1,10 +1,11 @@
 """The contest's app: built from the route table's rows, one access check before every endpoint.
 
 Middleware, outermost first: the security headers on every answer (the viewer's Content-Security-Policy,
-with forms allowed to post to this site), a cap on request bodies, signed session cookies (Starlette's
-``SessionMiddleware``: itsdangerous-signed, HttpOnly, SameSite=Lax, Secure when ``https_only``), and CSRF
-tokens on every form (``asgi-csrf``; not on ``/api/``, which takes no cookie, only a Bearer token). The
-lifespan starts and stops the check queue, the mailer and whatever tournament the site started.
+with forms allowed to post to this site), a cap on request bodies (megabytes only where uploads go),
+signed session cookies (Starlette's ``SessionMiddleware``: itsdangerous-signed, HttpOnly, SameSite=Lax,
+Secure when ``https_only``), and CSRF tokens on every form (``asgi-csrf``; not on ``/api/``, which takes
+no cookie, only a Bearer token). The lifespan starts and stops the check queue, the mailer and whatever
+tournament the site started.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from arena.contest.checks import CheckQueue
 from arena.contest.contest import (
     ANONYMOUS,
+    TOKEN_LIFETIME,
     Contest,
     ContestError,
     Forbidden,
@@ -47,9 +49,11 @@ CONTENT_SECURITY_POLICY = POLICY.replace("form-action 'none'", "form-action 'sel
 SESSION_COOKIE = "arena_session"
 SESSION_TEAM = "team"
 SESSION_STAMP = "stamp"
-SESSION_HOURS = 12
 BODY_SLACK = 256 * 1024
-"""Room in a request body for the form's other fields and the multipart framing."""
+"""Room in a request body for the form's other fields and the multipart framing; the whole cap of a
+body sent anywhere but :data:`UPLOAD_PATHS`."""
+UPLOAD_PATHS = frozenset({"/api/submissions", "/team/upload", "/team/final"})
+"""The routes that take a program and help files: the only ones whose body may run to megabytes."""
 log = logging.getLogger("arena.contest")
 
 
@@ -62,6 +66,8 @@ def all_rows() -> list[Row]:
             if (method, row.path) in seen:
                 raise ValueError(f"two rows for {method} {row.path}")
             seen.add((method, row.path))
+    if missing := UPLOAD_PATHS - {path for method, path in seen if method == "POST"}:
+        raise ValueError(f"no POST row for the upload paths {sorted(missing)}")
     return rows
 
 
@@ -157,22 +163,28 @@ CONTEST_HEADERS = (
 )
 """The viewer's security headers with the contest's policy (forms post to the site itself), and no
 framing or caching of pages that may hold a team's own data."""
+HTTPS_HEADERS = ((b"strict-transport-security", b"max-age=31536000"),)
+"""Added when the site is served over HTTPS only: browsers keep to HTTPS for a year (no first request
+in plain HTTP that a network could read or rewrite)."""
 
 
 class BodyCap:
-    """Refuses a request body over ``limit`` bytes with 413, by its length or while it streams."""
+    """Refuses a request body over its cap with 413, by its length or while it streams: ``uploads``
+    bytes on :data:`UPLOAD_PATHS`, ``limit`` anywhere else."""
 
-    def __init__(self, app: ASGIApp, limit: int) -> None:
+    def __init__(self, app: ASGIApp, limit: int, *, uploads: int) -> None:
         self.app = app
         self.limit = limit
+        self.uploads = uploads
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
+        limit = self.uploads if scope.get("path") in UPLOAD_PATHS else self.limit
         length = dict(scope.get("headers", [])).get(b"content-length")
-        if length is not None and (not length.isdigit() or int(length) > self.limit):
-            await _too_large(send, self.limit)
+        if length is not None and (not length.isdigit() or int(length) > limit):
+            await _too_large(send, limit)
             return
         received = 0
         started = False
@@ -182,7 +194,7 @@ class BodyCap:
             message = await receive()
             if message["type"] == "http.request":
                 received += len(message.get("body", b""))
-                if received > self.limit:
+                if received > limit:
                     raise _BodyTooLarge
             return message
 
@@ -195,7 +207,7 @@ class BodyCap:
             await self.app(scope, counted, watched)
         except _BodyTooLarge:
             if not started:
-                await _too_large(send, self.limit)
+                await _too_large(send, limit)
 
 
 class _BodyTooLarge(Exception):
@@ -279,9 +291,10 @@ def create_app(
         protected,
         secret_key=secret,
         session_cookie=SESSION_COOKIE,
-        max_age=SESSION_HOURS * 3600,
+        max_age=int(TOKEN_LIFETIME.total_seconds()),  # a page session lasts as long as a token
         same_site="lax",
         https_only=settings.https_only,
     )
-    limit = settings.upload_max_bytes + settings.help_files_max * settings.help_file_max_bytes + BODY_SLACK
-    return SecurityHeaders(BodyCap(sessions, limit), CONTEST_HEADERS)
+    uploads = settings.upload_max_bytes + settings.help_files_max * settings.help_file_max_bytes + BODY_SLACK
+    headers = CONTEST_HEADERS + (HTTPS_HEADERS if settings.https_only else ())
+    return SecurityHeaders(BodyCap(sessions, BODY_SLACK, uploads=uploads), headers)

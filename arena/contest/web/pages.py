@@ -677,8 +677,11 @@ async def reveal(request: Request) -> Response:
     )
 
 
-@route("GET", "/organiser/everything.zip", Access.ORGANISER)
+@route("POST", "/organiser/everything.zip", Access.ORGANISER)
 async def everything(request: Request) -> Response:
+    """The zip of everything, made afresh: a form's post (with its CSRF token), never a link's GET, which
+    another site could have the organiser's browser follow over and over."""
+    await _form(request)
     path = await call(contest_of(request).everything_zip, viewer_of(request))
     return FileResponse(path, media_type="application/zip", headers=_attachment(path.name))
 

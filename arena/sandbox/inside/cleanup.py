@@ -1,6 +1,9 @@
-"""The end of a decision on the helper's road: whatever the programs left running, the SysV IPC objects
-of the sandbox's user, and the sandbox's ``/tmp``.
+"""The end of a decision: whatever the programs left running (the helper's, as PID 1, on both roads), the
+SysV IPC objects of the sandbox's user, and the sandbox's ``/tmp``.
 
+The last two rules have one owner per road: on the Python road this module's :func:`remove_ipc_objects` and
+:meth:`Sweeper.clear_scratch`; on the runner's road ``scratch.c``, compiled into the runner (cold decisions)
+and called here through the runner's shared object (:class:`Compiled`) for the helper's sweep (warm ones).
 Standard library only: the sandbox helper loads it from beside itself (``helper.py``).
 """
 
@@ -22,22 +25,37 @@ class Sweeper:
     """Ends what a decision left: in the namespaces as PID 1; without them, every process of the uid."""
 
     def __init__(
-        self, mode: str, uid: int | None, scratch: str, tree: Any, become_user: Callable[[], None]
+        self,
+        mode: str,
+        uid: int | None,
+        scratch: str,
+        tree: Any,
+        become_user: Callable[[], None],
+        compiled: Compiled | None = None,
     ) -> None:
         self.mode, self.uid, self.scratch = mode, uid, scratch
         self.tree = tree  # arena/sandbox/tree.py, loaded beside the helper
         self.become_user = become_user
+        self.compiled = compiled  # scratch.c on the runner's road: the one owner of /tmp and IPC there
+        self.ended_by = ""  # who emptied /tmp and removed IPC objects at the last sweep (the sweep's reply)
 
     def sweep(self, kept: set[int]) -> None:
         """Everything but the processes of ``kept`` (live sessions) and their descendants."""
+        self.ended_by = "scratch.c" if self.compiled is not None else "cleanup.py"
         if self.uid is not None:
-            remove_ipc_objects(self.uid)
+            if self.compiled is not None:
+                self.compiled.remove_ipc_objects()
+            else:
+                remove_ipc_objects(self.uid)
         if self.mode == "ns":
             if kept:
                 self.kill_except(kept)
             else:
                 self.kill_everything_in_namespace()
-            self.clear_scratch()
+            if self.compiled is not None and self.scratch:
+                self.compiled.empty_folder(self.scratch)
+            else:
+                self.clear_scratch()
         elif self.uid is not None and os.getuid() == 0:
             self.kill_sandbox_user(kept)
 
@@ -140,6 +158,25 @@ def reap_all(*, block: bool) -> None:
         if pid == 0:
             return
         REAPED[pid] = (status, usage)
+
+
+class Compiled:
+    """``scratch.c``'s emptying and IPC removal from the runner's shared object (the runner's road)."""
+
+    def __init__(self, path: str) -> None:
+        library = ctypes.CDLL(path, use_errno=True)
+        self.empty = library.arena_empty_folder
+        self.empty.argtypes, self.empty.restype = [ctypes.c_char_p], ctypes.c_int
+        self.remove = library.arena_remove_ipc_objects
+        self.remove.argtypes, self.remove.restype = [], ctypes.c_int
+
+    def empty_folder(self, path: str) -> bool:
+        """Everything in ``path`` removed (links unfollowed); False when something stays."""
+        return bool(self.empty(os.fsencode(path)) == 0)
+
+    def remove_ipc_objects(self) -> bool:
+        """Every SysV IPC object of the sandbox removed; False when one stays."""
+        return bool(self.remove() == 0)
 
 
 IPC_TABLES = (("/proc/sysvipc/shm", "shmid"), ("/proc/sysvipc/msg", "msqid"), ("/proc/sysvipc/sem", "semid"))

@@ -61,7 +61,8 @@ class Helper:
                 self.start(request["argv"], machinery=request.get("machinery", False))
             elif op == "sweep":
                 self.sweep(keep=self.sessions.values())
-                self.channel.reply({"ok": True, "cpu_ms": self.decision.cpu_ms()})
+                ended_by = self.sweeper.ended_by
+                self.channel.reply({"ok": True, "cpu_ms": self.decision.cpu_ms(), "ended_by": ended_by})
             elif op == "end":
                 self.channel.send(record.encode(self.end(request["id"], request["grace"])))
             elif op == "quit":
@@ -94,7 +95,9 @@ class Helper:
         modules = types.SimpleNamespace(clock=clock, record=record, cleanup=cleanup)
         self.decision = decision.Decision(cgroup_fds, modules)
         scratch = request.get("scratch", "")
-        self.sweeper = cleanup.Sweeper(self.mode, uid, scratch, tree, self.privileges.become_user)
+        library = request.get("runner_library")  # the runner's road: scratch.c ends every decision
+        compiled = cleanup.Compiled(library) if library and runner is not None else None
+        self.sweeper = cleanup.Sweeper(self.mode, uid, scratch, tree, self.privileges.become_user, compiled)
         return runner
 
     def run(self, request: dict[str, Any], stdin: bytes) -> Any:

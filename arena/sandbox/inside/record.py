@@ -8,9 +8,10 @@ On the wire: one line of ten fields, one space apart, then the detail line, then
     <detail>
     <stdout bytes><stderr bytes>
 
-``status`` is one of :data:`STATUSES`; ``dirty`` 1 when the helper must end the decision itself (a folder
-left in ``/tmp``...); ``help_files`` the team folder's help files and folders when they break no rule (-1:
-not counted). Standard library only: the helper and the fork server load it from beside themselves.
+``status`` is one of :data:`STATUSES`; ``dirty`` 1 when the helper must end the decision itself (something
+in ``/tmp`` or an IPC object that could not be removed, a process that could not be killed); ``help_files``
+the team folder's help files and folders when they break no rule (``tally.c``; -1: not counted).
+Standard library only: the helper and the fork server load it from beside themselves.
 """
 
 from __future__ import annotations

@@ -5,7 +5,7 @@
  * PID 1. The runner does the per-decision work the helper would otherwise do in Python, at a fraction of
  * the CPU: the program's start (a vfork-style child that joins the decision's cgroup and takes every limit
  * before it execs: no copy of the runner's memory), its clocks, its output, and the end of the decision
- * (cgroup.kill, strays reaped, /tmp emptied, SysV IPC objects removed).
+ * (cgroup.kill, strays reaped, /tmp emptied and SysV IPC objects removed by scratch.c).
  *
  * Command line (descriptors are inherited; the helper places the cgroup ones at 3 and up):
  *   runner --cgroup-fds=3,4 --cpu-fd=5 --kill-fd=6 --events-fd=7 --cwd=/team --scratch=/tmp
@@ -22,13 +22,12 @@
  *            item ending in a NUL byte, then the names of the arena's own files in the team folder, likewise.
  *   reply:   "<status> <exit_code|-1> <signal|0> <wall_us> <cpu_us> <maxrss_kb> <dirty> <help_files|-1>
  *            <out_len> <err_len>\n<detail>\n" then the stdout and stderr bytes. status is ok, exited, timeout, cpu,
- *            output or not_started; dirty is 1 when the helper must end the decision itself (a folder in
- *            /tmp, or something the runner could not remove or kill). help_files is how many help files and
+ *            output or not_started; dirty is 1 when the helper must end the decision itself: something the runner
+ *            could not remove (in /tmp, an IPC object) or kill. help_files is how many help files and
  *            folders the team folder holds when it breaks no help-file rule (the arena then has nothing to
  *            police), else -1 (the arena polices it: arena/sandbox/team_folder.py).
  */
 #define _GNU_SOURCE
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -39,11 +38,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/msg.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
-#include <sys/sem.h>
-#include <sys/shm.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -51,6 +47,8 @@
 #include <unistd.h>
 
 #include "clock.h"
+#include "scratch.h"
+#include "tally.h"
 #include "start.h"
 
 #define READ_CHUNK 65536
@@ -234,152 +232,54 @@ static int kill_decision(void) {
     return -1;
 }
 
-/* Remove what the decision left in /tmp: files here; 1 (dirty) when a folder is left for the helper, which
- * empties trees of any depth and mode without following links. */
-static int clear_scratch(void) {
-    static struct timespec seen_empty; /* /tmp's mtime when it was last seen empty */
-    if (!*scratch_dir) return 0;
-    int fd = open(scratch_dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-    if (fd < 0) return 1;
+/* /tmp's mtime when it was last seen empty. Adding or removing an entry sets the folder's mtime to now; only
+ * its owner (root) could set it back, so an unchanged mtime means the folder is still as empty as it was. */
+static struct timespec seen_empty;
+
+static int scratch_unchanged(void) {
     struct stat info;
-    /* Adding or removing an entry sets the folder's mtime to now; only its owner (root) could set it back,
-     * so an unchanged mtime means the folder is still as empty as it was. */
-    if (fstat(fd, &info) == 0 && info.st_mtim.tv_sec == seen_empty.tv_sec &&
-        info.st_mtim.tv_nsec == seen_empty.tv_nsec) {
-        close(fd);
-        return 0;
-    }
-    DIR *dir = fdopendir(fd);
-    if (!dir) {
-        close(fd);
-        return 1;
-    }
-    int dirty = 0;
-    struct dirent *entry;
-    while ((entry = readdir(dir)) != NULL) {
-        const char *name = entry->d_name;
-        if (name[0] == '.' && (!name[1] || (name[1] == '.' && !name[2]))) continue;
-        if (entry->d_type == DT_DIR || entry->d_type == DT_UNKNOWN || unlinkat(fd, name, 0) < 0) dirty = 1;
-    }
-    if (!dirty && fstat(fd, &info) == 0) seen_empty = info.st_mtim;
-    closedir(dir);
-    return dirty;
+    return !*scratch_dir || (stat(scratch_dir, &info) == 0 && info.st_mtim.tv_sec == seen_empty.tv_sec &&
+                             info.st_mtim.tv_nsec == seen_empty.tv_nsec);
 }
 
-/* Remove every SysV IPC object listed (the sandbox has its own IPC namespace); 1 if one could not be. */
-static int remove_listed_ipc_objects(void) {
-    static const char *tables[] = {"/proc/sysvipc/shm", "/proc/sysvipc/msg", "/proc/sysvipc/sem"};
-    int dirty = 0;
-    for (int t = 0; t < 3; t++) {
-        char text[65536];
-        int fd = open(tables[t], O_RDONLY | O_CLOEXEC);
-        ssize_t n = fd < 0 ? -1 : read(fd, text, sizeof text - 1);
-        if (fd >= 0) close(fd);
-        if (n <= 0) { /* a table that cannot be read (it always has a header): the helper looks */
-            dirty = 1;
-            continue;
+/* Empty /tmp and remove every SysV IPC object (scratch.c, the one owner of both); 1 (dirty) when something
+ * could not be removed. Only an object's owner may remove it, and only the owner of what a program left in
+ * /tmp may empty its folders: under its own uid the runner does it in a child that takes the team's uid, and
+ * only when there is something to do (the usual answer: /tmp unchanged, no IPC object of any kind). */
+static int end_scratch(void) {
+    if (scratch_unchanged() && !arena_ipc_objects_exist()) return 0;
+    int dirty;
+    if (team_uid < 0) {
+        dirty = (*scratch_dir && arena_empty_folder(scratch_dir) < 0) | (arena_remove_ipc_objects() < 0);
+    } else {
+        pid_t pid = fork();
+        if (pid < 0) return 1;
+        if (pid == 0) {
+            if (arena_become_team(team_uid, team_gid)) _exit(1);
+            int left = (*scratch_dir && arena_empty_folder(scratch_dir) < 0) | (arena_remove_ipc_objects() < 0);
+            _exit(left);
         }
-        text[n] = 0;
-        char *line = strchr(text, '\n'); /* past the header */
-        while (line && *++line) {
-            long key, id;
-            if (sscanf(line, "%ld %ld", &key, &id) == 2) {
-                int gone = t == 0   ? shmctl((int)id, IPC_RMID, NULL)
-                           : t == 1 ? msgctl((int)id, IPC_RMID, NULL)
-                                    : semctl((int)id, 0, IPC_RMID);
-                if (gone < 0) dirty = 1;
-            }
-            line = strchr(line, '\n');
-        }
-        if (n == (ssize_t)sizeof text - 1) dirty = 1; /* more than one read's worth: let the helper look */
+        int status;
+        while (waitpid(pid, &status, 0) < 0)
+            if (errno != EINTR) die("waitpid");
+        dirty = !WIFEXITED(status) || WEXITSTATUS(status) != 0;
     }
+    struct stat info;
+    if (!dirty && *scratch_dir && stat(scratch_dir, &info) == 0) seen_empty = info.st_mtim;
     return dirty;
-}
-
-/* Remove every SysV IPC object; 1 if one could not be removed. Only an object's owner may remove it (or
- * CAP_SYS_ADMIN, which the runner does not hold): under its own uid the runner does it in a child that takes
- * the team's uid, and only when some object exists (the usual answer: none of any kind). */
-static int remove_ipc_objects(void) {
-    struct shm_info shm;
-    struct msginfo msg;
-    struct seminfo sem;
-    if (shmctl(0, SHM_INFO, (struct shmid_ds *)&shm) >= 0 && shm.used_ids == 0 &&
-        msgctl(0, MSG_INFO, (struct msqid_ds *)&msg) >= 0 && msg.msgpool == 0 &&
-        semctl(0, 0, SEM_INFO, &sem) >= 0 && sem.semusz == 0)
-        return 0;
-    if (team_uid < 0) return remove_listed_ipc_objects();
-    pid_t pid = fork();
-    if (pid < 0) return 1;
-    if (pid == 0) {
-        if (arena_become_team(team_uid, team_gid)) _exit(1);
-        _exit(remove_listed_ipc_objects());
-    }
-    int status;
-    while (waitpid(pid, &status, 0) < 0)
-        if (errno != EINTR) die("waitpid");
-    return !WIFEXITED(status) || WEXITSTATUS(status) != 0;
 }
 
 /* ---- the team folder's help files ---------------------------------------------------------------------- */
 
-struct tally {
-    long entries;
-    long long bytes;
-    int broken; /* a rule is broken, or something could not be looked at: the arena polices */
-};
-
-static int is_arenas(const char *name, const struct stat *info, const char *names, size_t names_len) {
-    uid_t team = team_uid >= 0 ? (uid_t)team_uid : getuid();
-    if (!S_ISREG(info->st_mode) || info->st_uid == team || info->st_nlink != 1) return 0;
-    for (const char *at = names; at < names + names_len; at += strlen(at) + 1)
-        if (!strcmp(at, name)) return 1;
-    return 0;
-}
-
-/* Count what the folder ``fd`` holds, as team_folder.police does, never following a link; stop early once
- * a rule is broken. Takes ``fd``. */
-static void tally_folder(int fd, int depth, const char *names, size_t names_len, struct tally *t) {
-    DIR *dir = fdopendir(fd);
-    if (!dir) {
-        close(fd);
-        t->broken = 1;
-        return;
-    }
-    struct dirent *entry;
-    while (!t->broken && (entry = readdir(dir)) != NULL) {
-        const char *name = entry->d_name;
-        if (name[0] == '.' && (!name[1] || (name[1] == '.' && !name[2]))) continue;
-        struct stat info;
-        if (fstatat(dirfd(dir), name, &info, AT_SYMLINK_NOFOLLOW) < 0) {
-            t->broken = 1;
-        } else if (depth == 1 && is_arenas(name, &info, names, names_len)) {
-            continue;
-        } else if (S_ISREG(info.st_mode)) {
-            t->entries++;
-            t->bytes += info.st_size;
-        } else if (S_ISDIR(info.st_mode) && depth <= folder_depth) {
-            t->entries++;
-            int sub = openat(dirfd(dir), name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-            if (sub < 0)
-                t->broken = 1;
-            else
-                tally_folder(sub, depth + 1, names, names_len, t);
-        } else {
-            t->broken = 1; /* a link, FIFO, socket or device, or a folder too deep */
-        }
-        if (t->entries > help_files || t->bytes > help_bytes) t->broken = 1;
-    }
-    closedir(dir);
-}
-
-/* The help files and folders of the team folder when they break no rule, else -1. */
+/* The help files and folders of the team folder when they break no rule, else -1 (tally.c). */
 static long count_help_files(const char *names, size_t names_len) {
     if (help_files < 0 || names_len == 0) return -1; /* no rules, or not a decision with the arena's files */
     int fd = open(team_dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
     if (fd < 0) return -1;
-    struct tally t = {0, 0, 0};
-    tally_folder(fd, 1, names, names_len, &t);
-    return t.broken ? -1 : t.entries;
+    long long team = team_uid >= 0 ? team_uid : (long long)getuid();
+    long count = arena_count_help_files(fd, help_files, help_bytes, folder_depth, names, names_len, team);
+    if (close(fd) < 0) return -1;
+    return count;
 }
 
 /* ---- one decision ----------------------------------------------------------------------------------- */
@@ -464,8 +364,7 @@ static void run(char **argv, long cpu, long long wall_us, long long budget_us, s
     close(err_r);
     close(pidfd);
     reap_strays();
-    if (clear_scratch()) o->dirty = 1;
-    if (remove_ipc_objects()) o->dirty = 1;
+    if (end_scratch()) o->dirty = 1;
     long long rusage_us = (usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) * 1000000LL + usage.ru_utime.tv_usec +
                           usage.ru_stime.tv_usec;
     long long group_us = cgroup_cpu_us() - mark; /* every process and thread of the decision */

@@ -1,0 +1,50 @@
+"""Ctrl-C and the local worker processes: the tournament hears every Ctrl-C, its workers none."""
+
+from __future__ import annotations
+
+import os
+import signal
+from collections.abc import Iterator
+
+import psutil
+import pytest
+
+from arena.tournament.workers import LocalPool, _spawned_deaf_to_ctrl_c
+
+WAIT_S = 120
+
+
+@pytest.fixture
+def ctrl_c_raises() -> Iterator[None]:
+    """SIGINT at Python's default (a test runner's worker may have it otherwise)."""
+    before = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, before)
+
+
+def test_a_ctrl_c_while_workers_are_spawned_reaches_the_tournament(ctrl_c_raises) -> None:
+    """The window in which workers start is not one in which a Ctrl-C is lost."""
+    with pytest.raises(KeyboardInterrupt):
+        with _spawned_deaf_to_ctrl_c():
+            os.kill(os.getpid(), signal.SIGINT)
+        signal.pthread_sigmask(signal.SIG_BLOCK, [])  # a call, where a pending handler runs at the latest
+    assert signal.SIGINT not in signal.pthread_sigmask(signal.SIG_BLOCK, [])
+
+
+def test_a_worker_ignores_a_ctrl_c_sent_as_it_starts_and_after(ctrl_c_raises) -> None:
+    pool = LocalPool(1)
+    try:
+        with _spawned_deaf_to_ctrl_c():
+            answer = pool.pool.submit(signal.getsignal, signal.SIGINT)
+        for child in psutil.Process().children():
+            if "--multiprocessing-fork" in child.cmdline():
+                os.kill(child.pid, signal.SIGINT)  # most likely before its initializer ran
+        assert answer.result(timeout=WAIT_S) == signal.SIG_IGN
+        pid = pool.pool.submit(os.getpid).result(timeout=WAIT_S)
+        os.kill(pid, signal.SIGINT)
+        assert pool.pool.submit(signal.pthread_sigmask, signal.SIG_BLOCK, []).result(timeout=WAIT_S) == set()
+        assert pool.pool.submit(os.getpid).result(timeout=WAIT_S) == pid
+    finally:
+        pool.pool.shutdown(cancel_futures=True)
