@@ -18,6 +18,7 @@ import queue
 import shutil
 import signal
 import tempfile
+import threading
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
@@ -57,15 +58,25 @@ def run_lock(run_dir: Path) -> Iterator[None]:
 
 @contextmanager
 def _spawned_deaf_to_ctrl_c() -> Iterator[None]:
-    """Block SIGINT in this thread while it spawns workers: they start with it blocked (the mask is
-    inherited), so a Ctrl-C sent to the terminal's process group waits in them until their initializer
-    ignores it. The tournament's own handler stays in place: a Ctrl-C meanwhile is delivered to it, late
-    or through another thread, never lost (the standard library's resource tracker starts the same way)."""
-    previous = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    """Spawn workers deaf to Ctrl-C, and hear it only once they are whole.
+
+    SIGINT is blocked in this thread (the mask is inherited: a Ctrl-C sent to the terminal's process group
+    waits in a new worker until its initializer ignores it), and a Ctrl-C that reaches the tournament
+    meanwhile is noted and raised once the window ends: raised inside ``Process.start``, between the fork
+    and the worker's start-up data, it would leave a worker that dies with a traceback. Never lost: the
+    standard library's resource tracker is started behind the same mask."""
+    heard: list[int] = []
+    main = threading.current_thread() is threading.main_thread()
+    handler = signal.signal(signal.SIGINT, lambda number, _frame: heard.append(number)) if main else None
+    mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
     try:
         yield
     finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
+        signal.pthread_sigmask(signal.SIG_SETMASK, mask)
+        if main:
+            signal.signal(signal.SIGINT, handler)
+            if heard:
+                signal.raise_signal(signal.SIGINT)
 
 
 def _ignore_ctrl_c() -> None:

@@ -61,7 +61,8 @@ def wait_for(process: subprocess.Popen[str], marker: str) -> list[str]:
 def interrupt(process: subprocess.Popen[str], number: int) -> tuple[int, list[str]]:
     """Send the signal (SIGINT to the group, like Ctrl-C); the exit code and the lines printed after it.
 
-    Blank lines (a progress bar's end on a pipe) are not counted.
+    A progress bar's last frame (written on a pipe when the bar stops, blank or not) is not counted: a
+    Ctrl-C may land before or after the bars start.
     """
     if number == signal.SIGINT:
         os.killpg(process.pid, signal.SIGINT)
@@ -78,7 +79,12 @@ def interrupt(process: subprocess.Popen[str], number: int) -> tuple[int, list[st
         raise AssertionError(
             f"still running {WAIT_S} s after signal {number}; it printed:\n{printed}\nits session:\n{left}"
         ) from None
-    return process.returncode, [line for line in printed.splitlines() if line.strip()]
+    return process.returncode, [line for line in printed.splitlines() if line.strip() and not _a_bar(line)]
+
+
+def _a_bar(line: str) -> bool:
+    """A progress bar's frame: ``tables  0 of 1 done ·  -/s · 0:00:00 elapsed · -:--:-- left``."""
+    return " done · " in line and " elapsed · " in line and line.endswith(" left")
 
 
 COMMANDS = {
