@@ -6,7 +6,8 @@
 A test that judges time or scheduling must compare conditions measured in the same run, never a fixed
 threshold that load can cross; this script is the proof that the suite holds to that. Each hog is a
 Python process spinning in a loop, so on a 2-core machine two hogs and pytest's two workers keep the load
-at 4 or more. The hogs are ended when the runs end, or on Ctrl-C. Exit status: 0 when every run passed.
+at 4 or more. The hogs and the run under way are ended when the runs end, or on Ctrl-C or SIGTERM. Exit
+status: 0 when every run passed.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from __future__ import annotations
 import argparse
 import os
 import re
+import signal
 import subprocess
 import sys
 import time
@@ -45,12 +47,23 @@ def one_run(number: int, pytest_args: list[str], log_dir: Path) -> tuple[bool, l
     command = [sys.executable, "-m", "pytest", "-n", "2", "-p", "no:cacheprovider", "-q", *pytest_args]
     started = time.monotonic()
     with log.open("w") as out:
-        status = subprocess.run(command, cwd=ROOT, stdout=out, stderr=subprocess.STDOUT, check=False)
+        options = dict(stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
+        run = subprocess.Popen(command, cwd=ROOT, **options)
+        try:
+            returncode = run.wait()
+        except BaseException:
+            os.killpg(run.pid, signal.SIGKILL)  # pytest, its workers and what they started
+            run.wait()
+            raise
     text = log.read_text(errors="replace")
     summary = SUMMARY.findall(text)
-    line = summary[-1] if summary else f"no summary (exit {status.returncode}), see {log}"
+    line = summary[-1] if summary else f"no summary (exit {returncode}), see {log}"
     print(f"run {number}: {line}; {time.monotonic() - started:.0f} s; load {os.getloadavg()[0]:.1f}")
-    return status.returncode == 0, [name for _, name in FAILED.findall(text)], line
+    return returncode == 0, [name for _, name in FAILED.findall(text)], line
+
+
+def _terminated(_number: int, _frame: object) -> None:
+    raise KeyboardInterrupt  # SIGTERM ends the runs as Ctrl-C does: the hogs and the run are stopped
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -65,6 +78,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.runs < 1 or args.hogs < 0:
         parser.error("--runs takes 1 or more, --hogs 0 or more")
     args.logs.mkdir(parents=True, exist_ok=True)
+    signal.signal(signal.SIGTERM, _terminated)
     hogs = start_hogs(args.hogs)
     results: list[tuple[bool, list[str], str]] = []
     try:
