@@ -47,8 +47,9 @@ def one_run(number: int, pytest_args: list[str], log_dir: Path) -> tuple[bool, l
     command = [sys.executable, "-m", "pytest", "-n", "2", "-p", "no:cacheprovider", "-q", *pytest_args]
     started = time.monotonic()
     with log.open("w") as out:
-        options = dict(stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
-        run = subprocess.Popen(command, cwd=ROOT, **options)
+        run = subprocess.Popen(
+            command, cwd=ROOT, stdout=out, stderr=subprocess.STDOUT, start_new_session=True
+        )
         try:
             returncode = run.wait()
         except BaseException:

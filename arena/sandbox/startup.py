@@ -23,7 +23,6 @@ from arena.sandbox.channel import Channel
 from arena.sandbox.limits import Limits
 from arena.sandbox.uids import next_sandbox_uid
 
-RLIMITS_ONLY_NAME = isolation.RLIMITS_ONLY
 SCRATCH_MB = 64
 TEAM_EXTRA_MB = 128
 HELPER_EXIT_S = 10.0  # a helper whose channel closed and that still runs after this is killed
@@ -250,6 +249,6 @@ def _require_reachable(workdir: Path) -> None:
     for parent in workdir.resolve().parents:
         if not parent.stat().st_mode & 0o001:
             raise ConfigError(
-                f"{workdir}: the {RLIMITS_ONLY_NAME} sandbox runs programs as an unprivileged user, "
+                f"{workdir}: the {isolation.RLIMITS_ONLY} sandbox runs programs as an unprivileged user, "
                 f"who cannot enter {parent} (make every parent of the team folder searchable by others)"
             )
