@@ -205,6 +205,7 @@ def rule_settings(
     duplicate: bool = False,
     format: str = "round-robin",
     round_tables: int | None = None,
+    budget: int | None = None,
 ) -> TournamentSettings:
     """The tournament's settings from :func:`add_rule_options`' options (validated once, there)."""
     from arena.tournament.formats import Format
@@ -222,4 +223,5 @@ def rule_settings(
         stack=args.stack,
         format=Format(format),
         round_tables=round_tables,
+        budget=budget,
     )

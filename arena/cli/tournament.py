@@ -102,6 +102,13 @@ def register(subparsers: Any) -> None:
         "multiple of the cluster's cores keeps every wave of tables full (docs/tournament.md)",
     )
     tournament.add_argument(
+        "--budget",
+        type=int,
+        metavar="TABLES",
+        help="swiss or groups: the most tables played, the first round always whole (default: a fifth "
+        "of round-robin's); with --round-tables it bounds the hours on a cluster (docs/tournament.md)",
+    )
+    tournament.add_argument(
         "--standings-format",
         choices=STANDINGS_FORMATS,
         default="table",
@@ -305,6 +312,7 @@ def _tournament(args: argparse.Namespace) -> int:
         duplicate=args.duplicate,
         format=tournament_format(args.format),
         round_tables=args.round_tables,
+        budget=args.budget,
     )
     refuse_other_run(args.out, "arena tournament")
     if args.scheduler:

@@ -68,6 +68,9 @@ class TournamentSettings(BaseModel):
     """Round-robin (every pair meets), groups or swiss (``arena.tournament.formats``)."""
     round_tables: int | None = Field(None, ge=1)
     """Swiss: the tables of every round after the first (``Planner.round_tables``); None: n/6 in legs."""
+    budget: int | None = Field(None, ge=1)
+    """Swiss or groups: the most tables played (the first round is always played); None: a fifth of
+    round-robin's (``formats.default_budget``)."""
 
     @model_validator(mode="after")
     def _blinds_fit(self) -> TournamentSettings:
@@ -79,6 +82,8 @@ class TournamentSettings(BaseModel):
             raise ValueError(f"--stack: {self.stack} is less than two big blinds ({2 * self.big_blind})")
         if self.round_tables is not None and self.format is not Format.SWISS:
             raise ValueError(f"--round-tables is for --format swiss, not {self.format}")
+        if self.budget is not None and self.format is Format.ROUND_ROBIN:
+            raise ValueError("--budget is for --format swiss or groups; round-robin plays every pair")
         return self
 
     def rules(self) -> TableRules:
@@ -240,9 +245,7 @@ def run_tournament(
             else:
                 progress.note(decks.describe())
             played_now, failures = play(tables)
-            planner = planner_for(
-                settings.format, len(store.teams()), decks.schedule_seed, settings.round_tables
-            )
+            planner = planner_for(settings, len(store.teams()), decks.schedule_seed)
             while settings.format is not Format.ROUND_ROBIN and not failures:
                 new = schedule_next_round(store, planner, seed=decks.schedule_seed, deals=settings.deals)
                 if not new:
@@ -284,7 +287,7 @@ def _first_round(settings: TournamentSettings, teams: list[str], seed: int) -> l
         )
     named = sorted(teams)
     return round_jobs(
-        planner_for(settings.format, len(named), seed, settings.round_tables).next_round([]),
+        planner_for(settings, len(named), seed).next_round([]),
         named,
         first=1,
         seed=seed,

@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import replace
+from typing import Protocol
 
 from arena.cards import derive_seed
 from arena.tournament.formats import Format, Planner, default_budget
@@ -23,9 +24,22 @@ from arena.tournament.store import Store, TableKind, TableStatus
 ROUNDS_NOTE = "rounds"
 
 
-def planner_for(format: Format, teams: int, seed: int, round_tables: int | None = None) -> Planner:
-    """The planner of a field of ``teams`` (indices in name order) with the default budget."""
-    return Planner(format, teams, seed, default_budget(teams), round_tables)
+class FormatSettings(Protocol):
+    """What a tournament's settings say of its format (``host.TournamentSettings``)."""
+
+    @property
+    def format(self) -> Format: ...
+    @property
+    def round_tables(self) -> int | None: ...
+    @property
+    def budget(self) -> int | None: ...
+
+
+def planner_for(settings: FormatSettings, teams: int, seed: int) -> Planner:
+    """The planner of a field of ``teams`` (indices in name order): the settings' format, round size and
+    budget (a fifth of round-robin's when they name none)."""
+    budget = settings.budget or default_budget(teams)
+    return Planner(settings.format, teams, seed, budget, settings.round_tables)
 
 
 def recorded_rounds(store: Store) -> list[list[str]]:
@@ -89,7 +103,7 @@ def format_standings(store: Store, standings: Sequence[Standing]) -> list[Standi
     if format is Format.ROUND_ROBIN:
         return list(standings)
     teams = [t.team for t in store.teams()]
-    order = planner_for(format, len(teams), 0).order(played_rounds(store))
+    order = Planner(format, len(teams), 0, default_budget(len(teams))).order(played_rounds(store))
     place = {teams[i]: p for p, i in enumerate(order)}
     built = [s for s in standings if not (s.tables and s.build_failed == s.tables)]
     never = [s for s in standings if s.tables and s.build_failed == s.tables]

@@ -24,7 +24,9 @@ from arena.tournament.formats import (
     groups_of,
     round_robin_tables,
 )
+from arena.tournament.host import TournamentSettings
 from arena.tournament.ratings import PlayedTable, rate, separation
+from arena.tournament.rounds import planner_for
 from arena.tournament.scripted import play_engine_table, table_noise, threshold_policy
 from arena.tournament.simulate import kendall_tau, play_table, simulate
 from arena.tournament.store import Store
@@ -129,6 +131,22 @@ def test_swiss_rounds_after_the_first_play_exactly_the_tables_asked_for() -> Non
         Planner(Format.GROUPS, 90, 4, budget=100, round_tables=12)
 
 
+@pytest.mark.parametrize("format", [Format.SWISS, Format.GROUPS])
+def test_a_tournaments_budget_is_the_planners_and_bounds_its_tables(format: Format) -> None:
+    """``--budget``: the organiser's bound on the tables (a cluster's hours); unset, a fifth of
+    round-robin's."""
+    unset = planner_for(TournamentSettings(format=format), 90, 4)
+    assert unset.budget == default_budget(90)
+    first = len(unset.next_round([]))
+    budget = 2 * first + 5
+    planner = planner_for(TournamentSettings(format=format, budget=budget), 90, 4)
+    assert planner.budget == budget
+    strengths = np.random.default_rng(2).normal(0, 1, 90)
+    played = play_rounds(planner, strengths, 5.0, 200)
+    assert len(played[0]) == first
+    assert first < sum(len(r) for r in played) <= budget  # noise hides the top six: the budget ends it
+
+
 def test_ratings_recover_strengths_measured_against_tablemates() -> None:
     strengths = np.random.default_rng(4).normal(0, 5, 30)
     tables = [(i, (i + 1) % 30, (i + 3) % 30, (i + 7) % 30, (i + 12) % 30, (i + 20) % 30) for i in range(30)]
@@ -225,9 +243,11 @@ def test_a_real_tournament_in_a_format_through_the_cli_and_resumed(
     [
         (["--format", "groups", "--round-tables", "5"], "--round-tables is for --format swiss, not groups"),
         (["--format", "swiss", "--round-tables", "0"], "--round-tables"),
+        (["--budget", "50"], "--budget is for --format swiss or groups"),
+        (["--format", "groups", "--budget", "0"], "--budget"),
     ],
 )
-def test_round_tables_is_for_swiss_and_positive(
+def test_round_tables_and_budget_are_for_their_formats_and_positive(
     tmp_path: Path, capsys, extra: list[str], message: str
 ) -> None:
     make_field(tmp_path / "subs", 3, faulty=False)
