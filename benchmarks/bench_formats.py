@@ -6,6 +6,9 @@
                                        [--value adjusted|chips] [--noise S] [--budget TABLES]
                                        [--round-tables N]
 
+The hour on 100 cores is measured with ``--formats swiss --round-tables 100 --budget 4000`` (every round
+one wave of the cluster; docs/tournament.md, "Large fields").
+
 1. The noise: ``--noise-tables`` engine tables of six equal scripted policies, 1000 deals each
    (``arena.tournament.scripted.table_noise``): the standard deviation of a team's profit per deal at a
    table, the luck the statistical table model adds (``arena.tournament.simulate``), in chips and in the
