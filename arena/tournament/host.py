@@ -30,14 +30,13 @@ from arena.runfolder.layout import (
     tables_dir,
 )
 from arena.tournament.awards import awards_csv, tournament_awards
-from arena.tournament.formats import Format
+from arena.tournament.formats import Format, Planner, default_budget
 from arena.tournament.pool import TableRunner, TableTask
 from arena.tournament.progress import Progress, Quiet
 from arena.tournament.reports import write_team_reports
 from arena.tournament.rounds import (
     ROUNDS_NOTE,
     format_standings,
-    planner_for,
     round_jobs,
     schedule_next_round,
 )
@@ -89,6 +88,11 @@ class TournamentSettings(BaseModel):
     def rules(self) -> TableRules:
         """The table rules these settings give (seats are set per table)."""
         return TableRules(small_blind=self.small_blind, big_blind=self.big_blind, starting_stack=self.stack)
+
+    def planner(self, teams: int, seed: int) -> Planner:
+        """The rounds' planner of a field of ``teams`` (indices in name order): this format, round size and
+        budget (a fifth of round-robin's when none is set)."""
+        return Planner(self.format, teams, seed, self.budget or default_budget(teams), self.round_tables)
 
 
 @dataclass(frozen=True)
@@ -245,7 +249,7 @@ def run_tournament(
             else:
                 progress.note(decks.describe())
             played_now, failures = play(tables)
-            planner = planner_for(settings, len(store.teams()), decks.schedule_seed)
+            planner = settings.planner(len(store.teams()), decks.schedule_seed)
             while settings.format is not Format.ROUND_ROBIN and not failures:
                 new = schedule_next_round(store, planner, seed=decks.schedule_seed, deals=settings.deals)
                 if not new:
@@ -287,7 +291,7 @@ def _first_round(settings: TournamentSettings, teams: list[str], seed: int) -> l
         )
     named = sorted(teams)
     return round_jobs(
-        planner_for(settings, len(named), seed).next_round([]),
+        settings.planner(len(named), seed).next_round([]),
         named,
         first=1,
         seed=seed,

@@ -25,7 +25,7 @@ TOP = 6
 Z = 2.5
 """Standard errors of a difference that count as a separation (one-sided 0.6% each comparison). Chosen
 by simulated 1,000-team swiss contests (``benchmarks/bench_formats.py``): against 3.0 it decides the easy
-contests in fewer rounds, which leaves tables for the close ones, at the same budget as many exact."""
+contests in fewer rounds, which leaves tables for the close ones: more contests exact at the same budget."""
 
 
 @dataclass(frozen=True, slots=True)

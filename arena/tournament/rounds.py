@@ -12,7 +12,6 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import replace
-from typing import Protocol
 
 from arena.cards import derive_seed
 from arena.tournament.formats import Format, Planner, default_budget
@@ -22,24 +21,6 @@ from arena.tournament.standings import Standing
 from arena.tournament.store import Store, TableKind, TableStatus
 
 ROUNDS_NOTE = "rounds"
-
-
-class FormatSettings(Protocol):
-    """What a tournament's settings say of its format (``host.TournamentSettings``)."""
-
-    @property
-    def format(self) -> Format: ...
-    @property
-    def round_tables(self) -> int | None: ...
-    @property
-    def budget(self) -> int | None: ...
-
-
-def planner_for(settings: FormatSettings, teams: int, seed: int) -> Planner:
-    """The planner of a field of ``teams`` (indices in name order): the settings' format, round size and
-    budget (a fifth of round-robin's when they name none)."""
-    budget = settings.budget or default_budget(teams)
-    return Planner(settings.format, teams, seed, budget, settings.round_tables)
 
 
 def recorded_rounds(store: Store) -> list[list[str]]:

@@ -26,7 +26,6 @@ from arena.tournament.formats import (
 )
 from arena.tournament.host import TournamentSettings
 from arena.tournament.ratings import PlayedTable, rate, separation
-from arena.tournament.rounds import planner_for
 from arena.tournament.scripted import play_engine_table, table_noise, threshold_policy
 from arena.tournament.simulate import kendall_tau, play_table, simulate
 from arena.tournament.store import Store
@@ -135,11 +134,11 @@ def test_swiss_rounds_after_the_first_play_exactly_the_tables_asked_for() -> Non
 def test_a_tournaments_budget_is_the_planners_and_bounds_its_tables(format: Format) -> None:
     """``--budget``: the organiser's bound on the tables (a cluster's hours); unset, a fifth of
     round-robin's."""
-    unset = planner_for(TournamentSettings(format=format), 90, 4)
+    unset = TournamentSettings(format=format).planner(90, 4)
     assert unset.budget == default_budget(90)
     first = len(unset.next_round([]))
     budget = 2 * first + 5
-    planner = planner_for(TournamentSettings(format=format, budget=budget), 90, 4)
+    planner = TournamentSettings(format=format, budget=budget).planner(90, 4)
     assert planner.budget == budget
     strengths = np.random.default_rng(2).normal(0, 1, 90)
     played = play_rounds(planner, strengths, 5.0, 200)
