@@ -14,13 +14,13 @@ from __future__ import annotations
 
 import multiprocessing
 import os
-import shutil
 import signal
 import threading
 from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 
+from arena.atomic import fresh_folder
 from arena.contest.folder import ContestFolder
 from arena.contest.settings import ContestSettings, read_settings
 from arena.contest.state import ContestStore, SubmissionRecord
@@ -80,8 +80,7 @@ def check_upload(root: Path, submission: int, attempt: int) -> None:
             return
         settings = read_settings(folder.settings)
         out = folder.check_dir(submission)
-        shutil.rmtree(out, ignore_errors=True)  # an interrupted attempt's tables
-        out.mkdir(parents=True)
+        fresh_folder(out)  # an interrupted attempt's tables, perhaps still written by its last processes
         progress = _Progress(store, submission, attempt, settings.check.deals)
         progress.say("building")
         program = folder.upload_dir(submission) / record.filename

@@ -4,15 +4,43 @@ from __future__ import annotations
 
 import os
 import signal
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
+from arena.atomic import fresh_folder
 from arena.contest.state import ContestStore
 
 from support.contest import make_contest, poll, start, stop
 
 ROOT = Path(__file__).parents[2]
+
+WRITER = """
+import itertools, os
+os.makedirs("builds", exist_ok=True)
+for n in itertools.count():
+    os.makedirs(f"builds/{n}")
+    open(f"builds/{n}/out", "w").close()
+"""
+
+
+def test_a_checks_folder_is_made_fresh_while_the_killed_attempts_compiler_writes(tmp_path: Path) -> None:
+    out = tmp_path / "checks" / "000001"
+    out.mkdir(parents=True)
+    writer = subprocess.Popen([sys.executable, "-c", WRITER], cwd=out)
+    try:
+        poll(lambda: True if (out / "builds" / "100").exists() else None, 30, every=0.01)
+        fresh_folder(out)  # removing it in place fails here: the writer adds files as they are removed
+        assert out.is_dir() and list(out.iterdir()) == []
+        assert writer.poll() is None  # still writing, into the folder moved aside
+    finally:
+        writer.kill()
+        writer.wait()
+    assert list(out.iterdir()) == []
+    fresh_folder(out)
+    assert [path.name for path in out.parent.iterdir()] == ["000001"]  # what the writer left is gone
 
 
 @pytest.mark.slow
@@ -49,7 +77,7 @@ def test_a_server_killed_during_a_check_keeps_every_upload_and_checks_it_again(t
     try:
         token = server.sign_in("TeamA", passwords["TeamA"])
         again = server.wait_checked(token, first)
-        assert again["verdict"] == "PASS" and "build: ok" in again["report"]
+        assert again["verdict"] == "PASS" and "build: ok" in again["report"], again["report"]
         assert server.wait_checked(token, second)["verdict"] == "PASS"
         assert "checks interrupted by the last stop queued again: [1]" in server.log.read_text()
     finally:
