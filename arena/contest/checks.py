@@ -27,7 +27,7 @@ from arena.contest.state import ContestStore, SubmissionRecord
 from arena.errors import ArenaError
 from arena.games.codem.check import check_program, render_report
 from arena.games.codem.table import TableConfig
-from arena.sandbox.inside.prctl import PR_SET_PDEATHSIG, prctl
+from arena.sandbox.inside.prctl import die_with_parent
 from arena.tournament.host import TournamentSettings
 
 POLL_S = 1.0
@@ -71,7 +71,6 @@ class _Progress:
 
 def check_upload(root: Path, submission: int, attempt: int) -> None:
     """Check one upload and record its verdict and report (runs in the check's own process)."""
-    prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
     folder = ContestFolder(root)
     store = ContestStore(folder.database)
     try:
@@ -168,7 +167,9 @@ class CheckQueue:
     def _run(self, store: ContestStore, record: SubmissionRecord) -> None:
         context = multiprocessing.get_context("spawn")
         child = context.Process(
-            target=_child_main, args=(str(self.folder.root), record.id, record.attempt), daemon=False
+            target=_child_main,
+            args=(os.getpid(), str(self.folder.root), record.id, record.attempt),
+            daemon=False,
         )
         with self._lock:
             if self._stop.is_set():
@@ -192,8 +193,10 @@ class CheckQueue:
             self.on_checked(done)
 
 
-def _child_main(root: str, submission: int, attempt: int) -> None:
-    """The check process: its own process group, so stopping the server stops everything it started."""
+def _child_main(server: int, root: str, submission: int, attempt: int) -> None:
+    """The check process: killed with the server (even by ``kill -9``, even one that came while this
+    process started), in its own process group, so stopping the server stops everything it started."""
+    die_with_parent(server)
     os.setpgid(0, 0)
     check_upload(Path(root), submission, attempt)
 

@@ -26,7 +26,7 @@ from arena.contest.settings import read_settings
 from arena.contest.state import ContestStore, RunStatus, stamp
 from arena.errors import ArenaError
 from arena.faults import Fault
-from arena.sandbox.inside.prctl import PR_SET_PDEATHSIG, prctl
+from arena.sandbox.inside.prctl import die_with_parent
 from arena.tournament.final import FinalOptions, run_final
 from arena.tournament.finals_logs import write_finals_logs
 from arena.tournament.host import TournamentSettings, run_tournament
@@ -142,9 +142,9 @@ class _stage:
         return error is not None and isinstance(error, Exception)
 
 
-def _child(target: str, root: str, *args: Any) -> None:
+def _child(target: str, server: int, root: str, *args: Any) -> None:
+    die_with_parent(server)  # even a kill -9 that came while this process started
     os.setpgid(0, 0)
-    prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
     if target == TOURNAMENT:
         play_tournament(Path(root), *args)
     else:
@@ -185,7 +185,9 @@ class StageRunner:
                 store.close()
             context = multiprocessing.get_context("spawn")
             self._running = context.Process(
-                target=_child, args=(stage, str(self.folder.root), *args, self.scheduler), daemon=False
+                target=_child,
+                args=(stage, os.getpid(), str(self.folder.root), *args, self.scheduler),
+                daemon=False,
             )
             started = threading.Event()
             # The process is started from a thread that lives as long as it does: Linux sends the parent-death

@@ -33,7 +33,7 @@ from arena.games.codem.table import run_table
 from arena.runfolder.layout import LOCK_NAME
 from arena.runfolder.layout import tables_dir as run_tables_dir
 from arena.runfolder.reader import table_deals
-from arena.sandbox.inside.prctl import PR_SET_PDEATHSIG, prctl
+from arena.sandbox.inside.prctl import die_with_parent
 from arena.tournament.pool import TableOutcome, TablePool, TableRunner, TableTask, unpack_table
 from arena.tournament.progress import Progress
 from arena.tournament.store import DealRecord, Store
@@ -86,18 +86,11 @@ def _ignore_ctrl_c() -> None:
     signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
 
 
-def _die_with_parent(parent: int) -> None:
-    """Ask Linux to kill this worker when the tournament process dies (kill -9 included)."""
-    prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
-    if os.getppid() != parent:
-        os._exit(1)
-
-
 def _init_worker(progress: Any, parent: int) -> None:
     global _progress_queue
     _ignore_ctrl_c()
     _progress_queue = progress
-    _die_with_parent(parent)
+    die_with_parent(parent)  # the tournament process: kill -9 of it ends its workers
 
 
 def _report_deal(name: str) -> Callable[[int], None]:

@@ -8,6 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import psutil
 import pytest
 
 from arena.atomic import fresh_folder
@@ -41,6 +42,39 @@ def test_a_checks_folder_is_made_fresh_while_the_killed_attempts_compiler_writes
     assert list(out.iterdir()) == []
     fresh_folder(out)
     assert [path.name for path in out.parent.iterdir()] == ["000001"]  # what the writer left is gone
+
+
+STARTING_CHILD = """
+import os, sys, time
+from arena.sandbox.inside.prctl import die_with_parent
+go, parent, ran = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+while not os.path.exists(go):  # still starting (spawn's imports) when the parent is killed
+    time.sleep(0.01)
+die_with_parent(parent)
+open(ran, "w").close()
+"""
+SERVER = """
+import os, signal, subprocess, sys
+child = subprocess.Popen([sys.executable, "-c", sys.argv[1], sys.argv[2], str(os.getpid()), sys.argv[3]])
+print(child.pid, flush=True)
+signal.pause()
+"""
+
+
+def test_a_check_process_whose_server_died_while_it_started_does_not_run(tmp_path: Path) -> None:
+    """The server's ``kill -9`` can come before a check process asks to die with it: it then ends at once,
+    rather than check beside the restarted server's own check of the same upload, in the same folder."""
+    go, ran = tmp_path / "go", tmp_path / "ran"
+    server = subprocess.Popen(
+        [sys.executable, "-c", SERVER, STARTING_CHILD, str(go), str(ran)], stdout=subprocess.PIPE, text=True
+    )
+    assert server.stdout is not None
+    child = psutil.Process(int(server.stdout.readline()))
+    server.kill()
+    server.wait()
+    go.touch()
+    child.wait(timeout=30)
+    assert not ran.exists()
 
 
 @pytest.mark.slow

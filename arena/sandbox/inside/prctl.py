@@ -3,13 +3,15 @@
 The sandbox helper (run as ``python -I -S helper.py``) and the Python fork server run as scripts inside
 the sandbox, where arena cannot be imported: they load this file from beside themselves (it is bound
 next to them at ``/.arena/prctl.py``) under a private module name, so nothing of it is visible to team
-programs. The tournament's worker processes import it as ``arena.sandbox.inside.prctl``. Standard
-library only.
+programs. Arena's own child processes (the tournament's workers, the site's checks and runs) import it
+as ``arena.sandbox.inside.prctl``. Standard library only.
 """
 
 from __future__ import annotations
 
 import ctypes
+import os
+import signal
 
 PR_SET_PDEATHSIG = 1
 PR_SET_DUMPABLE = 4
@@ -27,6 +29,15 @@ def prctl(option: int, value: int, extra: int = 0) -> None:
     """Call ``prctl(option, value, extra, 0, 0)``; an ``OSError`` with the errno when it fails."""
     if _LIBC.prctl(option, value, extra, 0, 0) != 0:
         raise OSError(ctypes.get_errno(), f"prctl({option}) failed")
+
+
+def die_with_parent(parent: int) -> None:
+    """Ask Linux to kill this process (SIGKILL) when its parent dies, ``kill -9`` included; exit at once
+    if ``parent`` (the pid that started it) already died before the request took hold, which it did not
+    cover: an orphan started a moment before would otherwise run on, beside the parent's successor."""
+    prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+    if os.getppid() != parent:
+        os._exit(1)
 
 
 class CapHeader(ctypes.Structure):
