@@ -40,7 +40,7 @@ class Entry:
 
 @dataclass(frozen=True)
 class Stray:
-    """Something that may not be kept: its path and why."""
+    """Something that may not be kept: its path and why, worded to follow "<path> is" (a symbolic link)."""
 
     path: str
     reason: str
@@ -320,7 +320,7 @@ def copy_tree(
         try:
             target = open_beneath(dst_fd, parent)
         except OSError:
-            strays.append(Stray(entry.path, "its folder could not be copied"))
+            strays.append(Stray(entry.path, "in a folder that could not be copied"))
             continue
         try:
             if entry.is_dir:
@@ -335,7 +335,7 @@ def copy_tree(
             finally:
                 os.close(source)
             if data is None:
-                strays.append(Stray(entry.path, "changed into something other than a regular file"))
+                strays.append(Stray(entry.path, "no longer a regular file (changed while copied)"))
             elif len(data) > left_bytes:
                 strays.append(Stray(entry.path, f"past the {caps.bytes} bytes copied out"))
             else:
@@ -343,7 +343,7 @@ def copy_tree(
                 left_entries -= 1
                 left_bytes -= len(data)
         except OSError as error:
-            strays.append(Stray(entry.path, f"could not be copied ({error.strerror})"))
+            strays.append(Stray(entry.path, f"a file that could not be copied ({error.strerror})"))
         finally:
             os.close(target)
     return strays

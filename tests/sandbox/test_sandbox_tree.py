@@ -100,3 +100,22 @@ def test_a_copy_reads_at_most_its_byte_cap_and_copies_no_link(root: tuple[Path, 
         ("sparse", f"past the {1 << 20} bytes copied out"),
         ("passwd", "a symbolic link"),
     }
+
+
+def test_a_file_the_copy_cannot_write_is_a_stray_worded_to_follow_its_name(
+    root: tuple[Path, int], tmp_path: Path
+) -> None:
+    folder, fd = root
+    (folder / "deal.txt").write_text("new")
+    target = tmp_path / "copy"
+    target.mkdir()
+    (target / "deal.txt").write_text("already there")  # a copy is never written over
+    out = tree.open_folder(target)
+    try:
+        strays = tree.copy_tree(fd, out, tree.Caps(entries=10, depth=4, bytes=1 << 20))
+    finally:
+        os.close(out)
+    assert (target / "deal.txt").read_text() == "already there"
+    assert [f"{s.path} is {s.reason}" for s in strays] == [
+        "deal.txt is a file that could not be copied (File exists)"
+    ]
