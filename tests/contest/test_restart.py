@@ -22,8 +22,11 @@ WRITER = """
 import itertools, os
 os.makedirs("builds", exist_ok=True)
 for n in itertools.count():
-    os.makedirs(f"builds/{n}")
-    open(f"builds/{n}/out", "w").close()
+    try:
+        os.makedirs(f"builds/{n}")
+        open(f"builds/{n}/out", "w").close()
+    except OSError:  # its folder removed under it: it runs on, as a compiler does until it is killed
+        pass
 """
 
 
